@@ -1,0 +1,18 @@
+"""The lab: everything a lesson's examples and tests need that is not the harness itself.
+
+Builders for messages, a scripted model that refuses malformed requests like a provider, the
+strict validator it uses, ways to print a transcript, a driver for a run's events, and an
+in-memory workspace with a small shell over it. Importing it has no side effects.
+"""
+
+from .display import shape, show
+from .drive import drive
+from .messages import call, fail, forever, reply, say, text, tool_result, user
+from .model import Request, ScriptedModel, ScriptExhausted
+from .shell import Shell
+from .validate import validate
+from .workspace import Workspace
+
+__all__ = ["Request", "ScriptExhausted", "ScriptedModel", "Shell", "Workspace", "call", "drive",
+           "fail", "forever", "reply", "say", "shape", "show", "text", "tool_result", "user",
+           "validate"]

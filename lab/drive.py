@@ -1,0 +1,36 @@
+"""Consume a run's events the way a frontend does, including the one that walks away."""
+
+import inspect
+
+
+async def drive(run, stop_after=None):
+    """Take the events of `run` (a generator or an async generator) and return them as a list.
+
+    With stop_after=k, take k events and then close the run, as a consumer that stops
+    listening does: the run sees GeneratorExit at the point where it handed out event k.
+    A run with fewer than k events is simply taken to its end.
+    """
+    if stop_after is not None and stop_after < 0:
+        raise ValueError(f"stop_after must be 0 or more, not {stop_after}")
+    events = []
+    if inspect.isasyncgen(run):
+        try:
+            while stop_after is None or len(events) < stop_after:
+                try:
+                    events.append(await run.__anext__())
+                except StopAsyncIteration:
+                    break
+        finally:
+            await run.aclose()
+        return events
+    run = iter(run)
+    try:
+        while stop_after is None or len(events) < stop_after:
+            try:
+                events.append(next(run))
+            except StopIteration:
+                break
+    finally:
+        if hasattr(run, "close"):
+            run.close()
+    return events

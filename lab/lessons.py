@@ -1,0 +1,65 @@
+"""Where each lesson's files live: the finished harness, its starter, the graded tests.
+
+A lesson is a folder under lessons/ at the top of the project:
+
+    finished.py   the harness as it stands at the end of the lesson, with the student's gaps
+                  marked in it: the one source of truth (see lab.starter)
+    starter.py    generated from finished.py: what the student is given
+    tests.py      the graded tests, run by lab_check under real pytest
+    manifest.toml points, visibility and the gap of each graded test
+    wrong/        plausible wrong answers, each of which the tests must catch
+"""
+
+import pathlib
+from dataclasses import dataclass
+
+PROJECT = pathlib.Path(__file__).resolve().parent.parent
+LESSONS = PROJECT / "lessons"
+
+
+@dataclass(frozen=True)
+class Lesson:
+    number: int
+    folder: pathlib.Path
+
+    @property
+    def title(self):
+        return self.folder.name.split("-", 1)[1].replace("-", " ")
+
+    @property
+    def finished(self):
+        return self.folder / "finished.py"
+
+    @property
+    def starter(self):
+        return self.folder / "starter.py"
+
+    @property
+    def tests(self):
+        return self.folder / "tests.py"
+
+    @property
+    def manifest(self):
+        return self.folder / "manifest.toml"
+
+    @property
+    def wrong_answers(self):
+        return self.folder / "wrong"
+
+
+def available():
+    """Every lesson that has a folder, by number."""
+    found = {}
+    for folder in sorted(LESSONS.glob("[0-9][0-9]-*")):
+        if (folder / "finished.py").is_file():
+            found[int(folder.name[:2])] = Lesson(int(folder.name[:2]), folder)
+    return found
+
+
+def lesson(number):
+    """The lesson numbered `number`; LookupError naming the ones there are when it is not."""
+    lessons = available()
+    if number not in lessons:
+        have = ", ".join(str(n) for n in lessons) or "none"
+        raise LookupError(f"there is no lesson {number} (lessons with a lab: {have})")
+    return lessons[number]

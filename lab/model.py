@@ -1,0 +1,74 @@
+"""A scripted model: canned replies in order, every request kept, and a provider's strictness.
+
+It stands where a hosted model would, so it behaves like one where a harness can tell: it
+refuses a malformed request with a 400 instead of answering it, and it hands out call ids.
+"""
+
+import copy
+from dataclasses import dataclass
+
+from .messages import fail, forever
+from .validate import validate
+
+
+@dataclass(frozen=True)
+class Request:
+    """One request as the model received it. `messages` is a deep copy taken on arrival, so
+    it stays what was sent whatever happens to the harness's lists afterwards."""
+    system: str
+    messages: list
+    tools: list
+
+
+class ScriptExhausted(AssertionError):
+    """The test asked the model for more replies than its script holds."""
+
+
+class ScriptedModel:
+    """ScriptedModel(script): answers each request with the next entry of `script`.
+
+    An entry is an assistant message (see lab.reply, lab.say, lab.fail), or lab.forever(fn),
+    which answers this and every later request with fn(request). Every request is kept, in
+    order, in `.calls`, the refused ones too.
+
+    A request that breaks a rule of lab.validate is refused as a provider refuses it: the
+    answer is a failed reply with no content and error_message "400 invalid_request: " plus
+    the first violation. A refusal does not use up a scripted reply.
+
+    Call blocks without an id are given c1, c2, ... in the order this model hands them out;
+    an explicit id is kept. Replies are copies: the script itself is never changed.
+    """
+
+    def __init__(self, script):
+        self._script = list(script)
+        self._next = 0
+        self._ids_given = 0
+        self.calls = []
+
+    def complete(self, system, messages, tools):
+        request = Request(system, copy.deepcopy(list(messages)), copy.deepcopy(list(tools)))
+        self.calls.append(request)
+        problems = validate(request.messages)
+        if problems:
+            return fail("400 invalid_request: " + problems[0])
+        return self._number_calls(copy.deepcopy(self._answer(request)))
+
+    def _answer(self, request):
+        if self._next >= len(self._script):
+            raise ScriptExhausted(
+                f"ScriptedModel ran out of script: it holds {len(self._script)} "
+                f"{'reply' if len(self._script) == 1 else 'replies'} and this is request "
+                f"{len(self.calls)} that needed an answer. Add replies to the script, or end it "
+                "with lab.forever(fn) to answer every later request.")
+        entry = self._script[self._next]
+        if isinstance(entry, forever):
+            return entry.answer(request)
+        self._next += 1
+        return entry
+
+    def _number_calls(self, message):
+        for block in message.get("content", []):
+            if block.get("type") == "toolCall" and block.get("id") is None:
+                self._ids_given += 1
+                block["id"] = f"c{self._ids_given}"
+        return message
