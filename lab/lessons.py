@@ -8,9 +8,15 @@ A lesson is a folder under lessons/ at the top of the project:
     tests.py      the graded tests, run by lab_check under real pytest
     manifest.toml points, visibility and the gap of each graded test
     wrong/        plausible wrong answers, each of which the tests must catch
+    right/        other correct answers, each of which must pass every test
+
+A wrong or right answer is a short file of definitions that replace the finished ones: the
+harness it stands for is finished.py with that file appended (see `Lesson.variant`). Its
+docstring names, on a line "Fails: test_name", the test it must fail.
 """
 
 import pathlib
+import re
 from dataclasses import dataclass
 
 PROJECT = pathlib.Path(__file__).resolve().parent.parent
@@ -44,7 +50,17 @@ class Lesson:
 
     @property
     def wrong_answers(self):
-        return self.folder / "wrong"
+        return sorted((self.folder / "wrong").glob("*.py"))
+
+    @property
+    def right_answers(self):
+        return sorted((self.folder / "right").glob("*.py"))
+
+    def variant(self, answer):
+        """The text of the whole harness that `answer` (a file in wrong/ or right/) stands
+        for: finished.py with the answer's definitions appended, so that they win."""
+        return (f"{self.finished.read_text()}\n\n# == {answer.parent.name}/{answer.name}, "
+                f"appended ==\n{answer.read_text()}")
 
 
 def available():
@@ -63,3 +79,9 @@ def lesson(number):
         have = ", ".join(str(n) for n in lessons) or "none"
         raise LookupError(f"there is no lesson {number} (lessons with a lab: {have})")
     return lessons[number]
+
+
+def must_fail(answer):
+    """The test a wrong answer's docstring says it must fail ("Fails: test_name")."""
+    found = re.search(r"^Fails: (test_\w+)", pathlib.Path(answer).read_text(), re.MULTILINE)
+    return found.group(1) if found else None
