@@ -81,14 +81,19 @@ def _run_tests(snapshot, lesson, tests, select, limits, private):
             "--time-limit", str(limits.seconds), "--memory-limit", str(limits.memory_mb)]
     if select:
         args += ["-k", select]
-    with _quiet_pytest():
+    with _quiet_pytest(private):
         pytest.main(args)
     return _outcomes(results_file, lesson)
 
 
 @contextlib.contextmanager
-def _quiet_pytest():
-    """Run pytest with no plugins but ours, no bytecode written, and its own report hidden."""
+def _quiet_pytest(private):
+    """Run pytest with no plugins but ours, its own report hidden, and nothing written
+    outside `private`: no bytecode, and hypothesis's own folder there rather than in the
+    working directory (which may well be the student's)."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    set_hypothesis_home_dir(os.path.join(private, "hypothesis"))
     saved_env = {k: os.environ.get(k) for k in ("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "PYTEST_ADDOPTS")}
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     os.environ.pop("PYTEST_ADDOPTS", None)
@@ -98,6 +103,7 @@ def _quiet_pytest():
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             yield
     finally:
+        set_hypothesis_home_dir(None)
         sys.path.remove(str(lessons.PROJECT))
         sys.dont_write_bytecode = saved_bytecode
         for key, value in saved_env.items():

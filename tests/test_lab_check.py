@@ -1,0 +1,131 @@
+"""lab_check on lesson 10: the finished harness passes, the starter fails and says why, every
+answer the lesson rejects is caught by a test that names the rule, and a second correct answer
+(pairing by occurrence, as Tau does) passes."""
+
+import subprocess
+import sys
+
+import pytest
+
+from lab import lessons
+from lab.grading.grade import grade
+from conftest import LESSON_10, PROJECT
+
+LESSON = lessons.lesson(10)
+
+
+def lab_check(*args, cwd=PROJECT):
+    return subprocess.run([sys.executable, str(PROJECT / "lab" / "lab_check.py"), *args],
+                          capture_output=True, text=True, cwd=cwd, timeout=300)
+
+
+def graded(tmp_path, text):
+    path = tmp_path / "harness.py"
+    path.write_text(text)
+    return grade(path, LESSON)
+
+
+def test_the_finished_harness_passes_every_graded_test():
+    run = lab_check("--harness", str(LESSON.finished), "--lesson", "10")
+
+    assert run.returncode == 0, f"exit {run.returncode}:\n{run.stdout}{run.stderr}"
+    closing = run.stdout.strip().splitlines()[-1]
+    assert closing.endswith(" passed, 0 failed") and int(closing.split()[0]) >= 20, closing
+
+
+def test_the_starter_fails_the_repair_tests_and_the_report_says_why():
+    run = lab_check("--harness", "harness.py", "--lesson", "10")
+
+    assert run.returncode == 1, f"exit {run.returncode}:\n{run.stdout}{run.stderr}"
+    assert "✗ missing result gets interrupted right after its call" in run.stdout, run.stdout
+    assert "harness.py has no `repair_tool_history` yet" in run.stdout, run.stdout
+    assert "toolCall c1 has no toolResult" in run.stdout, \
+        f"the view tests should show the provider's refusal:\n{run.stdout}"
+    assert "✓ steering lands at the top of the next turn" in run.stdout, \
+        f"the part of the harness the lesson gives should still pass:\n{run.stdout}"
+
+
+def test_where_prints_the_starter_the_finished_file_and_the_tests():
+    run = lab_check("--where", "10")
+
+    assert run.stdout.splitlines() == [f"starter: {LESSON.starter}", f"finished: {LESSON.finished}",
+                                       f"tests: {LESSON.tests}"], run.stdout
+
+
+@pytest.mark.parametrize("answer", LESSON.wrong_answers, ids=lambda p: p.stem)
+def test_each_answer_the_lesson_rejects_fails_a_test_that_names_its_rule(tmp_path, answer):
+    named = lessons.must_fail(answer)
+
+    result = graded(tmp_path, LESSON.variant(answer))
+
+    failed = {t.test: t for t in result.tests if t.outcome == "failed"}
+    assert named in failed, (f"{answer.name} should fail {named}; it failed "
+                             f"{sorted(failed) or 'nothing'}")
+    assert failed[named].message.startswith(RULE_OF[named]), (
+        f"the failure should name the rule ({RULE_OF[named]!r}), it says:\n{failed[named].message}")
+
+
+RULE_OF = {"test_missing_result_gets_interrupted_right_after_its_call": "card 1",
+           "test_orphan_result_is_dropped_without_inventing_a_call": "card 2",
+           "test_late_result_is_moved_up_not_made_up": "card 3",
+           "test_first_of_two_results_for_one_call_wins": "card 4",
+           "test_view_drops_empty_failures_then_repairs_and_leaves_the_record_alone": "the view",
+           "test_valid_transcript_comes_back_equal_holding_the_same_objects":
+               "a valid transcript comes back equal"}
+
+
+@pytest.mark.parametrize("answer", LESSON.right_answers, ids=lambda p: p.stem)
+def test_a_correct_answer_that_goes_further_than_the_lesson_passes_everything(tmp_path, answer):
+    result = graded(tmp_path, LESSON.variant(answer))
+
+    failed = [f"{t.test}: {t.message}" for t in result.tests if t.outcome != "passed"]
+    assert result.tests and not failed, "\n\n".join(failed) or "no tests ran"
+
+
+def test_pairing_by_occurrence_really_differs_when_a_provider_reuses_an_id(tmp_path):
+    from conftest import load_harness
+    path = tmp_path / "occurrence.py"
+    path.write_text(LESSON.variant(LESSON.folder / "right" / "pairs_by_occurrence.py"))
+    strict, simple = load_harness(path), load_harness(LESSON.finished)
+    import lab
+    first, second = lab.call("read", {"path": "a.py"}, id="c1"), lab.call("read", {"path": "b.py"}, id="c1")
+    record = [lab.user("Read both."), lab.reply(first), lab.tool_result(first, "A = 1\n"),
+              lab.reply(second), lab.tool_result(second, "B = 2\n")]
+
+    shown = [m["content"] for m in strict.repair_tool_history(record) if m["role"] == "toolResult"]
+    naive = [m["content"] for m in simple.repair_tool_history(record) if m["role"] == "toolResult"]
+
+    assert shown == ["A = 1\n", "B = 2\n"], f"by occurrence, each call keeps its own result: {shown}"
+    assert naive == ["A = 1\n", "A = 1\n"], f"the lesson's simpler rule shows the first twice: {naive}"
+
+
+@pytest.mark.parametrize("text, phrase", [
+    ("def broken(:\n    pass\n", "syntax error on line 1"),
+    ("SYSTEM = 'x'\n", "which lesson 10 gives you"),
+    ("", "is empty"),
+], ids=["syntax error", "missing names", "empty"])
+def test_a_file_that_cannot_be_graded_exits_2_with_a_sentence(tmp_path, text, phrase):
+    path = tmp_path / "harness.py"
+    path.write_text(text)
+
+    run = lab_check("--harness", str(path), "--lesson", "10")
+
+    assert run.returncode == 2, f"exit {run.returncode}:\n{run.stdout}"
+    assert phrase in run.stdout and run.stdout.strip().endswith("nothing was graded"), run.stdout
+
+
+def test_no_such_lesson_exits_2_and_names_the_lessons_there_are():
+    run = lab_check("--harness", "harness.py", "--lesson", "99")
+
+    assert run.returncode == 2 and "no lesson 99" in run.stderr and "10" in run.stderr, run.stderr
+
+
+def test_grading_writes_nothing_into_the_students_folder(tmp_path):
+    (tmp_path / "harness.py").write_text(LESSON.finished.read_text())
+    before = sorted(p.name for p in tmp_path.iterdir())
+
+    run = lab_check("--harness", "harness.py", "--lesson", "10", cwd=tmp_path)
+
+    assert run.returncode == 0, run.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == before, \
+        f"new files appeared: {sorted(set(p.name for p in tmp_path.iterdir()) - set(before))}"
