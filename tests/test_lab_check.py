@@ -7,11 +7,19 @@ import sys
 
 import pytest
 
+import lab
 from lab import lessons
 from lab.grading.grade import grade
-from conftest import LESSON_10, PROJECT
+from conftest import PROJECT, load_harness
 
 LESSON = lessons.lesson(10)
+RULE_OF = {"test_missing_result_gets_interrupted_right_after_its_call": "card 1",
+           "test_orphan_result_is_dropped_without_inventing_a_call": "card 2",
+           "test_late_result_is_moved_up_not_made_up": "card 3",
+           "test_first_of_two_results_for_one_call_wins": "card 4",
+           "test_view_drops_empty_failures_then_repairs_and_leaves_the_record_alone": "the view",
+           "test_valid_transcript_comes_back_equal_holding_the_same_objects":
+               "a valid transcript comes back equal"}
 
 
 def lab_check(*args, cwd=PROJECT):
@@ -65,14 +73,6 @@ def test_each_answer_the_lesson_rejects_fails_a_test_that_names_its_rule(tmp_pat
         f"the failure should name the rule ({RULE_OF[named]!r}), it says:\n{failed[named].message}")
 
 
-RULE_OF = {"test_missing_result_gets_interrupted_right_after_its_call": "card 1",
-           "test_orphan_result_is_dropped_without_inventing_a_call": "card 2",
-           "test_late_result_is_moved_up_not_made_up": "card 3",
-           "test_first_of_two_results_for_one_call_wins": "card 4",
-           "test_view_drops_empty_failures_then_repairs_and_leaves_the_record_alone": "the view",
-           "test_valid_transcript_comes_back_equal_holding_the_same_objects":
-               "a valid transcript comes back equal"}
-
 
 @pytest.mark.parametrize("answer", LESSON.right_answers, ids=lambda p: p.stem)
 def test_a_correct_answer_that_goes_further_than_the_lesson_passes_everything(tmp_path, answer):
@@ -83,11 +83,9 @@ def test_a_correct_answer_that_goes_further_than_the_lesson_passes_everything(tm
 
 
 def test_pairing_by_occurrence_really_differs_when_a_provider_reuses_an_id(tmp_path):
-    from conftest import load_harness
     path = tmp_path / "occurrence.py"
     path.write_text(LESSON.variant(LESSON.folder / "right" / "pairs_by_occurrence.py"))
     strict, simple = load_harness(path), load_harness(LESSON.finished)
-    import lab
     first, second = lab.call("read", {"path": "a.py"}, id="c1"), lab.call("read", {"path": "b.py"}, id="c1")
     record = [lab.user("Read both."), lab.reply(first), lab.tool_result(first, "A = 1\n"),
               lab.reply(second), lab.tool_result(second, "B = 2\n")]
