@@ -17,24 +17,19 @@ import shutil
 import sys
 import tempfile
 import time
-import tomllib
 
 from .. import lessons
-from . import preflight
+from . import manifest, preflight
 from .problems import StudentProblem
 from .results import Grade, Outcome
 from .sandbox import Limits, Sandbox
-
-
-def manifest_of(lesson):
-    return tomllib.loads(lesson.manifest.read_text()) if lesson.manifest.exists() else {}
 
 
 def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits()):
     """A Grade for `harness_file` on `lesson` (a lessons.Lesson). `tests` are test files to
     run instead of the lesson's own; `select` is a pytest -k expression."""
     started = time.monotonic()
-    title = manifest_of(lesson).get("title", lesson.title)
+    title = manifest.read(lesson).get("title", lesson.title)
     result = Grade(lesson=lesson.number, title=title, harness=str(harness_file))
     with tempfile.TemporaryDirectory(prefix="lab-check-grade-") as private:
         result.problem = _prepare(harness_file, lesson, private, result, limits)
@@ -61,7 +56,7 @@ def _prepare(harness_file, lesson, private, result, limits):
             names = sandbox.names
     except StudentProblem as error:
         return f"{error} Nothing could be graded: fix that and run lab_check again."
-    needed = manifest_of(lesson).get("requires", {}).get("names", [])
+    needed = manifest.read(lesson).get("requires", {}).get("names", [])
     missing = [name for name in needed if name not in names]
     if missing:
         return (f"harness.py has no {', '.join(f'`{n}`' for n in missing)}, which lesson "
@@ -118,7 +113,7 @@ def _outcomes(results_file, lesson):
         return [Outcome(test="collecting the tests", outcome="error",
                         message="pytest did not run the lesson's tests (a broken tests file?). "
                                 "This is a bug in the lab: please report it.")]
-    listed = manifest_of(lesson).get("tests", {})
+    listed = manifest.read(lesson).get("tests", {})
     found = []
     for entry in json.loads(pathlib.Path(results_file).read_text())["tests"]:
         name = entry["nodeid"].split("::")[-1].split("[")[0]

@@ -1,6 +1,11 @@
-"""A grade as data: what lab_check found, before it is printed or written in any format."""
+"""A grade as data: what lab_check found, before it is printed or written in any format.
 
-from dataclasses import dataclass, field
+`Grade.as_dict` and `Grade.from_dict` are each other's inverse, so that a grade written as
+JSON by one process (a batch grades each submission in its own) is the same grade when read
+back by another.
+"""
+
+from dataclasses import asdict, dataclass, field, fields
 
 VERSION = "lab_check 1.0"
 
@@ -40,6 +45,13 @@ class Grade:
     seconds: float = 0.0
     version: str = VERSION
 
+    @classmethod
+    def broken(cls, lesson, title, harness, why, sha256=""):
+        """The Grade of a grading that broke before it finished: one test, "grading", in error
+        and worth no points, whose message `why` says what happened. Its exit code is 3."""
+        return cls(lesson=lesson, title=title, harness=str(harness), sha256=sha256,
+                   tests=[Outcome(test="grading", outcome="error", message=why, points=0)])
+
     @property
     def passed(self):
         return sum(t.outcome == "passed" for t in self.tests)
@@ -55,6 +67,22 @@ class Grade:
     @property
     def max_score(self):
         return sum(t.points for t in self.tests)
+
+    def as_dict(self):
+        """Every field, each test's too, plus what is derived from them (score, max_score,
+        passed, failed, exit_code; each test's score), as plain JSON-ready data."""
+        tests = [dict(asdict(t), score=t.score) for t in self.tests]
+        return dict(asdict(self), tests=tests, score=self.score, max_score=self.max_score,
+                    passed=self.passed, failed=self.failed, exit_code=self.exit_code)
+
+    @classmethod
+    def from_dict(cls, data):
+        """The Grade that `as_dict` made `data` from; derived keys are recomputed, not read.
+        KeyError or TypeError when `data` is not such a dict (no "tests", a field missing)."""
+        own = {f.name for f in fields(cls)} - {"tests"}
+        per_test = {f.name for f in fields(Outcome)}
+        tests = [Outcome(**{k: v for k, v in t.items() if k in per_test}) for t in data["tests"]]
+        return cls(tests=tests, **{k: v for k, v in data.items() if k in own})
 
     @property
     def exit_code(self):

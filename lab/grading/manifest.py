@@ -1,0 +1,56 @@
+"""A lesson's manifest.toml: the points, gap and visibility of each graded test, and whether it
+agrees with the tests.py it describes.
+
+The graded tests are the functions named test_* at the top level of tests.py, in file order:
+read from the source, never imported, so that checking a manifest runs nobody's code. A test
+the manifest does not list would still be graded, for one point, and no gap would be tied to
+it; a listed test that tests.py lacks would never be run. `problems` says so for both.
+"""
+
+import ast
+import tomllib
+
+# What Gradescope accepts for a test's visibility; "visible" and "hidden" are the ones a lesson
+# usually needs.
+VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+GIVEN = "given"  # the gap of a test that grades code the lesson hands out
+
+
+def read(lesson):
+    """The manifest of `lesson` as a dict; {} when the lesson has none."""
+    return tomllib.loads(lesson.manifest.read_text()) if lesson.manifest.exists() else {}
+
+
+def graded_tests(tests_file):
+    """The names of the test functions at the top level of `tests_file`, in file order."""
+    tree = ast.parse(tests_file.read_text(), str(tests_file))
+    return [node.name for node in tree.body
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.name.startswith("test")]
+
+
+def problems(lesson):
+    """Every way the manifest disagrees with tests.py or with itself, one sentence each; [] when
+    it agrees. A lesson with no manifest has exactly one problem: that."""
+    if not lesson.manifest.exists():
+        return [f"{lesson.manifest} is missing: it gives every graded test its points."]
+    manifest = read(lesson)
+    listed = manifest.get("tests", {})
+    graded = graded_tests(lesson.tests)
+    gaps = set(manifest.get("gaps", {})) | {GIVEN}
+    found = [f"{name} is graded in {lesson.tests.name} but not listed under [tests] in "
+             f"{lesson.manifest.name}: add it with its points, gap and visibility."
+             for name in graded if name not in listed]
+    found += [f"{name} is listed in {lesson.manifest.name} but {lesson.tests.name} has no such "
+              "test: remove it, or correct its name." for name in listed if name not in graded]
+    for name, meta in listed.items():
+        points = meta.get("points")
+        if type(points) not in (int, float) or points < 0:
+            found.append(f"{name} has points = {points!r}; expected a number, 0 or more.")
+        if meta.get("gap") not in gaps:
+            found.append(f"{name} has gap = {meta.get('gap')!r}; expected one of "
+                         f"{', '.join(sorted(gaps))}.")
+        if meta.get("visibility", "visible") not in VISIBILITIES:
+            found.append(f"{name} has visibility = {meta.get('visibility')!r}; expected one of "
+                         f"{', '.join(VISIBILITIES)}.")
+    return found
