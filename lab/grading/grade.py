@@ -29,8 +29,7 @@ def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits()):
     """A Grade for `harness_file` on `lesson` (a lessons.Lesson). `tests` are test files to
     run instead of the lesson's own; `select` is a pytest -k expression."""
     started = time.monotonic()
-    title = manifest.read(lesson).get("title", lesson.title)
-    result = Grade(lesson=lesson.number, title=title, harness=str(harness_file))
+    result = Grade(lesson=lesson.number, title=manifest.title(lesson), harness=str(harness_file))
     with tempfile.TemporaryDirectory(prefix="lab-check-grade-") as private:
         result.problem = _prepare(harness_file, lesson, private, result, limits)
         if not result.problem:

@@ -21,6 +21,16 @@ def read(lesson):
     return tomllib.loads(lesson.manifest.read_text()) if lesson.manifest.exists() else {}
 
 
+def title(lesson):
+    """The lesson's title as its manifest gives it, or else as its folder's name says it."""
+    return read(lesson).get("title", lesson.title)
+
+
+def total(lesson):
+    """Every listed test's points, summed: what a perfect harness scores."""
+    return sum(meta.get("points", 1) for meta in read(lesson).get("tests", {}).values())
+
+
 def graded_tests(tests_file):
     """The names of the test functions at the top level of `tests_file`, in file order."""
     tree = ast.parse(tests_file.read_text(), str(tests_file))

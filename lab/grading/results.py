@@ -46,11 +46,12 @@ class Grade:
     version: str = VERSION
 
     @classmethod
-    def broken(cls, lesson, title, harness, why, sha256=""):
-        """The Grade of a grading that broke before it finished: one test, "grading", in error
-        and worth no points, whose message `why` says what happened. Its exit code is 3."""
+    def broken(cls, lesson, title, harness, why, *, points, sha256=""):
+        """The Grade of a grading that broke before it finished: one test, "grading", in error,
+        whose message `why` says what happened. It stands for every test, so it is worth all
+        their `points` and scores none of them. Its exit code is 3."""
         return cls(lesson=lesson, title=title, harness=str(harness), sha256=sha256,
-                   tests=[Outcome(test="grading", outcome="error", message=why, points=0)])
+                   tests=[Outcome(test="grading", outcome="error", message=why, points=points)])
 
     @property
     def passed(self):

@@ -1,0 +1,198 @@
+"""Grade a whole class: every submission folder in a folder, several at once, each in a process
+of its own, and a result file for every one of them whatever happens.
+
+    lab_check --lesson 10 --batch submissions/ --output results/ [--format json] [--jobs 2]
+
+A submission is a folder in submissions/ (hidden folders, and the output folder if it is in
+there, are skipped); the file graded is the harness.py in it. Into results/ go
+<folder>/results.<ext> for each submission, in the chosen format (json unless --format says
+otherwise), then summary.csv and summary.json: one row a submission, in name order, with its
+score, max_score, passed, failed, failed_tests, exit_code (as lab_check would exit for it),
+problem (why nothing was graded, or how the grader broke) and sha256. A submission with
+nothing graded is scored out of the lesson's total, from the manifest, as is one whose grader
+broke before it finished.
+
+Each submission is graded by `python lab/lab_check.py --format json` in a process group and
+scratch folder of its own, its output going to files, never pipes: one that crashes its grader,
+kills it, or runs past its ceiling costs only its own row. When a grader leaves no result, the
+batch writes one that says how the grader ended and what it last wrote on stderr, with exit
+code 3, like any grader that broke.
+"""
+
+import csv
+import hashlib
+import io
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
+from . import formats, manifest
+from .progress import Progress
+from .results import VERSION, Grade
+from .sandbox import Limits
+
+LAB_CHECK = pathlib.Path(__file__).resolve().parent.parent / "lab_check.py"
+HARNESS = "harness.py"
+STDERR_LINES = 20  # of a grader that left no result, the last lines of stderr shown
+COLUMNS = ("submission", "score", "max_score", "passed", "failed", "failed_tests", "exit_code",
+           "problem", "sha256")
+
+
+def run(folder, lesson, out, *, fmt="json", jobs=None, limits=Limits(), select=None,
+        tests=(), progress_stream=None):
+    """Grade every submission in `folder` on `lesson`, write a result file for each and the
+    summary into `out`, and return the summary rows. ValueError, saying what to do, when
+    `folder` is not a folder of submissions or `fmt` is not a format."""
+    if fmt not in formats.EXTENSIONS:
+        raise ValueError(f"no result format {fmt!r}; choose one of {', '.join(formats.FORMATS)}")
+    out = pathlib.Path(out)
+    found = submissions(folder, skip=out)
+    total = manifest.total(lesson)
+    rows = []
+    for name, grade in sorted(grade_all(found, lesson, jobs=jobs, limits=limits, select=select,
+                                        tests=tests, progress_stream=progress_stream).items()):
+        formats.write(grade, fmt, out / name / f"results{formats.EXTENSIONS[fmt]}")
+        rows.append(row(name, grade, total))
+    write_summary(rows, lesson, fmt, out)
+    return rows
+
+
+def submissions(folder, skip=None):
+    """The submission folders in `folder`, by name. ValueError when there is no such folder or
+    nothing in it to grade."""
+    folder = pathlib.Path(folder)
+    if not folder.is_dir():
+        raise ValueError(f"{folder} is not a folder. Name the folder that holds one folder per "
+                         f"submission, each with its {HARNESS}.")
+    skip = pathlib.Path(skip).resolve() if skip else None
+    found = sorted(p for p in folder.iterdir()
+                   if p.is_dir() and not p.name.startswith(".") and p.resolve() != skip)
+    if not found:
+        raise ValueError(f"{folder} holds no submission folders. Each submission is a folder "
+                         f"with its {HARNESS} in it: {folder}/alice/{HARNESS}, ...")
+    return found
+
+
+def grade_all(folders, lesson, *, jobs=None, limits=Limits(), select=None, tests=(),
+              progress_stream=None):
+    """{folder name: Grade} for every folder, graded `jobs` at a time (default: one a core)."""
+    jobs = jobs or len(os.sched_getaffinity(0))
+    progress = Progress(len(folders), progress_stream)
+    grades = {}
+    with tempfile.TemporaryDirectory(prefix="lab-check-batch-") as scratch, \
+            ThreadPoolExecutor(max_workers=jobs) as pool:
+        running = {pool.submit(grade_one, folder, lesson, scratch, limits=limits, select=select,
+                               tests=tests): folder.name for folder in folders}
+        for future in as_completed(running):
+            grades[running[future]] = grade = future.result()
+            progress.done(running[future], grade)
+    progress.close()
+    return grades
+
+
+def grade_one(folder, lesson, scratch, *, limits=Limits(), select=None, tests=()):
+    """The Grade of the harness.py in `folder`, from a lab_check process of its own working in
+    a new folder inside `scratch`; a broken Grade saying how that process ended when it left
+    no result."""
+    harness = pathlib.Path(folder) / HARNESS
+    own = tempfile.mkdtemp(prefix=f"{pathlib.Path(folder).name[:40]}-", dir=scratch)
+    result = os.path.join(own, "result.json")
+    command = [sys.executable, str(LAB_CHECK), "--harness", str(harness.resolve()),
+               "--lesson", str(lesson.number), "--format", "json", "--output", result,
+               "--time-limit", str(limits.seconds), "--memory-limit", str(limits.memory_mb),
+               *(["-k", select] if select else []),
+               *(str(pathlib.Path(test).resolve()) for test in tests)]
+    with open(os.path.join(own, "stdout"), "wb") as stdout, \
+            open(os.path.join(own, "stderr"), "wb+") as stderr:
+        process = subprocess.Popen(command, cwd=own, stdin=subprocess.DEVNULL, stdout=stdout,
+                                   stderr=stderr, start_new_session=True)
+        ceiling = _ceiling(lesson, limits)
+        try:
+            status = process.wait(timeout=ceiling)
+            ended = _how_it_ended(status)
+        except subprocess.TimeoutExpired:
+            ended = f"ran past the batch's ceiling of {ceiling:g} seconds and was stopped"
+        finally:
+            _kill_group(process)
+        if os.path.exists(result):
+            try:
+                return Grade.from_dict(json.loads(pathlib.Path(result).read_text()))
+            except (ValueError, KeyError, TypeError) as error:
+                ended += f", and its result could not be read ({type(error).__name__}: {error})"
+        stderr.seek(0)
+        said = stderr.read().decode(errors="replace").rstrip().splitlines()[-STDERR_LINES:]
+    why = (f"The grader's process for this submission {ended}, without writing a result. The "
+           f"submission's code may have killed it, or the grader broke: grade it alone with "
+           f"`lab_check --harness {harness} --lesson {lesson.number}` to see which."
+           + ("\nIts last words on stderr:\n" + "\n".join(f"  | {line}" for line in said)
+              if said else ""))
+    return Grade.broken(lesson.number, manifest.title(lesson), harness, why,
+                        points=manifest.total(lesson), sha256=_sha256(harness))
+
+
+def _ceiling(lesson, limits):
+    """Seconds one submission's grader may take: every test's limit twice over, and a minute
+    for starting pytest and the import checks."""
+    count = len(manifest.read(lesson).get("tests", {})) or 20
+    return 60 + 2 * limits.seconds * (count + 1)
+
+
+def _how_it_ended(status):
+    if status < 0:
+        return f"was killed by {signal.Signals(-status).name}"
+    return f"exited with status {status}"
+
+
+def _kill_group(process):
+    """Kill whatever the grader left running in its process group (it may be gone already)."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass  # the group is empty: nothing was left running
+    process.wait()
+
+
+def _sha256(path):
+    try:
+        return hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return ""  # no such file, or not a file: the grade already says so
+
+
+# -- the summary ----------------------------------------------------------------------------
+
+def row(name, grade, total):
+    """One submission's line of the summary; `total`, the lesson's, is the max_score of a
+    submission with nothing graded."""
+    errors = [t.message for t in grade.tests if t.outcome == "error"]
+    return {"submission": name, "score": grade.score,
+            "max_score": grade.max_score if grade.tests else total,
+            "passed": grade.passed, "failed": grade.failed,
+            "failed_tests": [t.test for t in grade.tests if t.outcome != "passed"],
+            "exit_code": grade.exit_code,
+            "problem": grade.problem or (errors[0] if errors else ""),
+            "sha256": grade.sha256}
+
+
+def write_summary(rows, lesson, fmt, out):
+    """summary.json (everything, with the lesson and the format) and summary.csv (a row a
+    submission; failed_tests joined by ";") in `out`."""
+    out = pathlib.Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    summary = {"lesson": lesson.number, "title": manifest.title(lesson),
+               "version": VERSION, "format": fmt,
+               "result_file": f"<submission>/results{formats.EXTENSIONS[fmt]}",
+               "submissions": rows}
+    (out / "summary.json").write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n")
+    table = io.StringIO()
+    writer = csv.DictWriter(table, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for entry in rows:
+        writer.writerow(dict(entry, failed_tests=";".join(entry["failed_tests"]),
+                             score=f"{entry['score']:g}", max_score=f"{entry['max_score']:g}"))
+    (out / "summary.csv").write_text(table.getvalue())
