@@ -12,7 +12,7 @@ class Progress:
 
     def __init__(self, total, stream=None):
         self.total, self.finished = total, 0
-        self.stream = stream or sys.stderr
+        self.stream = sys.stderr if stream is None else stream
         self.live = hasattr(self.stream, "isatty") and self.stream.isatty()
 
     def done(self, name, grade):
