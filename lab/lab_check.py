@@ -36,7 +36,8 @@ def parser():
     p = argparse.ArgumentParser(
         prog="lab_check", description="Grade your harness.py against a lesson's tests.",
         epilog="Exit status: 0 all passed, 1 some failed, 2 nothing could be graded, "
-               "3 the grader broke.")
+               "3 the grader broke. Of --batch: 0 every submission has its result, 3 the grader "
+               "broke on some. Of --verify: 0 the lesson's tests hold, 1 a check surprised.")
     p.add_argument("tests", nargs="*", help="test files to run instead of the lesson's own")
     p.add_argument("--harness", default="harness.py", help="your harness file (harness.py)")
     p.add_argument("--lesson", type=int, help="the lesson's number (the newest one)")

@@ -119,6 +119,17 @@ def test_a_json_result_reads_back_as_the_very_same_grade():
     assert back == grade, f"round trip changed the grade:\n{back}\n!=\n{grade}"
 
 
+@pytest.mark.parametrize("fmt", formats.FORMATS)
+def test_every_format_records_the_graders_version_the_lesson_and_the_files_sha256(fmt):
+    grade = grade_of(Outcome("test_a", "passed"))
+
+    text = formats.render(grade, fmt)
+
+    for fact in (grade.version, grade.sha256, "lesson 10" if fmt in ("text", "junit") else
+                 '"lesson": 10'):
+        assert fact in text, f"the {fmt} result does not record {fact!r}:\n{text}"
+
+
 def test_junit_counts_each_kind_of_outcome_and_parses_even_with_control_characters_printed():
     grade = grade_of(Outcome("test_a", "passed"), Outcome("test_b", "passed"),
                      Outcome("test_c", "passed"),
