@@ -1,7 +1,7 @@
 """Figures of transcripts: SVG drawn from the very lists a lesson builds.
 
-`draw(*panels)` returns a Figure, which Jupyter shows inline (it has `_repr_svg_`) and which an
-exported notebook keeps as inline SVG. Each panel is one transcript, drawn as a column of
+`draw(*panels)` returns a Figure, which Jupyter shows inline (it has `_repr_svg_`, so the
+output is image/svg+xml) and which nbconvert's HTML export keeps as an SVG image. Each panel is one transcript, drawn as a column of
 boxes, one a message, each headed by its token in `lab.shape`'s vocabulary (U, A[c1],
 A[c1](error), R(c1)) with the message itself, as `lab.show` prints it, underneath.
 
@@ -13,7 +13,8 @@ only one of them holds is marked, with a note where the other column has a gap.
 
 Anything can be drawn: an empty list, a tuple of messages (`h.messages`), a request's
 `.messages`, even something that is not a message (drawn as `?`). Long text is cut to fit and
-ends in `…`; hovering over a box shows the whole line. Text is XML-escaped, and characters
+ends in `…`; each box also carries its whole line as an SVG <title>, which a viewer of the
+bare SVG shows on hover. Text is XML-escaped, and characters
 that XML cannot carry are replaced, so the SVG is always well-formed. Plain strings only: no
 dependencies, no ids, nothing fetched.
 """
@@ -33,7 +34,7 @@ MARGIN, GUTTER, ARROW_GUTTER = 14, 26, 44
 PANEL_W, INDENT, GAP, PAD = 290, 16, 6, 8
 TOKEN_PX, DETAIL_PX, LABEL_PX, NOTE_PX, TITLE_PX = 12.5, 11, 13, 11.5, 15
 TOKEN_LH, DETAIL_LH, NOTE_LH = 17, 14, 15
-DETAIL_LINES, ERROR_LINES = 2, 3
+DETAIL_LINES, ERROR_LINES = 3, 3
 
 INK, MUTED, RED, GREEN, AMBER = "#222222", "#666666", "#c62828", "#2e7d32", "#b26a00"
 STYLE = {  # fill, border, token colour
@@ -125,7 +126,8 @@ def draw(*panels, title="", caption="", compare=False, arrows=False, per_row=3):
     height = round(bottom + MARGIN)
     label = title or "transcripts: " + " | ".join(p.label or shape(p.messages) for p in panels)
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" role="img" style="max-width:100%;height:auto">'
+           f'viewBox="0 0 {width} {height}" role="img" style="max-width:100%;height:auto" '
+           f'font-family="{_esc(SANS)}">'
            f"<title>{_esc(label)}</title>"
            f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>'
            + head.svg() + f'<g transform="translate(0,{top})">' + canvas.svg() + "</g>"
@@ -198,25 +200,35 @@ def _draw_compared(canvas, panels, x0, y0):
 
 
 def _align(a, b):
-    """Pairs (i, j) that line up a and b, longest common run first; None where one has a gap."""
+    """Pairs (i, j) that line up a and b, as many shared messages level as can be; None on
+    the side that has a gap. The shared start and end are paired first, which is most of a
+    record and its view, so the quadratic part only ever sees the middle."""
     same = lambda x, y: x is y or (type(x) is type(y) and x == y)
-    n, m = len(a), len(b)
-    best = [[0] * (m + 1) for _ in range(n + 1)]   # best[i][j]: common run of a[i:] and b[j:]
+    head = 0
+    while head < min(len(a), len(b)) and same(a[head], b[head]):
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and same(a[-1 - tail], b[-1 - tail]):
+        tail += 1
+    mid_a, mid_b = a[head:len(a) - tail], b[head:len(b) - tail]
+    n, m = len(mid_a), len(mid_b)
+    best = [[0] * (m + 1) for _ in range(n + 1)]   # best[i][j]: most pairs in mid_a[i:], mid_b[j:]
     for i in range(n - 1, -1, -1):
         for j in range(m - 1, -1, -1):
-            best[i][j] = (best[i + 1][j + 1] + 1 if same(a[i], b[j])
+            best[i][j] = (best[i + 1][j + 1] + 1 if same(mid_a[i], mid_b[j])
                           else max(best[i + 1][j], best[i][j + 1]))
-    rows, i, j = [], 0, 0
+    rows, i, j = [(k, k) for k in range(head)], 0, 0
     while i < n or j < m:
-        if i < n and j < m and same(a[i], b[j]):
-            rows.append((i, j))
+        if i < n and j < m and same(mid_a[i], mid_b[j]):
+            rows.append((head + i, head + j))
             i, j = i + 1, j + 1
         elif j >= m or (i < n and best[i + 1][j] >= best[i][j + 1]):
-            rows.append((i, None))
+            rows.append((head + i, None))
             i += 1
         else:
-            rows.append((None, j))
+            rows.append((None, head + j))
             j += 1
+    rows += [(len(a) - tail + k, len(b) - tail + k) for k in range(tail)]
     return rows
 
 
@@ -380,6 +392,11 @@ def _esc(text):
     return escape(_NOT_XML.sub("\ufffd", str(text)), {'"': "&quot;"})
 
 
+def _n(value):
+    """A coordinate, to a tenth of a pixel and without a trailing .0."""
+    return f"{round(value, 1):g}"
+
+
 class _Canvas:
     def __init__(self):
         self.parts = []
@@ -388,30 +405,30 @@ class _Canvas:
         return "".join(self.parts)
 
     def text(self, x, y, text, px, fill, family, weight="normal", italic=False, anchor="start"):
-        style = ' font-style="italic"' if italic else ""
-        bold = f' font-weight="{weight}"' if weight != "normal" else ""
-        self.parts.append(
-            f'<text x="{x:.1f}" y="{y:.1f}" font-family="{_esc(family)}" font-size="{px}" '
-            f'fill="{fill}"{bold}{style} text-anchor="{anchor}" xml:space="preserve">'
-            f"{_esc(text)}</text>")
+        extra = (f' font-family="{_esc(family)}"' if family != SANS else "")  # SANS is inherited
+        extra += f' font-weight="{weight}"' if weight != "normal" else ""
+        extra += ' font-style="italic"' if italic else ""
+        extra += f' text-anchor="{anchor}"' if anchor != "start" else ""
+        self.parts.append(f'<text x="{_n(x)}" y="{_n(y)}" font-size="{px}" fill="{fill}"{extra} '
+                          f'xml:space="preserve">{_esc(text)}</text>')
 
     def rect(self, x, y, w, h, fill, stroke, width=1.0, dash=None):
         dashes = f' stroke-dasharray="{dash}"' if dash else ""
-        self.parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
+        self.parts.append(f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" '
                           f'rx="5" fill="{fill}" stroke="{stroke}" stroke-width="{width}"{dashes}/>')
 
     def line(self, x1, x2, y, stroke, dash=None):
         dashes = f' stroke-dasharray="{dash}"' if dash else ""
-        self.parts.append(f'<line x1="{x1:.1f}" y1="{y:.1f}" x2="{x2:.1f}" y2="{y:.1f}" '
+        self.parts.append(f'<line x1="{_n(x1)}" y1="{_n(y)}" x2="{_n(x2)}" y2="{_n(y)}" '
                           f'stroke="{stroke}" stroke-width="1.2"{dashes}/>')
 
     def arrow(self, x1, x2, y):
         self.line(x1, x2 - 7, y, "#555555")
-        self.parts.append(f'<polygon points="{x2:.1f},{y:.1f} {x2 - 9:.1f},{y - 5:.1f} '
-                          f'{x2 - 9:.1f},{y + 5:.1f}" fill="#555555"/>')
+        self.parts.append(f'<polygon points="{_n(x2)},{_n(y)} {_n(x2 - 9)},{_n(y - 5)} '
+                          f'{_n(x2 - 9)},{_n(y + 5)}" fill="#555555"/>')
 
     def badge(self, cx, cy, label):
-        self.parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="8" fill="{RED}"/>')
+        self.parts.append(f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="8" fill="{RED}"/>')
         self.text(cx, cy + 3.8, label, 10.5, "#ffffff", SANS, weight="bold", anchor="middle")
 
     def gap(self, x, y, w, h, words):

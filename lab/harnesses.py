@@ -105,7 +105,7 @@ def repair_problem(module):
     """
     for name in ("INTERRUPTED", "repair_tool_history", "context_for_model"):
         if not hasattr(module, name):
-            return f"it has no {name} yet"
+            return f"it has no {name}"
     asked = call("bash", {"command": "pytest"}, id="c1")
     record = [user("Run the tests."), reply(text("Running them."), asked), user("Never mind.")]
     untouched = copy.deepcopy(record)

@@ -3,7 +3,7 @@
 The source is in the "percent" format that Jupytext and VS Code read. A line `# %%` starts a
 code cell and `# %% [markdown]` a markdown cell; either may end in `id=NAME`, which becomes
 the cell's id (otherwise cells are numbered). A markdown cell's lines are comments: "# "
-(or a lone "#") is taken off each. Anything before the first marker is a preamble for the
+(or a lone "#") is taken off each, and an empty line stays empty. Anything before the first marker is a preamble for the
 reader of the source and goes nowhere. Blank lines at the ends of a cell are dropped.
 
 The notebook is written with its outputs stripped, as plain nbformat 4.5 JSON, the way
@@ -47,9 +47,9 @@ def parse(source, name=SOURCE):
         elif current is None:
             continue  # the preamble
         elif current[0] == "markdown":
-            if line != "#" and not line.startswith("# "):
+            if line and line != "#" and not line.startswith("# "):
                 raise SourceError(f"{name}, line {number}: every line of a markdown cell starts "
-                                  f"with '# ' (or is a lone '#'); got {line!r}")
+                                  f"with '# ' (or is a lone '#', or empty); got {line!r}")
             current[2].append(line[2:])
         else:
             current[2].append(line)

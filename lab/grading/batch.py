@@ -53,11 +53,13 @@ def run(folder, lesson, out, *, fmt="json", jobs=None, limits=Limits(), select=N
     out = pathlib.Path(out)
     found = submissions(folder, skip=out)
     total = manifest.total(lesson)
-    rows = []
-    for name, grade in sorted(grade_all(found, lesson, jobs=jobs, limits=limits, select=select,
-                                        tests=tests, progress_stream=progress_stream).items()):
+
+    def save(name, grade):  # as each finishes, so an interrupted batch keeps what it graded
         formats.write(grade, fmt, out / name / f"results{formats.EXTENSIONS[fmt]}")
-        rows.append(row(name, grade, total))
+
+    grades = grade_all(found, lesson, jobs=jobs, limits=limits, select=select, tests=tests,
+                       progress_stream=progress_stream, on_done=save)
+    rows = [row(name, grade, total) for name, grade in sorted(grades.items())]
     write_summary(rows, lesson, fmt, out)
     return rows
 
@@ -79,20 +81,40 @@ def submissions(folder, skip=None):
 
 
 def grade_all(folders, lesson, *, jobs=None, limits=Limits(), select=None, tests=(),
-              progress_stream=None):
-    """{folder name: Grade} for every folder, graded `jobs` at a time (default: one a core)."""
+              progress_stream=None, on_done=None):
+    """{folder name: Grade} for every folder, graded `jobs` at a time (default: one a core);
+    `on_done(name, grade)` is called for each as it finishes, in this thread. On Ctrl-C the
+    submissions not yet started are dropped, and those being graded are let finish."""
     jobs = jobs or len(os.sched_getaffinity(0))
     progress = Progress(len(folders), progress_stream)
     grades = {}
     with tempfile.TemporaryDirectory(prefix="lab-check-batch-") as scratch, \
             ThreadPoolExecutor(max_workers=jobs) as pool:
         running = {pool.submit(grade_one, folder, lesson, scratch, limits=limits, select=select,
-                               tests=tests): folder.name for folder in folders}
-        for future in as_completed(running):
-            grades[running[future]] = grade = future.result()
-            progress.done(running[future], grade)
-    progress.close()
+                               tests=tests): folder for folder in folders}
+        try:
+            for future in as_completed(running):
+                name = running[future].name
+                grades[name] = grade = _outcome(future, running[future], lesson)
+                if on_done:
+                    on_done(name, grade)
+                progress.done(name, grade)
+        except KeyboardInterrupt:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        finally:
+            progress.close()
     return grades
+
+
+def _outcome(future, folder, lesson):
+    try:
+        return future.result()
+    except Exception as error:  # the batch's own bug, for this one: its row says so
+        return Grade.broken(lesson.number, manifest.title(lesson), folder / HARNESS,
+                            f"the batch could not grade it ({type(error).__name__}: {error}). "
+                            "This is a bug in the lab: please report it.",
+                            points=manifest.total(lesson))
 
 
 def grade_one(folder, lesson, scratch, *, limits=Limits(), select=None, tests=()):

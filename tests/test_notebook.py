@@ -1,0 +1,554 @@
+"""Lesson 10's notebook: made from its source, run on a real kernel, and read in a browser.
+
+The notebook is run twice, on a real ipykernel: once on the finished harness and once on the
+starter (LAB_HARNESS picks which). What its example cells print is held against the seed
+lesson's printed output, our trusted reference. The finished run is then exported to HTML and
+opened in headless Chromium, which must log no errors; a screenshot of the page and one of
+each figure are written to NOTEBOOK_SCREENSHOTS, or to a folder of this test run.
+"""
+
+import base64
+import contextlib
+import json
+import os
+import pathlib
+import select
+import shutil
+import subprocess
+import time
+import xml.etree.ElementTree as ElementTree
+
+import nbformat
+import pytest
+from jinja2 import DictLoader
+from nbclient import NotebookClient
+from nbconvert import HTMLExporter
+
+from lab import lessons, notebook
+
+LESSON = lessons.lesson(10)
+SOURCE, COMMITTED = LESSON.folder / notebook.SOURCE, LESSON.folder / notebook.NOTEBOOK
+CELL_TIMEOUT = 60      # seconds for one cell; the whole notebook takes about one
+CHROMIUM = "/usr/bin/chromium"
+SVG = "image/svg+xml"
+
+# What the seed lesson prints under each example, by the id of the notebook cell that is
+# the same example. The walk-away also prints the record it leaves, as the seed's prose does.
+EXPECTED = {
+    "steering": """
+the record:       U A[c1,c2,c3] R(c1) R(c2) R(c3) U A
+model calls:      2
+second request:   U A[c1,c2,c3] R(c1) R(c2) R(c3) U
+valid record:     True
+""",
+    "teammate-503": """
+'What is in config.py?'  -> config.py sets PORT = 9090.
+'And main.py?'           -> 503 overloaded
+'Never mind. Hello?'     -> 400 invalid_request: messages[3]: assistant message has empty content
+'Anyone?'                -> 400 invalid_request: messages[3]: assistant message has empty content
+
+the record: U A U A(error) U A(error) U A(error)
+""",
+    "walk-away": """
+the last event the screen got: tool_execution_start
+commands that ran:             []
+the record:                    U A[c1]
+
+'Never mind. What is in config.py?'  -> 400 invalid_request: messages[1]: toolCall c1 has no toolResult
+'Are you still there?'               -> 400 invalid_request: messages[1]: toolCall c1 has no toolResult
+'Hello?'                             -> 400 invalid_request: messages[1]: toolCall c1 has no toolResult
+
+the record: U A[c1] U A(error) U A(error) U A(error)
+""",
+    "card-1": """
+record   U A[c1,c2] R(c1) U               refused: messages[1]: toolCall c2 has no toolResult
+view     U A[c1,c2] R(c1) R(c2) U         accepted
+
+what stands in c2's place:
+toolResult c2 -> "Tool call interrupted: no result was recorded. It may not have run, or may have run partly; check before repeating it."  [is_error]
+""",
+    "card-2": """
+record   U A R(c7) U                refused: messages[2]: toolResult c7 has no toolCall before it
+view     U A U                      accepted
+
+the result nobody asked for:
+toolResult c7 -> "def main():\\n\\treturn 1\\n"
+everything the record can tell you about the call it answers:
+  tool_call_id: c7
+  tool_name:    read
+  arguments:    no message in the record asked for c7
+""",
+    "card-3": """
+record   U A[c1] U R(c1) A              refused, twice over:
+         messages[1]: toolCall c1 has no toolResult
+         messages[3]: toolResult c1 must directly follow its assistant message, in call order
+view     U A[c1] R(c1) U A              accepted
+
+what the model is shown for c1:
+toolResult c1 -> "def main():\\n\\treturn 1\\n"
+is that the very message that was recorded? True
+made-up results in the view: 0
+""",
+    "card-4": """
+record   U A[c2] R(c2) R(c2) A          refused: messages[3]: toolResult c2 is a second result for a call that already has one
+view     U A[c2] R(c2) A                accepted
+
+the two results on the record, in the order they were recorded:
+toolResult c2 -> "3 passed"
+toolResult c2 -> "3 passed (second run)"
+the one the model is shown:
+toolResult c2 -> "3 passed"
+""",
+    "card-5": """
+the reply that came back:
+assistant -> "Writing the file." + toolCall c1 write({"path": "main.py"})  [error: stream ended before the message was complete]
+writes to the disk:  []
+the record:          U A[c1](error)
+
+the next request:    U A[c1](error) R(c1) U
+toolResult c1 -> "Tool call interrupted: no result was recorded. It may not have run, or may have run partly; check before repeating it."  [is_error]
+the record:          U A[c1](error) U A
+""",
+    "choosing-words": """
+(a) Tool call interrupted by user      provider: accepted
+(b) Tool call interrupted: no resul... provider: accepted
+(c) The tool ran. (not an error)       provider: accepted
+
+what the record actually says about c2:
+  it was asked for:        bash {'command': 'pytest'}
+  results recorded for it: 0
+  anything else:           nothing was written down
+""",
+    "when-repair-runs": """
+repaired once, when the session was loaded:
+   prompt 1, on yesterday's hole:   answered
+   prompt 2, after a second hole:   400 invalid_request: messages[6]: toolCall c1 has no toolResult
+   the record:                      U A[y1] R(y1) U A U A[c1] U A(error)
+
+repaired before every request:
+   prompt 1, on yesterday's hole:   answered
+   prompt 2, after a second hole:   answered
+   the record:                      U A[y1] U A U A[c1] U A
+""",
+    "record-and-view": """
+the record: U A(error) U A[c1] U
+the view:   U U A[c1] R(c1) U
+the record, after building the view: U A(error) U A[c1] U
+
+in the record and not in the view:
+assistant -> (nothing)  [error: 503 overloaded]
+in the view and not in the record:
+toolResult c1 -> "Tool call interrupted: no result was recorded. It may not have run, or may have run partly; check before repeating it."  [is_error]
+
+messages the view shares with the record: 4 of 5
+""",
+    "walk-away-sweep": """
+walked away at event 5 of 21, on tool_execution_start
+   steps that ran:             []
+   the record it left:         U A[c1,c2]
+   two prompts later:          answered, answered
+   the record now:             U A[c1,c2] U A U A
+   steps shown as interrupted: [1, 2]
+   ... that really ran:        []
+walked away at event 8 of 21, on tool_execution_start
+   steps that ran:             [1]
+   the record it left:         U A[c1,c2] R(c1)
+   two prompts later:          answered, answered
+   the record now:             U A[c1,c2] R(c1) U A U A
+   steps shown as interrupted: [2]
+   ... that really ran:        []
+walked away at event 14 of 21, on tool_execution_start
+   steps that ran:             [1, 2]
+   the record it left:         U A[c1,c2] R(c1) R(c2) A[c3]
+   two prompts later:          answered, answered
+   the record now:             U A[c1,c2] R(c1) R(c2) A[c3] U A U A
+   steps shown as interrupted: [3]
+   ... that really ran:        []
+""",
+    "id-reuse": """
+the record: U A[c1] R(c1) A[c1] R(c1) U
+the view:   U A[c1] R(c1) A[c1] R(c1) U
+
+what the model is shown:
+user -> "Read a.py, then b.py."
+assistant -> toolCall c1 read({"path": "a.py"})
+toolResult c1 -> "A = 1\\n"
+assistant -> toolCall c1 read({"path": "b.py"})
+toolResult c1 -> "A = 1\\n"
+user -> "Which is bigger?"
+
+the strict model's verdict on the view: messages[3]: toolCall id c1 is used twice in this request
+""",
+}
+FIGURES = {  # figure cell -> words its SVG must hold, because the transcript it draws says them
+    "figure-10-1": ["A[c1]", "toolCall c1 has no toolResult", "a provider refuses this"],
+    "figure-10-2": ["a healthy pair", *["missing_result", "orphan_result", "late_result",
+                                        "duplicate_result", "failed_reply_with_a_call"]],
+    "figure-10-3": ["A(error)", "R(c1)", "not in the view", "not in the record"],
+}
+# Appended to the executed copy only: what `harness` is once every cell has run.
+PROBE = """
+print("probe:", harness.context_for_model.__name__,
+      lab.validate(harness.context_for_model(damaged.missing_result)) == [])
+"""
+
+
+# -- the committed notebook --
+
+def test_committed_notebook_is_exactly_what_its_source_makes():
+    made = notebook.build(SOURCE.read_text(encoding="utf-8"), str(SOURCE))
+
+    committed = COMMITTED.read_text(encoding="utf-8")
+
+    assert committed == made, (
+        f"{COMMITTED.relative_to(lessons.PROJECT)} is not what "
+        f"{SOURCE.relative_to(lessons.PROJECT)} makes; edit the source, then run "
+        "`python -m lab.notebook` from the project root")
+
+
+def test_committed_notebook_is_valid_nbformat_with_every_output_stripped():
+    nb = nbformat.reads(COMMITTED.read_text(encoding="utf-8"), as_version=4)
+
+    nbformat.validate(nb)
+    dirty = [cell.id for cell in nb.cells if cell.cell_type == "code"
+             and (cell.outputs or cell.execution_count is not None)]
+
+    assert dirty == [], f"expected no outputs and no execution counts; these cells have some: {dirty}"
+    assert nbformat.writes(nb) + "\n" == COMMITTED.read_text(encoding="utf-8"), (
+        "expected the file to be byte for byte what nbformat itself would write")
+
+
+def test_source_cells_in_the_wrong_form_are_refused_with_the_line_number():
+    source = "# %% [markdown]\n# fine\nnot a comment\n"
+
+    with pytest.raises(notebook.SourceError) as refused:
+        notebook.parse(source, "walkthrough.py")
+
+    assert "walkthrough.py, line 3" in str(refused.value), (
+        f"expected the message to name line 3; got {refused.value}")
+
+
+def test_every_card_shows_its_choices_behind_a_click():
+    nb = nbformat.reads(COMMITTED.read_text(encoding="utf-8"), as_version=4)
+
+    markdown = "\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
+    opened, closed = markdown.count("<details>"), markdown.count("</details>")
+
+    assert opened == closed and opened >= 40, (
+        f"expected every choice of every card in a <details> block, opened and closed "
+        f"(40 or more); got {opened} opened, {closed} closed")
+    for card in ("Card 1", "Card 2", "Card 3", "Card 4", "Card 5"):
+        assert card in markdown, f"expected a markdown cell for {card}; none mentions it"
+
+
+# -- the notebook, run on a real kernel --
+
+def run_notebook(harness_file):
+    """The committed notebook executed with LAB_HARNESS=harness_file and the probe cell
+    appended, and (seconds to start the kernel, seconds for all of it)."""
+    nb = nbformat.reads(COMMITTED.read_text(encoding="utf-8"), as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(PROBE, id="probe"))
+    env = dict(os.environ, LAB_HARNESS=str(harness_file))
+    client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
+                            resources={"metadata": {"path": str(LESSON.folder)}})
+    began = time.monotonic()
+    client.reset_execution_trackers()
+    with client.setup_kernel(env=env):
+        started = time.monotonic()
+        for index, cell in enumerate(nb.cells):  # a dead kernel or a timeout raises here
+            client.execute_cell(cell, index)
+    return nb, started - began, time.monotonic() - began
+
+
+@pytest.fixture(scope="module")
+def on_finished():
+    return run_notebook(LESSON.finished)
+
+
+@pytest.fixture(scope="module")
+def on_starter():
+    return run_notebook(LESSON.starter)
+
+
+def printed(nb, cell_id):
+    cell = next((c for c in nb.cells if c.id == cell_id), None)
+    assert cell is not None, f"expected a cell with id {cell_id!r} in the notebook; there is none"
+    return tidy("".join(o.text for o in cell.outputs if o.output_type == "stream"))
+
+
+def tidy(text):
+    return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
+
+
+def assert_examples_print_what_the_lesson_shows(nb, harness_name):
+    for cell_id, expected in EXPECTED.items():
+        got = printed(nb, cell_id)
+        assert got == tidy(expected), (
+            f"on the {harness_name} harness, cell {cell_id!r} should print what the seed lesson "
+            f"shows.\n--- expected\n{tidy(expected)}\n--- got\n{got}")
+
+
+def test_on_the_finished_harness_every_example_prints_what_the_lesson_shows(on_finished):
+    nb, _, _ = on_finished
+
+    assert_examples_print_what_the_lesson_shows(nb, "finished")
+
+
+def test_on_the_finished_harness_the_first_cell_names_it_and_says_why(on_finished):
+    nb, _, _ = on_finished
+
+    said = printed(nb, "setup")
+
+    assert said == ("examples run on: lessons/10-poisoned-transcript/finished.py\n"
+                    "why: LAB_HARNESS names it"), f"expected the pick and its reason; got:\n{said}"
+
+
+def test_on_the_starter_every_cell_runs_and_the_repair_examples_fall_back_to_finished(on_starter):
+    nb, _, _ = on_starter
+
+    first, switch = printed(nb, "setup"), printed(nb, "repair-switch")
+
+    assert first.startswith("examples run on: lessons/10-poisoned-transcript/starter.py"), (
+        f"expected the first cell to pick the starter that LAB_HARNESS names; got:\n{first}")
+    assert "does not repair a dangling call yet" in first, (
+        f"expected the first cell to say the starter has no repair; got:\n{first}")
+    assert switch.startswith("examples run on: lessons/10-poisoned-transcript/finished.py\n"
+                             "why: lessons/10-poisoned-transcript/starter.py does not repair"), (
+        f"expected the switch to fall back to the finished harness and say why; got:\n{switch}")
+    assert_examples_print_what_the_lesson_shows(nb, "starter")
+
+
+@pytest.mark.parametrize("which", ["on_finished", "on_starter"])
+def test_no_cell_leaves_a_swapped_function_behind_in_harness(which, request):
+    nb, _, _ = request.getfixturevalue(which)
+
+    said = printed(nb, "probe")
+
+    assert said == "probe: context_for_model True", (
+        "expected `harness` to end the notebook with its own context_for_model, which repairs "
+        f"a dangling call; the probe printed {said!r}")
+
+
+@pytest.mark.parametrize("which", ["on_finished", "on_starter"])
+def test_no_cell_writes_an_error_or_to_stderr(which, request):
+    nb, _, _ = request.getfixturevalue(which)
+
+    noisy = [(cell.id, output.get("name") or output.output_type) for cell in nb.cells
+             for output in cell.get("outputs", [])
+             if output.output_type == "error" or output.get("name") == "stderr"]
+
+    assert noisy == [], f"expected clean outputs; these cells wrote errors or to stderr: {noisy}"
+
+
+def test_three_figures_come_out_as_well_formed_svg_drawn_from_the_transcripts(on_finished):
+    nb, _, _ = on_finished
+
+    drawn = {cell.id: [o for o in cell.outputs if SVG in o.get("data", {})]
+             for cell in nb.cells if cell.cell_type == "code"}
+    figures = {cell_id: outputs[0]["data"][SVG] for cell_id, outputs in drawn.items() if outputs}
+
+    assert set(figures) >= set(FIGURES) and len(figures) >= 3, (
+        f"expected an {SVG} output from each of {sorted(FIGURES)}; got one from {sorted(figures)}")
+    for cell_id, words in FIGURES.items():
+        root = ElementTree.fromstring(figures[cell_id])
+        text = " ".join("".join(node.itertext()) for node in root.iter())
+        assert root.tag == "{http://www.w3.org/2000/svg}svg", (
+            f"{cell_id}: expected an <svg> root element; got {root.tag}")
+        missing = [word for word in words if word not in text]
+        assert missing == [], f"{cell_id}: expected the figure to show {missing}; it does not"
+
+
+def test_the_notebook_runs_well_under_ten_seconds(on_finished, capsys):
+    _, kernel_start, total = on_finished
+
+    with capsys.disabled():
+        print(f"\nnotebook on the finished harness: {total:.2f} s in all, "
+              f"{kernel_start:.2f} s of it starting the kernel")
+
+    assert total < 10, f"expected the whole notebook to run in under 10 s; it took {total:.1f} s"
+
+
+# -- the notebook, exported to HTML and opened in a browser --
+
+OFFLINE = """{%- extends 'lab/index.html.j2' -%}
+{%- block html_head_js -%}{%- endblock html_head_js -%}
+{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+"""  # JupyterLab's look, without the three scripts it fetches from a CDN: this page has no maths
+
+
+@pytest.fixture(scope="module")
+def output_folder(tmp_path_factory):
+    named = os.environ.get("NOTEBOOK_SCREENSHOTS")
+    folder = pathlib.Path(named) if named else tmp_path_factory.mktemp("notebook-html")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def test_exported_html_opens_in_chromium_with_no_console_errors(on_finished, output_folder, capsys):
+    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+        pytest.fail(f"Chromium is needed to open the exported notebook and was not found at "
+                    f"{CHROMIUM}. Install Debian's package: apt-get install -y chromium "
+                    "(.ci/run does this)")
+    nb, _, _ = on_finished
+    exporter = HTMLExporter(template_name="lab", template_file="offline.html.j2",
+                            extra_loaders=[DictLoader({"offline.html.j2": OFFLINE})])
+    html, _ = exporter.from_notebook_node(nb)
+    page = output_folder / "walkthrough.html"
+    page.write_text(html, encoding="utf-8")
+
+    with Chromium(shutil.which("chromium") or CHROMIUM, output_folder / "profile") as browser:
+        browser.open(page.as_uri())
+        seen = browser.evaluate("""(() => {
+            const figures = [...document.querySelectorAll('.jp-RenderedSVG img, .jp-RenderedSVG svg')];
+            return {figures: figures.map(f => { const r = f.getBoundingClientRect();
+                        return {x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height,
+                                loaded: f.tagName !== 'IMG' || (f.complete && f.naturalWidth > 0)}; }),
+                    details: document.querySelectorAll('details').length,
+                    width: document.documentElement.scrollWidth,
+                    height: document.documentElement.scrollHeight};
+        })()""")
+        shot = output_folder / "walkthrough.png"
+        shot.write_bytes(browser.screenshot(0, 0, seen["width"], seen["height"]))
+        for n, box in enumerate(seen["figures"], 1):
+            (output_folder / f"figure-{n}.png").write_bytes(
+                browser.screenshot(box["x"], box["y"], box["width"], box["height"]))
+        errors = browser.errors
+
+    with capsys.disabled():
+        print(f"\nscreenshot of the exported notebook: {shot}")
+    assert errors == [], f"expected no console errors in {page}; Chromium logged:\n" + "\n".join(errors)
+    assert len(seen["figures"]) >= 3, f"expected 3 or more figures on the page; found {seen['figures']}"
+    broken = [box for box in seen["figures"] if not box["loaded"] or box["width"] < 200]
+    assert broken == [], f"expected every figure to load and be drawn wide; these were not: {broken}"
+    assert seen["details"] >= 40, f"expected the cards' <details> blocks on the page; found {seen['details']}"
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"expected a PNG at {shot}"
+
+
+class Chromium:
+    """Headless Chromium, driven over the DevTools protocol on a pipe (--remote-debugging-pipe):
+    JSON messages ending in a NUL byte, read by the browser on fd 3 and written on fd 4.
+
+    It records as errors every console.error and console.assert, every uncaught exception,
+    and every browser log entry at level error (a resource that failed to load, for one).
+    Every wait has a deadline, and a browser that misses one fails the test.
+    """
+
+    FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             "--hide-scrollbars", "--remote-debugging-pipe"]
+
+    def __init__(self, binary, profile, deadline=30):
+        self.binary, self.profile, self.deadline = binary, pathlib.Path(profile), deadline
+        self.errors, self._events, self._buffer, self._next_id = [], [], b"", 0
+
+    def __enter__(self):
+        shutil.rmtree(self.profile, ignore_errors=True)  # a fresh profile every run
+        to_browser, self._commands = os.pipe()
+        self._replies, from_browser = os.pipe()
+        # The browser looks for its pipe on fds 3 and 4. The pipe's ends go in as stdin and
+        # stdout, and the shell moves them there (dash's redirections take one digit only).
+        self._process = subprocess.Popen(
+            ["sh", "-c", 'exec "$0" "$@" 3<&0 4>&1 </dev/null >/dev/null', self.binary,
+             *self.FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
+            stdin=to_browser, stdout=from_browser, stderr=subprocess.DEVNULL)
+        os.close(to_browser)
+        os.close(from_browser)
+        target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = self.send("Target.attachToTarget",
+                                 {"targetId": target, "flatten": True})["sessionId"]
+        for domain in ("Page", "Runtime", "Log"):
+            self.send(f"{domain}.enable", session=self.session)
+        self.send("Emulation.setDeviceMetricsOverride", {"width": 1100, "height": 900,
+                  "deviceScaleFactor": 1, "mobile": False}, session=self.session)
+        return self
+
+    def __exit__(self, *exc):
+        try:
+            with contextlib.suppress(AssertionError):  # one that will not close is killed below
+                self.send("Browser.close")
+        finally:
+            os.close(self._commands)
+            os.close(self._replies)
+            if self._process.poll() is None:
+                self._process.kill()
+            self._process.wait(timeout=self.deadline)
+        return False
+
+    def open(self, url):
+        """Load `url`, wait for its load event, then give late scripts half a second."""
+        self._events.clear()
+        self.send("Page.navigate", {"url": url}, session=self.session)
+        self._wait_for(lambda: any(e["method"] == "Page.loadEventFired" for e in self._events),
+                       f"the load event of {url}")
+        settle = time.monotonic() + 0.5
+        while time.monotonic() < settle:
+            self._read(settle - time.monotonic())
+
+    def evaluate(self, expression):
+        reply = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True},
+                          session=self.session)
+        assert "exceptionDetails" not in reply, f"the page's script failed: {reply}"
+        return reply["result"]["value"]
+
+    def screenshot(self, x, y, width, height):
+        """PNG bytes of that part of the page, in CSS pixels, however far down it is."""
+        clip = {"x": x, "y": y, "width": max(width, 1), "height": max(height, 1), "scale": 1}
+        reply = self.send("Page.captureScreenshot", {"format": "png", "clip": clip,
+                          "captureBeyondViewport": True}, session=self.session)
+        return base64.b64decode(reply["data"])
+
+    def send(self, method, params=None, session=None):
+        self._next_id += 1
+        message = {"id": self._next_id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        os.write(self._commands, json.dumps(message).encode() + b"\0")
+        wanted = self._next_id
+        replies = []
+        self._wait_for(lambda: self._take_reply(wanted, replies), f"the reply to {method}")
+        reply = replies[0]
+        assert "error" not in reply, f"Chromium refused {method}: {reply['error']}"
+        return reply.get("result", {})
+
+    def _take_reply(self, wanted, into):
+        for event in self._events:
+            if event.get("id") == wanted:
+                self._events.remove(event)
+                into.append(event)
+                return True
+        return False
+
+    def _wait_for(self, ready, what):
+        deadline = time.monotonic() + self.deadline
+        while not ready():
+            left = deadline - time.monotonic()
+            assert left > 0, f"Chromium did not send {what} within {self.deadline} s"
+            self._read(left)
+
+    def _read(self, timeout):
+        readable, _, _ = select.select([self._replies], [], [], max(timeout, 0))
+        if not readable:
+            return
+        chunk = os.read(self._replies, 1 << 20)
+        assert chunk, f"Chromium closed its end of the pipe (exit code {self._process.poll()})"
+        self._buffer += chunk
+        *messages, self._buffer = self._buffer.split(b"\0")
+        for raw in messages:
+            message = json.loads(raw)
+            self._note_error(message)
+            self._events.append(message)
+
+    def _note_error(self, message):
+        method, params = message.get("method"), message.get("params", {})
+        if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
+            words = " ".join(str(a.get("value", a.get("description", ""))) for a in params["args"])
+            self.errors.append(f"console.{params['type']}: {words}")
+        elif method == "Runtime.exceptionThrown":
+            details = params["exceptionDetails"]
+            self.errors.append("uncaught: " + details.get("exception", {}).get(
+                "description", details.get("text", "")))
+        elif method == "Log.entryAdded" and params["entry"].get("level") == "error":
+            entry = params["entry"]
+            self.errors.append(f"log: {entry.get('text')} {entry.get('url', '')}".strip())
+
