@@ -1,9 +1,10 @@
 """Figures of transcripts: SVG drawn from the very lists a lesson builds.
 
 `draw(*panels)` returns a Figure, which Jupyter shows inline (it has `_repr_svg_`, so the
-output is image/svg+xml) and which nbconvert's HTML export keeps as an SVG image. Each panel is one transcript, drawn as a column of
-boxes, one a message, each headed by its token in `lab.shape`'s vocabulary (U, A[c1],
-A[c1](error), R(c1)) with the message itself, as `lab.show` prints it, underneath.
+output is image/svg+xml) and which nbconvert's HTML export keeps as an SVG image. Each panel
+is one transcript, drawn as a column of boxes, one a message, each headed by its token in
+`lab.shape`'s vocabulary (U, A[c1], A[c1](error), R(c1)) with the message itself, as
+`lab.show` prints it, underneath.
 
 A panel is checked with `lab.validate` unless told not to be: every message a provider would
 complain about gets a red border and a numbered badge, and under the column the complaints are
@@ -14,9 +15,9 @@ only one of them holds is marked, with a note where the other column has a gap.
 Anything can be drawn: an empty list, a tuple of messages (`h.messages`), a request's
 `.messages`, even something that is not a message (drawn as `?`). Long text is cut to fit and
 ends in `…`; each box also carries its whole line as an SVG <title>, which a viewer of the
-bare SVG shows on hover. Text is XML-escaped, and characters
-that XML cannot carry are replaced, so the SVG is always well-formed. Plain strings only: no
-dependencies, no ids, nothing fetched.
+bare SVG shows on hover. Text is XML-escaped, and characters that XML cannot carry are
+replaced, so the SVG is always well-formed. Plain strings only: no dependencies, no ids,
+nothing fetched.
 """
 
 import re

@@ -385,7 +385,8 @@ def output_folder(tmp_path_factory):
     return folder
 
 
-def test_exported_html_opens_in_chromium_with_no_console_errors(on_finished, output_folder, capsys):
+def test_exported_html_opens_in_chromium_with_no_console_errors(on_finished, output_folder, tmp_path,
+                                                               capsys):
     if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
         pytest.fail(f"Chromium is needed to open the exported notebook and was not found at "
                     f"{CHROMIUM}. Install Debian's package: apt-get install -y chromium "
@@ -397,7 +398,7 @@ def test_exported_html_opens_in_chromium_with_no_console_errors(on_finished, out
     page = output_folder / "walkthrough.html"
     page.write_text(html, encoding="utf-8")
 
-    with Chromium(shutil.which("chromium") or CHROMIUM, output_folder / "profile") as browser:
+    with Chromium(shutil.which("chromium") or CHROMIUM, tmp_path / "profile") as browser:
         browser.open(page.as_uri())
         seen = browser.evaluate("""(() => {
             const figures = [...document.querySelectorAll('.jp-RenderedSVG img, .jp-RenderedSVG svg')];
