@@ -2,6 +2,7 @@
 from the manifest, and --verify, the proof that lesson 10's tests tell right from wrong."""
 
 import csv
+import hashlib
 import json
 import subprocess
 import sys
@@ -77,7 +78,8 @@ def test_the_schema_check_itself_catches_a_wrong_field_a_bad_status_and_a_missin
 
     found = gradescope_problems(document)
 
-    for phrase in ("'points' is not a Gradescope field", "status is 'ok'", "visibility is 'secret'"):
+    for phrase in ("'points' is not a Gradescope field", "status is 'ok'",
+                   "visibility is 'secret'"):
         assert any(phrase in problem for problem in found), f"missed {phrase!r}: {found}"
     del document["output"]
     assert "results.json: no 'output'" in gradescope_problems(document), "missed a missing key"
@@ -190,7 +192,8 @@ def test_a_syntax_error_gets_a_junit_failure_naming_the_line_and_the_file_hash(t
     failure = suite.find("testcase/failure")
     assert "syntax error on line 1" in failure.get("message"), failure.get("message")
     properties = {p.get("name"): p.get("value") for p in suite.iter("property")}
-    assert len(properties["sha256"]) == 64, f"the graded bytes' hash is missing: {properties}"
+    assert properties["sha256"] == hashlib.sha256(b"def broken(:\n    pass\n").hexdigest(), \
+        f"not the hash of the graded bytes: {properties}"
 
 
 # -- a class in one batch -------------------------------------------------------------------
@@ -257,7 +260,8 @@ def test_the_finished_harness_scores_the_sum_of_every_max_score_and_that_is_the_
         f"score {document['score']}, max {possible}, manifest {sum(POINTS.values())}"
     assert [t["extra_data"]["test"] for t in document["tests"]] == list(LISTED), \
         "the tests should come in the order tests.py and the manifest give them"
-    assert document["extra_data"]["sha256"] and document["extra_data"]["version"], document
+    assert document["extra_data"]["sha256"] == hashlib.sha256(
+        LESSON.finished.read_bytes()).hexdigest(), "not the hash of the graded file"
 
 
 def test_the_starter_scores_less_than_the_max_and_only_for_the_tests_it_passes(batch):
@@ -268,7 +272,8 @@ def test_the_starter_scores_less_than_the_max_and_only_for_the_tests_it_passes(b
                  if t["status"] == "passed")
 
     assert document["score"] < possible, f"the starter scored {document['score']} of {possible}"
-    assert document["score"] == earned, f"score {document['score']}, passed tests are worth {earned}"
+    assert document["score"] == earned, \
+        f"score {document['score']}, its passed tests are worth {earned}"
 
 
 @pytest.mark.parametrize("name", [f"wrong_{name}" for name in WRONG])

@@ -13,10 +13,11 @@ nothing graded is scored out of the lesson's total, from the manifest, as is one
 broke before it finished.
 
 Each submission is graded by `python lab/lab_check.py --format json` in a process group and
-scratch folder of its own, its output going to files, never pipes: one that crashes its grader,
-kills it, or runs past its ceiling costs only its own row. When a grader leaves no result, the
-batch writes one that says how the grader ended and what it last wrote on stderr, with exit
-code 3, like any grader that broke.
+scratch folder of its own: one that crashes its grader, kills it, or runs past its ceiling
+costs only its own row. Its stderr goes to a file, never a pipe, which a process left behind
+could hold open and so keep the batch waiting. When a grader leaves no result, the batch
+writes one that says how the grader ended and what it last wrote on stderr, with exit code 3,
+like any grader that broke. Each result file is written as its submission finishes.
 """
 
 import csv
@@ -129,11 +130,11 @@ def grade_one(folder, lesson, scratch, *, limits=Limits(), select=None, tests=()
                "--time-limit", str(limits.seconds), "--memory-limit", str(limits.memory_mb),
                *(["-k", select] if select else []),
                *(str(pathlib.Path(test).resolve()) for test in tests)]
-    with open(os.path.join(own, "stdout"), "wb") as stdout, \
-            open(os.path.join(own, "stderr"), "wb+") as stderr:
-        process = subprocess.Popen(command, cwd=own, stdin=subprocess.DEVNULL, stdout=stdout,
-                                   stderr=stderr, start_new_session=True)
-        ceiling = _ceiling(lesson, limits)
+    ceiling = _ceiling(lesson, limits)
+    with open(os.path.join(own, "stderr"), "wb+") as stderr:
+        process = subprocess.Popen(command, cwd=own, stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.DEVNULL, stderr=stderr,
+                                   start_new_session=True)
         try:
             status = process.wait(timeout=ceiling)
             ended = _how_it_ended(status)
@@ -165,9 +166,12 @@ def _ceiling(lesson, limits):
 
 
 def _how_it_ended(status):
-    if status < 0:
+    if status >= 0:
+        return f"exited with status {status}"
+    try:
         return f"was killed by {signal.Signals(-status).name}"
-    return f"exited with status {status}"
+    except ValueError:  # a signal with no name, such as a real-time one
+        return f"was killed by signal {-status}"
 
 
 def _kill_group(process):
