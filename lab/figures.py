@@ -183,11 +183,11 @@ def _draw_compared(canvas, panels, x0, y0):
         chips = [c for c in (left.chips[i] if i is not None else None,
                              right.chips[j] if j is not None else None) if c is not None]
         row_h = max(c.height for c in chips)
-        for k, x, column, other in ((i, xl, left, right), (j, xr, right, left)):
+        for k, x, column in ((i, xl, left), (j, xr, right)):
             if k is not None:
                 column.chips[k].draw(canvas, x, y)
             else:
-                canvas.gap(x, y, PANEL_W, row_h, f"not in {other.panel.label or 'the other'}")
+                canvas.gap(x, y, PANEL_W, row_h, f"not in {column.panel.label or 'this one'}")
         if i is not None and j is not None:
             mid = y + min(left.chips[i].height, right.chips[j].height) / 2
             canvas.line(xl + PANEL_W + 4, xr - 4, mid, "#9e9e9e", dash="3 3")

@@ -67,10 +67,15 @@ def test_compare_marks_what_only_one_of_the_two_lists_holds():
     record = [lab.user("Go."), lab.fail("503"), lab.reply(call), lab.user("Well?")]
     view = [record[0], record[2], lab.tool_result(call, "made up"), record[3]]
 
-    _, words = words_of(lab.draw(("the record", record), ("the view", view), compare=True))
+    root, words = words_of(lab.draw(("the record", record), ("the view", view), compare=True))
 
     assert "not in the view" in words and "not in the record" in words, (
         f"expected a note in each column where the other has a message it lacks; got {words}")
+    x_of = {node.text: float(node.get("x")) for node in root.iter() if node.get("x")
+            and node.text in ("not in the view", "not in the record")}
+    assert x_of["not in the record"] < x_of["not in the view"], (
+        "expected each note in the column that lacks the message: 'not in the record' on the "
+        f"record's side (left), 'not in the view' on the view's side (right); got x = {x_of}")
     assert words.count("same") == 3, f"expected the three shared messages joined; got {words}"
 
 
