@@ -27,6 +27,10 @@ from . import batch, manifest
 from .results import VERSION
 from .sandbox import Limits
 
+DOES = {"failed": "fails", "passed": "passes", "error": "breaks the grader on",
+        "skipped": "skips"}  # what an answer does to a test, by the test's outcome
+
+
 
 @dataclass
 class Check:
@@ -109,8 +113,8 @@ def starter_is_generated(lesson):
 def passes_everything(listed, subject, grade):
     """A finished or right answer: every test passed, and exactly the listed tests ran."""
     surprises = _not_graded(grade) or (
-        [f"fails {t.test}: {_first_line(t.message)}" for t in grade.tests
-         if t.outcome == "failed"]
+        [f"{DOES[t.outcome]} {t.test}: {_first_line(t.message)}"
+         for t in grade.tests if t.outcome in ("failed", "skipped")]
         + _grader_broke(grade) + _ran_the_listed_tests(grade, listed))
     return Check(subject, f"passes all {len(listed)} tests", _tally(grade), surprises)
 
@@ -121,10 +125,10 @@ def starter_fails_its_gaps(listed, subject, grade):
     gaps = [name for name in listed if name not in given]
     outcome = {t.test: t.outcome for t in grade.tests}
     surprises = _not_graded(grade) or (
-        [f"passes {name}, though the gap it grades is still empty" for name in gaps
-         if outcome.get(name) == "passed"]
-        + [f"fails {name}, which grades code the lesson gives" for name in given
-           if outcome.get(name) == "failed"]
+        [f"{DOES[outcome[name]]} {name}, though the gap it grades is still empty"
+         for name in gaps if outcome.get(name) in ("passed", "skipped")]
+        + [f"{DOES[outcome[name]]} {name}, which grades code the lesson gives"
+           for name in given if outcome.get(name) in ("failed", "skipped")]
         + _grader_broke(grade) + _ran_the_listed_tests(grade, listed))
     return Check(subject, f"fails the {len(gaps)} gap tests, passes the {len(given)} given",
                  _tally(grade), surprises)
@@ -141,16 +145,13 @@ def wrong(named, subject, grade):
     if grade.problem or named not in outcome:
         got = "not graded" if grade.problem else "never runs it"
     else:
-        got = SAID[outcome[named]] + (f", and fails {others} more" if others else "")
+        got = f"{DOES[outcome[named]]} it" + (f", and fails {others} more" if others else "")
     surprises = _not_graded(grade) or (
         ([f"names {named}, which was not run: is there such a test?"] if named not in outcome
-         else [f"passes {named}, which it must fail"] if outcome[named] == "passed" else [])
+         else [f"{DOES[outcome[named]]} {named}, which it must fail"]
+         if outcome[named] in ("passed", "skipped") else [])
         + _grader_broke(grade))
     return Check(subject, f"fails {named}", got, surprises)
-
-
-SAID = {"failed": "fails it", "passed": "passes it", "error": "the grader broke on it",
-        "skipped": "skips it"}
 
 
 def _not_graded(grade):
