@@ -31,7 +31,6 @@ DOES = {"failed": "fails", "passed": "passes", "error": "breaks the grader on",
         "skipped": "skips"}  # what an answer does to a test, by the test's outcome
 
 
-
 @dataclass
 class Check:
     """One line of the table: what was checked, what should happen, what did, and every way
