@@ -1,11 +1,20 @@
-"""Framed JSON over a pair of pipe ends: four bytes of length, then that many bytes of JSON."""
+"""Framed JSON over a pair of pipe ends: four bytes of length, then that many bytes of JSON.
+
+The grader reads the child's frames with a FrameBuffer, which trusts nothing: a frame larger
+than LARGEST, bytes that are not JSON, or JSON that is not an object all raise Garbled, for the
+grader to report as the student's process sending something that is not an answer.
+"""
 
 import json
 import os
 import struct
 
 HEADER = struct.Struct(">I")
-LARGEST = 256 * 1024 * 1024  # a frame larger than this is a broken or hostile sender
+LARGEST = 32 * 1024 * 1024  # far more than any answer; more is a broken or hostile sender
+
+
+class Garbled(ValueError):
+    """The bytes read are not a frame this channel sends."""
 
 
 def encode(message):
@@ -14,7 +23,12 @@ def encode(message):
 
 
 def write_frame(fd, message):
-    data = memoryview(encode(message))
+    write_bytes(fd, encode(message))
+
+
+def write_bytes(fd, data):
+    """Write all of `data` to `fd`, blocking."""
+    data = memoryview(data)
     while data:
         data = data[os.write(fd, data):]
 
@@ -50,12 +64,19 @@ class FrameBuffer:
         self._data += chunk
 
     def frames(self):
+        """Every whole frame received so far, each a dict; Garbled at the first that is not."""
         while len(self._data) >= HEADER.size:
             (size,) = HEADER.unpack_from(self._data)
             if size > LARGEST:
-                raise ValueError(f"a frame of {size} bytes is larger than the {LARGEST} allowed")
+                raise Garbled(f"a frame of {size} bytes, larger than the {LARGEST} allowed")
             if len(self._data) < HEADER.size + size:
                 return
             body = bytes(self._data[HEADER.size:HEADER.size + size])
             del self._data[:HEADER.size + size]
-            yield json.loads(body)
+            try:
+                message = json.loads(body)
+            except ValueError as error:  # not UTF-8, or not JSON
+                raise Garbled(f"a frame that is not JSON ({error})") from None
+            if type(message) is not dict:
+                raise Garbled(f"a frame holding a {type(message).__name__}, not an object")
+            yield message

@@ -11,6 +11,7 @@ import re
 import signal
 
 STACK_LINE = re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+) in (?P<function>.+)$')
+THREAD_LINE = re.compile(r"^(Current thread|Thread) 0x(?P<ident>[0-9a-f]+)")
 
 
 class StudentProblem(Exception):
@@ -45,6 +46,11 @@ class StudentMissingName(StudentProblem):
 
 class StudentNotPlain(StudentProblem):
     pass
+
+
+class StudentGarbled(StudentProblem):
+    """The child sent something that is not an answer: its code wrote to the grader's pipe, or
+    forked a copy of itself that answered too."""
 
 
 def where(line, function, source, name="harness.py"):
@@ -88,16 +94,61 @@ def died(status, doing):
         "it answered. os._exit() or something like it? Nothing it printed counts as a result.")
 
 
-def timed_out(seconds, doing, stacks, student_file):
-    """A timeout, naming the innermost frame of the student's file in the watchdog's dump."""
-    for text in stacks.splitlines():
+def stopped_answering(doing):
+    return StudentDied(
+        f"the harness's process stopped answering while {doing}: it closed its end of the "
+        "grader's pipe and carried on. A harness returns its answer; it leaves the process's "
+        "files alone.")
+
+
+def garbled(detail, doing):
+    return StudentGarbled(
+        f"the harness's process sent the grader something that is not an answer while {doing} "
+        f"({detail}). Did it write to a file descriptor it did not open, or fork a copy of "
+        "itself that answered too?")
+
+
+def grader_killed(signal_name):
+    """The sentence for a grading whose own process was killed before it finished."""
+    return (f"the grading process was killed by {signal_name} before it finished, so no test "
+            "counts as passed. If your harness sends signals (os.kill, os.killpg, signal."
+            "pthread_kill), it killed its grader: a harness never signals other processes. "
+            "Otherwise the machine ran short of memory, or someone stopped lab_check: run it "
+            "again.")
+
+
+def timed_out(seconds, doing, stacks, student_file, source_file=None, main_thread=None):
+    """A timeout, naming the innermost frame of the student's file in the watchdog's dump.
+
+    `student_file` is the path the child imported, as it appears in the dump; `source_file`
+    the grader's own copy of it, read for the line (never the child's copy, which the student
+    may have replaced by anything, a pipe that blocks a reader for ever included). The main
+    thread's stack, when `main_thread` (its ident) is given, is searched before the others:
+    the harness's function runs there, a thread it started may be idle somewhere else."""
+    for text in _main_thread_first(stacks, main_thread):
         frame = STACK_LINE.match(text)
         if frame and frame["file"] == student_file:
             line = int(frame["line"])
-            source = linecache.getline(student_file, line).strip()
+            source = linecache.getline(source_file, line).strip() if source_file else ""
             return StudentTimeout(
                 f"timed out after {seconds:g} s in `{frame['function']}` (harness.py, line {line}"
                 f"{': ' + source if source else ''}). A loop that never ends? Each test may "
                 "take that long at most (lab_check --time-limit).")
     return StudentTimeout(f"timed out after {seconds:g} s while {doing}. A loop that never "
                           "ends? Each test may take that long at most (lab_check --time-limit).")
+
+
+def _main_thread_first(stacks, main_thread):
+    """The dump's lines, the main thread's section first (the others keep their order)."""
+    sections = [[]]
+    for text in stacks.splitlines():
+        if THREAD_LINE.match(text):
+            sections.append([])
+        sections[-1].append(text)
+
+    def is_main(lines):
+        head = THREAD_LINE.match(lines[0]) if lines else None
+        return head is not None and int(head["ident"], 16) == main_thread
+
+    sections.sort(key=lambda lines: not is_main(lines))
+    return [text for lines in sections for text in lines]
