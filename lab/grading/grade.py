@@ -7,19 +7,15 @@ with this project's plugin and no other, and every test's outcome is matched to 
 The student's file is read once, into a snapshot in a private folder, and never written.
 """
 
-import contextlib
 import hashlib
-import io
 import json
 import os
 import pathlib
 import shutil
-import sys
 import tempfile
 import time
 
-from .. import lessons
-from . import manifest, preflight
+from . import manifest, preflight, supervise
 from .problems import StudentProblem
 from .results import Grade, Outcome
 from .sandbox import Limits, Sandbox
@@ -65,8 +61,8 @@ def _prepare(harness_file, lesson, private, result, limits):
 
 
 def _run_tests(snapshot, lesson, tests, select, limits, private):
-    import pytest  # here, not at the top: `lab_check --where` should not pay for pytest
-
+    """Run the tests under pytest in a worker process (see supervise.py): one killed by the
+    student's code still leaves a grade, a failure standing for every test."""
     results_file = os.path.join(private, "results.json")
     files = [str(pathlib.Path(t).resolve()) for t in tests] if tests else [str(lesson.tests)]
     args = [*files, "-p", "lab.grading.plugin", "-p", "no:cacheprovider",
@@ -75,36 +71,8 @@ def _run_tests(snapshot, lesson, tests, select, limits, private):
             "--time-limit", str(limits.seconds), "--memory-limit", str(limits.memory_mb)]
     if select:
         args += ["-k", select]
-    with _quiet_pytest(private):
-        pytest.main(args)
-    return _outcomes(results_file, lesson)
-
-
-@contextlib.contextmanager
-def _quiet_pytest(private):
-    """Run pytest with no plugins but ours, its own report hidden, and nothing written
-    outside `private`: no bytecode, and hypothesis's own folder there rather than in the
-    working directory (which may well be the student's)."""
-    from hypothesis.configuration import set_hypothesis_home_dir
-
-    set_hypothesis_home_dir(os.path.join(private, "hypothesis"))
-    saved_env = {k: os.environ.get(k) for k in ("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "PYTEST_ADDOPTS")}
-    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
-    os.environ.pop("PYTEST_ADDOPTS", None)
-    saved_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True
-    sys.path.insert(0, str(lessons.PROJECT))  # the tests import lab and damaged from here
-    try:
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            yield
-    finally:
-        set_hypothesis_home_dir(None)
-        sys.path.remove(str(lessons.PROJECT))
-        sys.dont_write_bytecode = saved_bytecode
-        for key, value in saved_env.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+    stopped = supervise.run(args, private, lesson, limits)
+    return [stopped] if stopped else _outcomes(results_file, lesson)
 
 
 def _outcomes(results_file, lesson):
