@@ -10,9 +10,9 @@ def text_report(grade):
     """The whole report as one string. Its last line is "N passed, N failed", or "nothing was
     graded" after the reason; above it, the grader's version and the graded file's sha256."""
     lines = [f"lab_check: lesson {grade.lesson}, {grade.title}: {grade.harness}", ""]
-    graded = grade.version + (f", file sha256 {grade.sha256}" if grade.sha256 else "")
+    stamp = grade.version + (f", file sha256 {grade.sha256}" if grade.sha256 else "")
     if grade.problem:
-        return "\n".join(lines + [grade.problem, "", graded, "nothing was graded"]) + "\n"
+        return "\n".join(lines + [grade.problem, "", stamp, "nothing was graded"]) + "\n"
     for test in grade.tests:
         lines.append(f"  {PASS if test.outcome == 'passed' else FAIL} {test.title}")
     first_with = {}  # a message already shown -> the test it was shown under
@@ -28,6 +28,6 @@ def text_report(grade):
                 shown = test.printed.rstrip().splitlines()[-PRINTED_LINES:]
                 lines.append("  your code printed (the last lines):")
                 lines += [f"    | {line}" for line in shown]
-    lines += ["", graded, f"score: {grade.score:g} of {grade.max_score:g} points",
+    lines += ["", stamp, f"score: {grade.score:g} of {grade.max_score:g} points",
               f"{grade.passed} passed, {grade.failed} failed"]
     return "\n".join(lines) + "\n"
