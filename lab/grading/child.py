@@ -44,7 +44,7 @@ KEPT_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM")
 
 
 def serve(*, harness_file, scenarios_file, requests_fd, answers_fd, output_fd, scratch,
-          memory_limit_mb, watchdog_file, keep_fds):
+          memory_limit_mb, watchdog_file, watchdog_seconds, keep_fds):
     try:
         try:
             stacks = _isolate(output_fd, scratch, memory_limit_mb, watchdog_file, keep_fds)
@@ -52,15 +52,19 @@ def serve(*, harness_file, scenarios_file, requests_fd, answers_fd, output_fd, s
         except Exception as error:  # the grader's fault, not the student's: say so, and stop
             channel.write_frame(answers_fd, {"grader_broke": f"{type(error).__name__}: {error}"})
             return
-        own.answer_requests(harness_file, scenarios, requests_fd, answers_fd, stacks)
+        own.answer_requests(harness_file, scenarios, requests_fd, answers_fd, stacks,
+                            watchdog_seconds)
     finally:
         os._exit(0)
 
 
-def answer_requests(harness_file, scenarios, requests_fd, answers_fd, stacks):
+def answer_requests(harness_file, scenarios, requests_fd, answers_fd, stacks, watchdog_seconds):
     """Import the harness, say which names it has, then answer every request (runs from the
-    private copy of this module)."""
+    private copy of this module). `watchdog_seconds`: when to dump the stacks if the import
+    is still running; each request says its own."""
+    faulthandler.dump_traceback_later(max(0.05, watchdog_seconds), file=stacks)
     module = _import(harness_file, "harness")
+    faulthandler.cancel_dump_traceback_later()
     if isinstance(module, dict):  # the import failed; say how, then stop
         _send(answers_fd, module)
         return
@@ -108,6 +112,7 @@ def _isolate(output_fd, scratch, memory_limit_mb, watchdog_file, keep_fds):
         resource.setrlimit(resource.RLIMIT_NPROC, (PROCESSES, PROCESSES))
         account.become_own_user(scratch)
     linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
+    linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)  # orphans below stay in its tree, for the sweep
     linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)  # after the switch, which clears it
     if os.getppid() != parent:  # the grader died before we asked to follow it
         os._exit(0)

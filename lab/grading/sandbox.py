@@ -27,6 +27,7 @@ from . import account, channel, child, problems, reaper
 
 KEEP = 4096   # bytes of output kept from the start, and again from the end
 POLL = 0.25   # seconds between looks at whether the child is still alive, while waiting
+WATCHDOG_EARLY = 0.15  # seconds before the deadline that the child dumps its stacks
 FACTS = {"type", "message", "exit_code", "line", "function", "source"}
 CALL = {"type", "returned", "origins", "returned_input", "input_after", "input_kept_objects"}
 _live = set()  # this process's children that are sandboxes now: a sweep spares the others
@@ -91,6 +92,7 @@ class Sandbox:
                             requests_fd=requests_r, answers_fd=answers_w, output_fd=output_w,
                             scratch=self._scratch, memory_limit_mb=self.limits.memory_mb,
                             watchdog_file=self._stacks,
+                            watchdog_seconds=self.limits.seconds - WATCHDOG_EARLY,
                             keep_fds={requests_r, answers_w, output_w})
             finally:
                 os._exit(70)
@@ -143,7 +145,7 @@ class Sandbox:
         the student's code was doing: "running repair_tool_history"."""
         if self._dead is not None:
             raise self._dead
-        request = dict(request, watchdog=self._deadline - time.monotonic() - 0.15)
+        request = dict(request, watchdog=self._deadline - time.monotonic() - WATCHDOG_EARLY)
         answer = self._exchange(request, doing)
         wrong = _not_an_answer(request, answer)
         if wrong:

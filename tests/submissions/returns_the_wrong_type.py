@@ -1,0 +1,19 @@
+# base: finished
+# args: --time-limit 2 -k "missing or orphan or late"
+# exit: 1
+# says: repair_tool_history returned a tuple, not a list of messages
+# says: returned a list holding things that are not messages
+# closing: 0 passed, 3 failed
+# Returns a tuple for one wreck, a list of strings for another, and a list of lists (a
+# message as its items) for a third.
+
+_repair = repair_tool_history
+
+
+def repair_tool_history(messages):
+    repaired = _repair(messages)
+    if len(messages) == 4 and messages[1].get("content") and len(messages[1]["content"]) == 3:
+        return tuple(repaired)  # missing_result
+    if any(m.get("tool_call_id") == "c7" for m in messages):
+        return [m["role"] for m in repaired]  # orphan_result
+    return [list(m.items()) for m in repaired]
