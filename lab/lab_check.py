@@ -43,9 +43,13 @@ def parser():
     p.add_argument("--lesson", type=int, help="the lesson's number (the newest one)")
     p.add_argument("-k", dest="select", metavar="EXPR", help="run only the tests matching EXPR")
     p.add_argument("--time-limit", type=float, default=Limits.seconds, metavar="SECONDS",
-                   help=f"how long each test may take, import included ({Limits.seconds:g})")
+                   help="how long each test may take, your harness's import included; past it "
+                        "the test fails as timed out, naming the line your code was on, and the "
+                        f"other tests still run (default {Limits.seconds:g})")
     p.add_argument("--memory-limit", type=int, default=Limits.memory_mb, metavar="MB",
-                   help=f"how much memory your code may allocate in each test ({Limits.memory_mb})")
+                   help="how many MiB your code may allocate in each test, on top of what the "
+                        "grader's child process holds; more fails the test as out of memory "
+                        f"(default {Limits.memory_mb})")
     p.add_argument("--where", type=int, metavar="LESSON",
                    help="print where the lesson's starter, finished file and tests are, and stop")
     p.add_argument("--format", choices=FORMATS, metavar="FORMAT",
