@@ -277,6 +277,30 @@ def test_no_submission_passes_unless_its_header_says_it_should(corpus):
     assert passed == expected, f"passed: {passed}; should have: {expected}"
 
 
+# -- the limits: documented, and changed from the command line ---------------------------------
+
+def test_lab_check_help_documents_both_limits_and_their_defaults(tmp_path):
+    run = lab_check(tmp_path, "--help", timeout=60)
+
+    text = " ".join(run.stdout.split())
+    assert "--time-limit SECONDS how long each test may take" in text, run.stdout
+    assert f"(default {Limits.seconds:g})" in text, run.stdout
+    assert "--memory-limit MB how many MiB your code may allocate in each test" in text, run.stdout
+    assert f"(default {Limits.memory_mb})" in text, run.stdout
+
+
+def test_a_harness_within_the_default_memory_limit_fails_a_smaller_one_and_says_which(tmp_path):
+    case = next(case for case in CASES if case.name == "allocates_a_few_hundred_megabytes")
+    folder = submission_folder(tmp_path, case.text)
+
+    run = lab_check(folder, "--harness", "harness.py", "--lesson", "10", "--memory-limit", "200",
+                    "-k", "orphan", timeout=120)
+
+    assert run.returncode == 2, f"exit {run.returncode}:\n{run.stdout}\n{run.stderr}"
+    assert "ran out of memory while being imported" in run.stdout, run.stdout
+    assert "the lab allows 200 MiB (lab_check --memory-limit)" in run.stdout, run.stdout
+
+
 # -- as an ordinary user, where the child cannot become anyone else -----------------------------
 
 def as_an_ordinary_user():
