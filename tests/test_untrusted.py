@@ -26,11 +26,12 @@ import os
 import pathlib
 import re
 import shlex
+import stat
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pytest
 
@@ -65,12 +66,14 @@ class Case:
 
     @classmethod
     def read(cls, path):
+        """The case the file at `path` stands for; ValueError when its header lacks a base
+        or an exit status."""
         source = path.read_text()
         header = {}
         for line in source.splitlines():
-            found = re.match(r"# (base|args|exit|says|closing|needs): (.*)$", line)
             if not line.startswith("#"):
                 break
+            found = re.match(r"# (base|args|exit|says|closing|needs): (.*)$", line)
             if found:
                 header.setdefault(found[1], []).append(found[2])
         if "base" not in header or "exit" not in header:
@@ -85,9 +88,10 @@ class Case:
 
     @property
     def time_limit(self):
-        args = list(self.args)
-        return float(args[args.index("--time-limit") + 1]) if "--time-limit" in args \
-            else Limits.seconds
+        """The seconds each of its tests may take, as its args set them."""
+        if "--time-limit" not in self.args:
+            return Limits.seconds
+        return float(self.args[self.args.index("--time-limit") + 1])
 
 
 CASES = [Case.read(path) for path in sorted(SUBMISSIONS.glob("*.py"))]
@@ -117,15 +121,16 @@ class Run:
 
 @dataclass
 class Corpus:
+    """Every run by submission name, the project before and after, what was left running."""
     runs: dict
     project_before: dict
     project_after: dict
     leftovers: list
     seconds: float = 0.0
-    skipped: list = field(default_factory=list)
 
 
 def lab_check(folder, *args, timeout, preexec_fn=None):
+    """A real lab_check process, working in `folder`, with no standard input."""
     return subprocess.run([sys.executable, str(LAB_CHECK), *args], cwd=folder, timeout=timeout,
                           capture_output=True, text=True, stdin=subprocess.DEVNULL,
                           preexec_fn=preexec_fn)
@@ -143,6 +148,7 @@ def submission_folder(parent, text):
 
 
 def grade_case(case, parent):
+    """The Run of lab_check on `case`, from a new folder `parent` for it."""
     folder = submission_folder(parent, case.text)
     before = tree(folder)
     started = time.monotonic()
@@ -158,21 +164,22 @@ def grade_case(case, parent):
 
 
 def tree(root, skip=frozenset()):
-    """{path relative to `root`: what it is}: the sha256 of each file, the target of each
-    link, and "folder" for each folder; nothing under a name in `skip`."""
+    """{path relative to `root`: what it is}: the mode and sha256 of each file, the target of
+    each link, the mode of anything else (a folder, a pipe: never read, a pipe would block);
+    nothing under a name in `skip`."""
     found = {}
     for folder, folders, files in os.walk(root):
         folders[:] = sorted(name for name in folders if name not in skip)
         for name in folders + sorted(files):
             path = os.path.join(folder, name)
-            relative = os.path.relpath(path, root)
-            if os.path.islink(path):
-                found[relative] = "link to " + os.readlink(path)
-            elif os.path.isdir(path):
-                found[relative] = "folder"
+            mode = os.lstat(path).st_mode
+            if stat.S_ISLNK(mode):
+                what = "link to " + os.readlink(path)
+            elif stat.S_ISREG(mode):
+                what = f"{oct(mode)} {hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest()}"
             else:
-                found[relative] = f"{oct(os.stat(path).st_mode)} " + hashlib.sha256(
-                    pathlib.Path(path).read_bytes()).hexdigest()
+                what = oct(mode)
+            found[os.path.relpath(path, root)] = what
     return found
 
 
