@@ -26,6 +26,7 @@ import os
 import pathlib
 import re
 import shlex
+import shutil
 import stat
 import subprocess
 import sys
@@ -40,7 +41,6 @@ from lab.grading import account, linux
 from lab.grading.sandbox import Limits
 
 SUBMISSIONS = PROJECT / "tests" / "submissions"
-LAB_CHECK = PROJECT / "lab" / "lab_check.py"
 BASES = {"finished": LESSON_10 / "finished.py", "starter": LESSON_10 / "starter.py"}
 NEIGHBOURS = {"notes.txt": "my notes, not to be touched\n", "helper.py": "VALUE = 1\n"}
 SLACK = 12          # seconds on top of the limits: two Pythons and pytest starting, on a busy machine
@@ -129,11 +129,12 @@ class Corpus:
     seconds: float = 0.0
 
 
-def lab_check(folder, *args, timeout, preexec_fn=None):
-    """A real lab_check process, working in `folder`, with no standard input."""
-    return subprocess.run([sys.executable, str(LAB_CHECK), *args], cwd=folder, timeout=timeout,
-                          capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                          preexec_fn=preexec_fn)
+def lab_check(folder, *args, timeout, preexec_fn=None, project=PROJECT):
+    """A real lab_check process, the one in `project`, working in `folder`, with no standard
+    input."""
+    return subprocess.run([sys.executable, str(pathlib.Path(project) / "lab" / "lab_check.py"),
+                           *args], cwd=folder, timeout=timeout, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, preexec_fn=preexec_fn)
 
 
 def submission_folder(parent, text):
@@ -147,15 +148,15 @@ def submission_folder(parent, text):
     return folder
 
 
-def grade_case(case, parent):
-    """The Run of lab_check on `case`, from a new folder `parent` for it."""
+def grade_case(case, parent, project=PROJECT):
+    """The Run of lab_check (the one in `project`) on `case`, from a new folder `parent`."""
     folder = submission_folder(parent, case.text)
     before = tree(folder)
     started = time.monotonic()
     budget = 2 * case.time_limit * 21 + 60  # only so that a broken grader cannot hang the suite
     try:
         done = lab_check(folder, "--harness", str(folder / "harness.py"), "--lesson", "10",
-                         *case.args, timeout=budget)
+                         *case.args, timeout=budget, project=project)
         returncode, stdout, stderr = done.returncode, done.stdout, done.stderr
     except subprocess.TimeoutExpired as expired:
         returncode, stdout, stderr = None, str(expired.stdout or ""), "still running after " \
@@ -204,18 +205,24 @@ def leftover_processes():
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
-    """Every runnable submission graded, WORKERS at a time, with the project hashed before
-    and after, and the processes the submissions marked looked for at the end."""
-    project_before = tree(PROJECT, skip=CACHES)
-    started = time.monotonic()
+    """Every runnable submission graded, WORKERS at a time, by the lab_check of a copy of the
+    project made for the corpus (so that nobody's editing of the project meanwhile can look
+    like a submission's doing), that copy hashed before and after, and the processes the
+    submissions marked looked for at the end."""
     parent = tmp_path_factory.mktemp("corpus")
+    project = parent / "project"
+    shutil.copytree(PROJECT, project, ignore=shutil.ignore_patterns(*CACHES))
+    for folder in [parent, *(path for path in project.rglob("*") if path.is_dir())]:
+        folder.chmod(0o755)  # as an installed project is: readable by anyone, written by root
+    project_before = tree(project, skip=CACHES)
+    started = time.monotonic()
     with ThreadPoolExecutor(WORKERS) as pool:
-        runs = dict(zip([case.name for case in RUNNABLE],
-                        pool.map(lambda case: grade_case(case, parent / case.name), RUNNABLE)))
+        runs = dict(zip([case.name for case in RUNNABLE], pool.map(
+            lambda case: grade_case(case, parent / "students" / case.name, project), RUNNABLE)))
     seconds = time.monotonic() - started
     print(f"\nthe corpus: {len(runs)} submissions graded in {seconds:.1f} s")
     return Corpus(runs=runs, project_before=project_before,
-                  project_after=tree(PROJECT, skip=CACHES), leftovers=leftover_processes(),
+                  project_after=tree(project, skip=CACHES), leftovers=leftover_processes(),
                   seconds=seconds)
 
 

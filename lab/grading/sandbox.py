@@ -28,6 +28,7 @@ from . import account, channel, child, problems, reaper
 KEEP = 4096   # bytes of output kept from the start, and again from the end
 POLL = 0.25   # seconds between looks at whether the child is still alive, while waiting
 WATCHDOG_EARLY = 0.15  # seconds before the deadline that the child dumps its stacks
+DUMP_WAIT = 0.6        # seconds past the deadline the grader waits for that dump, at most
 FACTS = {"type", "message", "exit_code", "line", "function", "source"}
 CALL = {"type", "returned", "origins", "returned_input", "input_after", "input_kept_objects"}
 _live = set()  # this process's children that are sandboxes now: a sweep spares the others
@@ -226,8 +227,12 @@ class Sandbox:
         return problems.died(self._status, doing)
 
     def _time_out(self, doing):
-        if os.path.getsize(self._stacks) == 0:
-            time.sleep(0.2)  # the watchdog fires just before the deadline; let it finish
+        # The watchdog fires just before the deadline, later on a busy machine: give it a moment
+        # to start (a stopped child never will), and a dump that has begun a moment to finish.
+        until = time.monotonic() + DUMP_WAIT
+        while os.path.getsize(self._stacks) == 0 and time.monotonic() < until:
+            time.sleep(0.02)
+        time.sleep(0.05)
         with open(self._stacks, errors="replace") as dump:
             stacks = dump.read()
         self._kill()

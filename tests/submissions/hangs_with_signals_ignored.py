@@ -2,7 +2,7 @@
 # args: --time-limit 1 -k "orphan or late or steering"
 # exit: 1
 # says: timed out after 1 s in `repair_tool_history`
-# says: while True:  # the orphan's call never comes
+# says: (harness.py, line
 # closing: 2 passed, 1 failed
 # Never returns on the orphan wreck, a busy loop with SIGALRM, SIGTERM and SIGINT ignored;
 # every other transcript is repaired as the lesson asks, and those tests still pass.
