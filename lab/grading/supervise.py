@@ -28,9 +28,16 @@ STARTUP = 60  # seconds for starting Python and pytest, on a slow machine, on to
 
 def run(args, private, lesson, limits):
     """Run pytest with `args` in a worker working in `private`; None, or an Outcome as above."""
+    # The sandboxes' folders go in here too, so that they go with `private` even when the
+    # worker is killed before it can delete them; a child that is a user of its own must be
+    # able to pass through to its own folder (not to list or write anything else).
+    sandboxes = os.path.join(private, "sandboxes")
+    os.mkdir(sandboxes)
+    for folder in (private, sandboxes):
+        os.chmod(folder, 0o711)
     env = {key: value for key, value in os.environ.items()
            if key not in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS")}
-    env.update(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PYTHONDONTWRITEBYTECODE="1",
+    env.update(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PYTHONDONTWRITEBYTECODE="1", TMPDIR=sandboxes,
                PYTHONPATH=str(lessons.PROJECT))  # the tests import lab and damaged from there
     points = manifest.total(lesson)
     ceiling = ceiling_for(lesson, limits)
