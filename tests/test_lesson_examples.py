@@ -1,7 +1,7 @@
 """The lesson's thirteen examples, each checked against the output the lesson prints.
 
-The expected text under each example is the lesson's own printed output (our trusted
-reference), not something this code produced. Each example gets a fresh harness module, so
+The expected text of each example is the lesson's own printed output (our trusted reference,
+in seed_outputs.py), not something this code produced. Each example gets a fresh harness module, so
 one that swaps `context_for_model` cannot leak into the next. The third runs on the starter:
 it shows the session the lesson begins with, before the fix.
 """
@@ -9,13 +9,13 @@ it shows the session the lesson begins with, before the fix.
 import asyncio
 import contextlib
 import io
-import textwrap
 
 import pytest
 
 import damaged
 import lab
 from conftest import LESSON_10, load_harness
+from seed_outputs import SEED
 
 
 def step_tool(execute):
@@ -284,138 +284,12 @@ def reused_id(harness):
     print("the strict model's verdict on the view:", lab.validate(view)[0])
 
 
-EXPECTED = {
-    steer_lands_after_the_batch: """
-        the record:       U A[c1,c2,c3] R(c1) R(c2) R(c3) U A
-        model calls:      2
-        second request:   U A[c1,c2,c3] R(c1) R(c2) R(c3) U
-        valid record:     True""",
-    one_outage_ends_a_naive_session: """
-        'What is in config.py?'  -> config.py sets PORT = 9090.
-        'And main.py?'           -> 503 overloaded
-        'Never mind. Hello?'     -> 400 invalid_request: messages[3]: assistant message has empty content
-        'Anyone?'                -> 400 invalid_request: messages[3]: assistant message has empty content
-
-        the record: U A U A(error) U A(error) U A(error)""",
-    walk_away_bricks_the_starter: """
-        the last event the screen got: tool_execution_start
-        commands that ran:             []
-        the record:                    U A[c1]
-
-        'Never mind. What is in config.py?'  -> 400 invalid_request: messages[1]: toolCall c1 has no toolResult
-        'Are you still there?'               -> 400 invalid_request: messages[1]: toolCall c1 has no toolResult
-        'Hello?'                             -> 400 invalid_request: messages[1]: toolCall c1 has no toolResult
-
-        the record: U A[c1] U A(error) U A(error) U A(error)""",
-    card_1_missing: """
-        record   U A[c1,c2] R(c1) U               refused: messages[1]: toolCall c2 has no toolResult
-        view     U A[c1,c2] R(c1) R(c2) U         accepted
-
-        what stands in c2's place:
-        toolResult c2 -> "Tool call interrupted: no result was recorded. It may not have run, or may have run partly; check before repeating it."  [is_error]""",
-    card_2_orphan: """
-        record   U A R(c7) U                refused: messages[2]: toolResult c7 has no toolCall before it
-        view     U A U                      accepted
-
-        the result nobody asked for:
-        toolResult c7 -> "def main():\\n\\treturn 1\\n"
-        everything the record can tell you about the call it answers:
-          tool_call_id: c7
-          tool_name:    read
-          arguments:    no message in the record asked for c7""",
-    card_3_late: """
-        record   U A[c1] U R(c1) A              refused, twice over:
-                 messages[1]: toolCall c1 has no toolResult
-                 messages[3]: toolResult c1 must directly follow its assistant message, in call order
-        view     U A[c1] R(c1) U A              accepted
-
-        what the model is shown for c1:
-        toolResult c1 -> "def main():\\n\\treturn 1\\n"
-        is that the very message that was recorded? True
-        made-up results in the view: 0""",
-    card_4_duplicate: """
-        record   U A[c2] R(c2) R(c2) A          refused: messages[3]: toolResult c2 is a second result for a call that already has one
-        view     U A[c2] R(c2) A                accepted
-
-        the two results on the record, in the order they were recorded:
-        toolResult c2 -> "3 passed"
-        toolResult c2 -> "3 passed (second run)"
-        the one the model is shown:
-        toolResult c2 -> "3 passed\"""",
-    card_5_cut_off: """
-        the reply that came back:
-        assistant -> "Writing the file." + toolCall c1 write({"path": "main.py"})  [error: stream ended before the message was complete]
-        writes to the disk:  []
-        the record:          U A[c1](error)
-
-        the next request:    U A[c1](error) R(c1) U
-        toolResult c1 -> "Tool call interrupted: no result was recorded. It may not have run, or may have run partly; check before repeating it."  [is_error]
-        the record:          U A[c1](error) U A""",
-    choosing_the_words: """
-        (a) Tool call interrupted by user      provider: accepted
-        (b) Tool call interrupted: no resul... provider: accepted
-        (c) The tool ran. (not an error)       provider: accepted
-
-        what the record actually says about c2:
-          it was asked for:        bash {'command': 'pytest'}
-          results recorded for it: 0
-          anything else:           nothing was written down""",
-    repair_at_load_or_every_request: """
-        repaired once, when the session was loaded:
-           prompt 1, on yesterday's hole:   answered
-           prompt 2, after a second hole:   400 invalid_request: messages[6]: toolCall c1 has no toolResult
-           the record:                      U A[y1] R(y1) U A U A[c1] U A(error)
-
-        repaired before every request:
-           prompt 1, on yesterday's hole:   answered
-           prompt 2, after a second hole:   answered
-           the record:                      U A[y1] U A U A[c1] U A""",
-    record_and_view: """
-        the record: U A(error) U A[c1] U
-        the view:   U U A[c1] R(c1) U
-        the record, after building the view: U A(error) U A[c1] U
-
-        in the record and not in the view:
-        assistant -> (nothing)  [error: 503 overloaded]
-        in the view and not in the record:
-        toolResult c1 -> "Tool call interrupted: no result was recorded. It may not have run, or may have run partly; check before repeating it."  [is_error]
-
-        messages the view shares with the record: 4 of 5""",
-    walk_away_sweep: """
-        walked away at event 5 of 21, on tool_execution_start
-           steps that ran:             []
-           the record it left:         U A[c1,c2]
-           two prompts later:          answered, answered
-           the record now:             U A[c1,c2] U A U A
-           steps shown as interrupted: [1, 2]
-           ... that really ran:        []
-        walked away at event 8 of 21, on tool_execution_start
-           steps that ran:             [1]
-           the record it left:         U A[c1,c2] R(c1)
-           two prompts later:          answered, answered
-           the record now:             U A[c1,c2] R(c1) U A U A
-           steps shown as interrupted: [2]
-           ... that really ran:        []
-        walked away at event 14 of 21, on tool_execution_start
-           steps that ran:             [1, 2]
-           the record it left:         U A[c1,c2] R(c1) R(c2) A[c3]
-           two prompts later:          answered, answered
-           the record now:             U A[c1,c2] R(c1) R(c2) A[c3] U A U A
-           steps shown as interrupted: [3]
-           ... that really ran:        []""",
-    reused_id: """
-        the record: U A[c1] R(c1) A[c1] R(c1) U
-        the view:   U A[c1] R(c1) A[c1] R(c1) U
-
-        what the model is shown:
-        user -> "Read a.py, then b.py."
-        assistant -> toolCall c1 read({"path": "a.py"})
-        toolResult c1 -> "A = 1\\n"
-        assistant -> toolCall c1 read({"path": "b.py"})
-        toolResult c1 -> "A = 1\\n"
-        user -> "Which is bigger?"
-
-        the strict model's verdict on the view: messages[3]: toolCall id c1 is used twice in this request""",
+EXPECTED = {  # each example, and the notebook cell that shows the same (see seed_outputs.py)
+    steer_lands_after_the_batch: "steering", one_outage_ends_a_naive_session: "teammate-503",
+    walk_away_bricks_the_starter: "walk-away", card_1_missing: "card-1", card_2_orphan: "card-2",
+    card_3_late: "card-3", card_4_duplicate: "card-4", card_5_cut_off: "card-5",
+    choosing_the_words: "choosing-words", repair_at_load_or_every_request: "when-repair-runs",
+    record_and_view: "record-and-view", walk_away_sweep: "walk-away-sweep", reused_id: "id-reuse",
 }
 BEFORE_THE_FIX = {walk_away_bricks_the_starter}
 
@@ -435,5 +309,5 @@ def test_example_prints_what_the_lesson_shows(example):
 
     got = printed_by(example, harness)
 
-    expected = textwrap.dedent(EXPECTED[example]).strip("\n")
+    expected = "\n".join(line.rstrip() for line in SEED[EXPECTED[example]].strip("\n").splitlines())
     assert got == expected, f"{example.__name__} printed:\n{got}\n\nthe lesson shows:\n{expected}"
