@@ -75,6 +75,18 @@ def one_line(messages):
     return lab.show(messages, clip=60).replace("\n", " | ") or "(nothing)"
 
 
+def expect_shape(view, wanted, rule):
+    """The view has the shape `wanted` (lab.shape's tokens), or the test fails naming `rule`."""
+    expect(view.shape == wanted, rule, given=view.given, expected=wanted, got=view.messages)
+
+
+def expect_interrupted(view, index, call_id, tool_name, rule):
+    """view.messages[index] is the made-up result for call `call_id` of tool `tool_name`."""
+    made = interrupted_for(call_id, tool_name)
+    expect(view.messages[index:index + 1] == [made], rule, given=view.given,
+           expected=one_line([made]), got=one_line(view.messages[index:index + 1]))
+
+
 def expect_valid(messages, rule, given):
     problems = lab.validate(messages)
     expect(not problems, rule, given=given, got=messages,
@@ -88,10 +100,8 @@ def test_missing_result_gets_interrupted_right_after_its_call(student):
 
     view = student.repair(record)
 
-    expect(view.shape == "U A[c1,c2] R(c1) R(c2) U", CARD_1, given=record,
-           expected="U A[c1,c2] R(c1) R(c2) U", got=view.messages)
-    expect(view.messages[3] == interrupted_for("c2", "bash"), CARD_1, given=record,
-           expected=one_line([interrupted_for("c2", "bash")]), got=one_line(view.messages[3:4]))
+    expect_shape(view, "U A[c1,c2] R(c1) R(c2) U", CARD_1)
+    expect_interrupted(view, 3, "c2", "bash", CARD_1)
 
 
 def test_orphan_result_is_dropped_without_inventing_a_call(student):
@@ -99,7 +109,7 @@ def test_orphan_result_is_dropped_without_inventing_a_call(student):
 
     view = student.repair(record)
 
-    expect(view.shape == "U A U", CARD_2, given=record, expected="U A U", got=view.messages)
+    expect_shape(view, "U A U", CARD_2)
     expect(view.origins == [0, 1, 3], CARD_2, given=record,
            expected="the three messages that were recorded, as they were",
            got=one_line(view.messages))
@@ -110,8 +120,7 @@ def test_late_result_is_moved_up_not_made_up(student):
 
     view = student.repair(record)
 
-    expect(view.shape == "U A[c1] R(c1) U A", CARD_3, given=record, expected="U A[c1] R(c1) U A",
-           got=view.messages)
+    expect_shape(view, "U A[c1] R(c1) U A", CARD_3)
     expect(view.origins[2] == 3, CARD_3, given=record,
            expected="in view[2], the very toolResult recorded at record[3]",
            got=f"{one_line(view.messages[2:3])} (a message the function made)")
@@ -122,8 +131,7 @@ def test_first_of_two_results_for_one_call_wins(student):
 
     view = student.repair(record)
 
-    expect(view.shape == "U A[c2] R(c2) A", CARD_4, given=record, expected="U A[c2] R(c2) A",
-           got=view.messages)
+    expect_shape(view, "U A[c2] R(c2) A", CARD_4)
     expect(view.origins[2] == 2, CARD_4, given=record,
            expected=f"the first result, {one_line(record[2:3])}", got=one_line(view.messages[2:3]))
 
@@ -133,10 +141,8 @@ def test_call_in_a_reply_cut_off_mid_stream_gets_interrupted(student):
 
     view = student.repair(record)
 
-    expect(view.shape == "U A[c1](error) R(c1) U", CARD_5, given=record,
-           expected="U A[c1](error) R(c1) U", got=view.messages)
-    expect(view.messages[2] == interrupted_for("c1", "write"), CARD_5, given=record,
-           expected=one_line([interrupted_for("c1", "write")]), got=one_line(view.messages[2:3]))
+    expect_shape(view, "U A[c1](error) R(c1) U", CARD_5)
+    expect_interrupted(view, 2, "c1", "write", CARD_5)
 
 
 # -- the rules around them --------------------------------------------------------------------
@@ -150,13 +156,11 @@ def test_results_come_back_in_call_order(student):
 
     view = student.repair(record)
 
-    expect(view.shape == "U A[c1,c2,c3] R(c1) R(c2) R(c3) U", IN_ORDER, given=record,
-           expected="U A[c1,c2,c3] R(c1) R(c2) R(c3) U", got=view.messages)
+    expect_shape(view, "U A[c1,c2,c3] R(c1) R(c2) R(c3) U", IN_ORDER)
     expect(view.origins[2] == 3 and view.origins[4] == 2, IN_ORDER, given=record,
            expected="c1's recorded result, then INTERRUPTED for c2, then c3's recorded result",
            got=one_line(view.messages[2:5]))
-    expect(view.messages[3] == interrupted_for("c2", "read"), CARD_1, given=record,
-           expected=one_line([interrupted_for("c2", "read")]), got=one_line(view.messages[3:4]))
+    expect_interrupted(view, 3, "c2", "read", CARD_1)
 
 
 def test_record_that_ends_on_its_own_damage_is_repaired_to_its_end(student):
@@ -231,11 +235,9 @@ def test_view_drops_empty_failures_then_repairs_and_leaves_the_record_alone(stud
 
     view = student.view(record)
 
-    expect(view.shape == "U U A[c1] R(c1) U", THE_VIEW, given=record,
-           expected="U U A[c1] R(c1) U", got=view.messages)
+    expect_shape(view, "U U A[c1] R(c1) U", THE_VIEW)
     expect_valid(view.messages, THE_VIEW, given=record)
-    expect(view.messages[3] == interrupted_for("c1", "bash"), THE_VIEW, given=record,
-           expected=one_line([interrupted_for("c1", "bash")]), got=one_line(view.messages[3:4]))
+    expect_interrupted(view, 3, "c1", "bash", THE_VIEW)
     expect(view.origins == [0, 2, 3, None, 4], THE_VIEW, given=record,
            expected="4 of the 5 messages the very objects of the record",
            got=f"{sum(o is not None for o in view.origins)} of {len(view.origins)}")
@@ -289,7 +291,7 @@ def test_walking_away_after_any_event_never_bricks_the_session(student):
     for k in range(1, 22):
         seen = student.scenario("session", job="three_steps", stop_after=k, then=THEN)
 
-        walked = f"walked away after event {k} ({seen['events'][-1]}), leaving"
+        walked = f"walked away after event {k} ({(seen['events'] or ['no event'])[-1]}), leaving"
         refused = [a.get("error_message") for a in seen["answers"] if a.get("stop_reason") == "error"]
         expect(not refused, ANY_EVENT, given=f"{walked} {lab.shape(seen['left'])}",
                expected="both later prompts answered",
