@@ -43,12 +43,13 @@ CLIP = 500             # characters kept of an exception's message or a line of 
 KEPT_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM")
 
 
-def serve(*, harness_file, scenarios_file, requests_fd, answers_fd, output_fd, scratch,
+def serve(*, copies, harness_file, requests_fd, answers_fd, output_fd, scratch,
           memory_limit_mb, watchdog_file, watchdog_seconds, keep_fds):
+    """`copies` is what clean_copies returned in the grader before the fork."""
     try:
         try:
             stacks = _isolate(output_fd, scratch, memory_limit_mb, watchdog_file, keep_fds)
-            own, scenarios = _private_copies(scenarios_file)
+            own, scenarios = copies
         except Exception as error:  # the grader's fault, not the student's: say so, and stop
             channel.write_frame(answers_fd, {"grader_broke": f"{type(error).__name__}: {error}"})
             return
@@ -131,6 +132,18 @@ def _open_fds():
         return [int(name) for name in os.listdir("/proc/self/fd")]
     except OSError:
         return list(range(3, 256))
+
+
+_CLEAN = {}  # scenarios file -> its clean copies, made once in each grading process
+
+
+def clean_copies(scenarios_file):
+    """The private copies for a child, made in the grader before it forks. The grader never
+    runs a student's code, so they are as clean there as freshly loaded, and a fork hands
+    every child its own: loading them once saves each test the cost of loading the lab."""
+    if scenarios_file not in _CLEAN:
+        _CLEAN[scenarios_file] = _private_copies(scenarios_file)
+    return _CLEAN[scenarios_file]
 
 
 def _private_copies(scenarios_file):

@@ -85,11 +85,12 @@ class Sandbox:
         self._printed, output_w = os.pipe()
         self._printing, self._frames = True, channel.FrameBuffer()
         self._main_thread = threading.get_ident()  # the child's main thread, after the fork
+        copies = child.clean_copies(self.scenarios_file)
         self._deadline = time.monotonic() + self.limits.seconds
         pid = os.fork()
         if pid == 0:  # the child: serve never returns
             try:
-                child.serve(harness_file=self._copy, scenarios_file=self.scenarios_file,
+                child.serve(copies=copies, harness_file=self._copy,
                             requests_fd=requests_r, answers_fd=answers_w, output_fd=output_w,
                             scratch=self._scratch, memory_limit_mb=self.limits.memory_mb,
                             watchdog_file=self._stacks,

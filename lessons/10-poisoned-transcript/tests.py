@@ -347,7 +347,7 @@ def wrecks(draw):
 
 
 @given(wrecks())
-@settings(max_examples=120)
+@settings(max_examples=60)
 def test_any_wreck_gives_a_view_the_provider_accepts(student, record):
     view = student.view(record)
 
@@ -357,7 +357,7 @@ def test_any_wreck_gives_a_view_the_provider_accepts(student, record):
 
 
 @given(wrecks())
-@settings(max_examples=80)
+@settings(max_examples=40)
 def test_repair_of_any_wreck_is_idempotent(student, record):
     once = student.repair(record)
     twice = student.repair(once.messages)
@@ -367,7 +367,7 @@ def test_repair_of_any_wreck_is_idempotent(student, record):
 
 
 @given(wrecks())
-@settings(max_examples=80)
+@settings(max_examples=40)
 def test_repair_of_any_wreck_leaves_its_input_untouched(student, record):
     sent = copy.deepcopy(record)
 
@@ -380,7 +380,7 @@ def test_repair_of_any_wreck_leaves_its_input_untouched(student, record):
 
 
 @given(wrecks())
-@settings(max_examples=80)
+@settings(max_examples=40)
 def test_repair_keeps_every_message_that_is_not_a_result_as_the_same_object(student, record):
     view = student.repair(record)
 
@@ -393,7 +393,7 @@ def test_repair_keeps_every_message_that_is_not_a_result_as_the_same_object(stud
 
 
 @given(wrecks())
-@settings(max_examples=80)
+@settings(max_examples=40)
 def test_repair_never_replaces_a_recorded_result_with_a_made_up_one(student, record):
     first = {}
     for i, m in enumerate(record):
