@@ -1,10 +1,11 @@
 """Shared fixtures for the project's own tests."""
 
-import importlib.util
 import pathlib
 import sys
 
 import pytest
+
+from lab.harnesses import load_harness as _load
 
 PROJECT = pathlib.Path(__file__).resolve().parent.parent
 LESSON_10 = PROJECT / "lessons" / "10-poisoned-transcript"
@@ -16,10 +17,7 @@ if str(PROJECT) not in sys.path:  # `damaged` lives at the top of the project
 def load_harness(path, name="harness_under_test"):
     """A fresh module object for the harness file at `path`, so a test may reassign its
     globals (as the lesson does with context_for_model) without touching any other test."""
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return _load(path, name=name)
 
 
 @pytest.fixture
