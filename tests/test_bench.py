@@ -1,0 +1,88 @@
+"""bench/run.py: the README's figures are in the form the script writes, and the script's own
+parts (its histories, its table, its README writing) do what they say. No timings are judged
+here; the benchmark itself is `.venv/bin/python bench/run.py`."""
+
+import importlib.util
+
+import lab
+from conftest import PROJECT
+
+spec = importlib.util.spec_from_file_location("bench_run", PROJECT / "bench" / "run.py")
+bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench)
+
+
+def run(seconds, cpu=None, process_mb=50.0, tree_mb=90.0):
+    return bench.Run(seconds=seconds, code=0, process_mb=process_mb, tree_mb=tree_mb,
+                     cpu=seconds if cpu is None else cpu, others=0.0)
+
+
+def figures(lab_check_seconds=0.4, two_jobs_seconds=10.0, repair_1m=0.3):
+    """What measuring might have found, as `bench.main` collects it: defaults all pass."""
+    sizes = bench.FULL.sizes
+    repair = {}
+    for size in sizes:
+        for damaged in (False, True):
+            scale = size / sizes[-1]
+            repair[size, damaged] = {"pass": 0.1 * scale, "keyed": 0.15 * scale,
+                                     "repair": repair_1m * scale, "validate": 0.6 * scale}
+    return {"lab_check": {"seconds": lab_check_seconds, "bare": 0.13, "described": 0.5,
+                          "process_mb": 45.0, "tree_mb": 84.0, "bare_mb": 28.0, "tests": 20,
+                          "tests_seconds": 0.3, "properties": 5, "properties_seconds": 0.2},
+            "batch": {"copies": 40, 1: run(18.0), 2: run(two_jobs_seconds, cpu=19.0)},
+            "notebook": {"imports": 0.1, "kernel_start": 0.6, "cells": 0.4, "seconds": 1.3},
+            "repair": repair}
+
+
+def test_readme_benchmark_section_is_exactly_what_the_script_writes_for_its_rows():
+    section = bench.section_of(bench.README.read_text(encoding="utf-8"))
+
+    heading, rows = bench.parse(section)
+
+    assert heading.startswith("Measured ") and "Python" in heading and "cores" in heading, (
+        f"expected the heading to give the date and the machine; got {heading!r}")
+    assert section.strip("\n") == bench.render(heading, rows), (
+        "expected README.md's benchmark section to be what bench/run.py writes; run "
+        "`.venv/bin/python bench/run.py` to rewrite it")
+    assert {row[-1] for row in rows} <= {"PASS", "MISS", ""}, (
+        f"expected every result to be PASS, MISS or empty; got {sorted({r[-1] for r in rows})}")
+
+
+def test_every_miss_is_followed_by_a_note_saying_what_limits_it():
+    found = figures(lab_check_seconds=2.0, two_jobs_seconds=15.0, repair_1m=0.9)
+
+    rows = bench.rows(found, bench.FULL)
+
+    misses = [i for i, row in enumerate(rows) if row[-1] == "MISS"]
+    assert len(misses) == 3, f"expected lab_check, batch and repair to miss; got {misses}"
+    for i in misses:
+        assert rows[i + 1][0] == "note" and rows[i + 1][1], (
+            f"expected a note after the miss {rows[i][0]!r}; got {rows[i + 1]}")
+
+
+def test_a_table_that_passes_everywhere_has_no_notes_and_reads_back_as_written():
+    rows = bench.rows(figures(), bench.FULL)
+
+    section = bench.render("Measured today.", rows)
+
+    assert [row for row in rows if row[-1] == "MISS" or row[0] == "note"] == []
+    assert bench.parse(section) == ("Measured today.", rows)
+
+
+def test_a_valid_history_is_valid_and_a_damaged_one_is_not_both_exactly_as_long_as_asked():
+    valid, damaged = bench.history(503), bench.history(503, damaged=True)
+
+    assert (len(valid), len(damaged)) == (503, 503)
+    assert lab.validate(valid) == [], "expected the valid history to be valid"
+    assert lab.validate(damaged) != [], "expected the damaged history to be refused"
+
+
+def test_writing_the_section_replaces_what_is_between_the_markers_and_nothing_else(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# Title\n\nbefore\n{bench.START}\nold figures\n{bench.END}\nafter\n")
+
+    bench.write_section(readme, "new figures")
+    bench.write_section(readme, "newer figures")
+
+    assert readme.read_text() == (
+        f"# Title\n\nbefore\n{bench.START}\nnewer figures\n{bench.END}\nafter\n")
