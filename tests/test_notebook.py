@@ -101,19 +101,17 @@ def test_every_card_shows_its_choices_behind_a_click():
 
 def run_notebook(harness_file):
     """The committed notebook executed with LAB_HARNESS=harness_file and the probe cell
-    appended, and (seconds to start the kernel, seconds for all of it)."""
+    appended. (How long it takes is bench/run.py's to measure, not a test's.)"""
     nb = nbformat.reads(COMMITTED.read_text(encoding="utf-8"), as_version=4)
     nb.cells.append(nbformat.v4.new_code_cell(PROBE, id="probe"))
     env = dict(os.environ, LAB_HARNESS=str(harness_file))
     client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
                             resources={"metadata": {"path": str(LESSON.folder)}})
-    began = time.monotonic()
     client.reset_execution_trackers()
     with client.setup_kernel(env=env):
-        started = time.monotonic()
         for index, cell in enumerate(nb.cells):  # a dead kernel or a timeout raises here
             client.execute_cell(cell, index)
-    return nb, started - began, time.monotonic() - began
+    return nb
 
 
 @pytest.fixture(scope="module")
@@ -145,13 +143,13 @@ def assert_examples_print_what_the_lesson_shows(nb, harness_name):
 
 
 def test_on_the_finished_harness_every_example_prints_what_the_lesson_shows(on_finished):
-    nb, _, _ = on_finished
+    nb = on_finished
 
     assert_examples_print_what_the_lesson_shows(nb, "finished")
 
 
 def test_on_the_finished_harness_the_first_cell_names_it_and_says_why(on_finished):
-    nb, _, _ = on_finished
+    nb = on_finished
 
     said = printed(nb, "setup")
 
@@ -160,7 +158,7 @@ def test_on_the_finished_harness_the_first_cell_names_it_and_says_why(on_finishe
 
 
 def test_on_the_starter_every_cell_runs_and_the_repair_examples_fall_back_to_finished(on_starter):
-    nb, _, _ = on_starter
+    nb = on_starter
 
     first, switch = printed(nb, "setup"), printed(nb, "repair-switch")
 
@@ -176,7 +174,7 @@ def test_on_the_starter_every_cell_runs_and_the_repair_examples_fall_back_to_fin
 
 @pytest.mark.parametrize("which", ["on_finished", "on_starter"])
 def test_no_cell_leaves_a_swapped_function_behind_in_harness(which, request):
-    nb, _, _ = request.getfixturevalue(which)
+    nb = request.getfixturevalue(which)
 
     said = printed(nb, "probe")
 
@@ -187,7 +185,7 @@ def test_no_cell_leaves_a_swapped_function_behind_in_harness(which, request):
 
 @pytest.mark.parametrize("which", ["on_finished", "on_starter"])
 def test_no_cell_writes_an_error_or_to_stderr(which, request):
-    nb, _, _ = request.getfixturevalue(which)
+    nb = request.getfixturevalue(which)
 
     noisy = [(cell.id, output.get("name") or output.output_type) for cell in nb.cells
              for output in cell.get("outputs", [])
@@ -197,7 +195,7 @@ def test_no_cell_writes_an_error_or_to_stderr(which, request):
 
 
 def test_three_figures_come_out_as_well_formed_svg_drawn_from_the_transcripts(on_finished):
-    nb, _, _ = on_finished
+    nb = on_finished
 
     drawn = {cell.id: [o for o in cell.outputs if SVG in o.get("data", {})]
              for cell in nb.cells if cell.cell_type == "code"}
@@ -212,16 +210,6 @@ def test_three_figures_come_out_as_well_formed_svg_drawn_from_the_transcripts(on
             f"{cell_id}: expected an <svg> root element; got {root.tag}")
         missing = [word for word in words if word not in text]
         assert missing == [], f"{cell_id}: expected the figure to show {missing}; it does not"
-
-
-def test_the_notebook_runs_well_under_ten_seconds(on_finished, capsys):
-    _, kernel_start, total = on_finished
-
-    with capsys.disabled():
-        print(f"\nnotebook on the finished harness: {total:.2f} s in all, "
-              f"{kernel_start:.2f} s of it starting the kernel")
-
-    assert total < 10, f"expected the whole notebook to run in under 10 s; it took {total:.1f} s"
 
 
 # -- the notebook, exported to HTML and opened in a browser --
@@ -247,7 +235,7 @@ def test_exported_html_opens_in_chromium_with_no_console_errors(on_finished, out
         pytest.fail(f"Chromium is needed to open the exported notebook and was not found at "
                     f"{CHROMIUM}. Install Debian's package: apt-get install -y chromium "
                     "(.ci/run does this)")
-    nb, _, _ = on_finished
+    nb = on_finished
     exporter = HTMLExporter(template_name="lab", template_file="offline.html.j2",
                             extra_loaders=[DictLoader({"offline.html.j2": OFFLINE})])
     html, _ = exporter.from_notebook_node(nb)
