@@ -9,7 +9,7 @@ import pytest
 
 import lab
 from lab import lessons
-from lab.grading.grade import grade
+from lab.grading import batch
 from conftest import PROJECT, load_harness
 
 LESSON = lessons.lesson(10)
@@ -27,10 +27,16 @@ def lab_check(*args, cwd=PROJECT):
                           capture_output=True, text=True, cwd=cwd, timeout=300)
 
 
-def graded(tmp_path, text):
-    path = tmp_path / "harness.py"
-    path.write_text(text)
-    return grade(path, LESSON)
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """Every wrong and right answer of the lesson, graded once, as one batch (in parallel,
+    each in a lab_check of its own): {answer file name: Grade}."""
+    root = tmp_path_factory.mktemp("answers")
+    for answer in LESSON.wrong_answers + LESSON.right_answers:
+        (root / answer.stem).mkdir()
+        (root / answer.stem / batch.HARNESS).write_text(LESSON.variant(answer))
+    grades = batch.grade_all(sorted(root.iterdir()), LESSON)
+    return {name + ".py": grade for name, grade in grades.items()}
 
 
 def test_the_finished_harness_passes_every_graded_test():
@@ -61,10 +67,10 @@ def test_where_prints_the_starter_the_finished_file_and_the_tests():
 
 
 @pytest.mark.parametrize("answer", LESSON.wrong_answers, ids=lambda p: p.stem)
-def test_each_answer_the_lesson_rejects_fails_a_test_that_names_its_rule(tmp_path, answer):
+def test_each_answer_the_lesson_rejects_fails_a_test_that_names_its_rule(graded, answer):
     named = lessons.must_fail(answer)
 
-    result = graded(tmp_path, LESSON.variant(answer))
+    result = graded[answer.name]
 
     failed = {t.test: t for t in result.tests if t.outcome == "failed"}
     assert named in failed, (f"{answer.name} should fail {named}; it failed "
@@ -75,8 +81,8 @@ def test_each_answer_the_lesson_rejects_fails_a_test_that_names_its_rule(tmp_pat
 
 
 @pytest.mark.parametrize("answer", LESSON.right_answers, ids=lambda p: p.stem)
-def test_a_correct_answer_that_goes_further_than_the_lesson_passes_everything(tmp_path, answer):
-    result = graded(tmp_path, LESSON.variant(answer))
+def test_a_correct_answer_that_goes_further_than_the_lesson_passes_everything(graded, answer):
+    result = graded[answer.name]
 
     failed = [f"{t.test}: {t.message}" for t in result.tests if t.outcome != "passed"]
     assert result.tests and not failed, "\n\n".join(failed) or "no tests ran"

@@ -32,7 +32,7 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
-from . import formats, manifest
+from . import formats, manifest, supervise
 from .progress import Progress
 from .results import VERSION, Grade
 from .sandbox import Limits
@@ -159,10 +159,9 @@ def grade_one(folder, lesson, scratch, *, limits=Limits(), select=None, tests=()
 
 
 def _ceiling(lesson, limits):
-    """Seconds one submission's grader may take: every test's limit twice over, and a minute
-    for starting pytest and the import checks."""
-    count = len(manifest.read(lesson).get("tests", {})) or 20
-    return 60 + 2 * limits.seconds * (count + 1)
+    """Seconds one submission's lab_check may take: its worker's ceiling (supervise.py), the
+    import check's time limit before it, and as long again as the worker has to start up."""
+    return supervise.ceiling_for(lesson, limits) + limits.seconds + supervise.STARTUP
 
 
 def _how_it_ended(status):

@@ -8,6 +8,8 @@ it; a listed test that tests.py lacks would never be run. `problems` says so for
 """
 
 import ast
+import functools
+import pathlib
 import tomllib
 
 # What Gradescope accepts for a test's visibility; "visible" and "hidden" are the ones a lesson
@@ -17,8 +19,16 @@ GIVEN = "given"  # the gap of a test that grades code the lesson hands out
 
 
 def read(lesson):
-    """The manifest of `lesson` as a dict; {} when the lesson has none."""
-    return tomllib.loads(lesson.manifest.read_text()) if lesson.manifest.exists() else {}
+    """The manifest of `lesson` as a dict; {} when the lesson has none. Do not change it: it
+    is read once a process and shared."""
+    return read_file(lesson.manifest)
+
+
+@functools.cache
+def read_file(path):
+    """The manifest at `path` (the file beside a lesson's tests.py), read once a process."""
+    path = pathlib.Path(path)
+    return tomllib.loads(path.read_text()) if path.exists() else {}
 
 
 def title(lesson):

@@ -14,11 +14,11 @@ a StudentProblem. Anything else that goes wrong is the grader's own fault, and s
 import json
 import pathlib
 import time
-import tomllib
 
 import pytest
 from hypothesis import HealthCheck, settings
 
+from . import manifest
 from .problems import StudentProblem
 from .sandbox import Limits
 from .student import Student
@@ -56,8 +56,7 @@ def student(request):
         raise pytest.UsageError("the graded tests need --harness FILE (use lab_check)")
     folder = pathlib.Path(request.node.path).parent
     scenarios = folder / "scenarios.py"
-    manifest = folder / "manifest.toml"
-    gaps = tomllib.loads(manifest.read_text()).get("gaps", {}) if manifest.exists() else {}
+    gaps = manifest.read_file(folder / "manifest.toml").get("gaps", {})
     you = Student(options.harness, limits=Limits(options.time_limit, options.memory_limit),
                   scenarios_file=scenarios if scenarios.exists() else None, gaps=gaps)
     try:
