@@ -60,6 +60,12 @@ def parser():
                    "holding a harness.py), each in a process of its own; needs --output")
     p.add_argument("--jobs", type=int, metavar="N",
                    help="with --batch or --verify, how many to grade at once (one a core)")
+    p.add_argument("--seed", type=int, metavar="N",
+                   help="the seed the tests' inputs are varied with (a result records the one "
+                        "it used): the same seed replays a grading exactly")
+    p.add_argument("--require-isolation", action="store_true",
+                   help="refuse to grade unless the student's code runs in a sandbox (implied "
+                        "by --batch and --format gradescope)")
     p.add_argument("--verify", type=int, metavar="LESSON", help="prove the lesson's tests: the "
                    "finished file passes, the starter and every wrong answer fail, every right "
                    "answer passes")
@@ -116,7 +122,9 @@ def _grade(args, lesson, limits):
 
     fmt = args.format or "text"
     try:
-        result = grade(args.harness, lesson, tests=args.tests, select=args.select, limits=limits)
+        isolated = args.require_isolation or fmt == "gradescope"
+        result = grade(args.harness, lesson, tests=args.tests, select=args.select, limits=limits,
+                       seed=args.seed, isolated=isolated)
     except Exception as error:  # the grader's own bug: still leave a result that says so
         traceback.print_exc()
         why = (f"the grader itself failed ({type(error).__name__}: {error}). This is a bug in "
@@ -141,6 +149,15 @@ def _batch(args, lesson, limits):
     from lab.grading import batch
 
     fmt = args.format or "json"
+    from lab.grading import grade, isolation
+
+    try:
+        problem = grade.isolation_problem(isolation.detect(), lesson)
+    except isolation.Unavailable as error:
+        problem = str(error)
+    if problem:
+        print(f"lab_check: {problem}", file=sys.stderr)
+        return 2
     try:
         rows = batch.run(args.batch, lesson, args.output, fmt=fmt, jobs=args.jobs,
                          limits=limits, select=args.select, tests=args.tests)

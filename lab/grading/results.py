@@ -43,6 +43,8 @@ class Grade:
     tests: list = field(default_factory=list)
     problem: str = ""    # set when nothing could be graded: what is wrong, and what to do
     seconds: float = 0.0
+    seed: int = 0        # the seed every variation of the tests came from (lab_check --seed)
+    isolation: str = ""  # how the student's code was isolated: bubblewrap, uid or none
     version: str = VERSION
 
     @classmethod
