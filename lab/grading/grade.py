@@ -15,7 +15,7 @@ import shutil
 import tempfile
 import time
 
-from . import manifest, preflight, supervise
+from . import manifest, preflight, selection, supervise
 from .problems import StudentProblem
 from .results import Grade, Outcome
 from .sandbox import Limits, Sandbox
@@ -31,6 +31,8 @@ def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits()):
         if not result.problem:
             snapshot = os.path.join(private, "harness.py")
             result.tests = _run_tests(snapshot, lesson, tests, select, limits, private)
+            if not result.tests:  # a -k that matched nothing, a file with no test: not a pass
+                result.problem = selection.nothing_graded(tests or [lesson.tests], select, lesson)
     result.seconds = time.monotonic() - started
     return result
 
