@@ -17,7 +17,7 @@ import os
 import pathlib
 import re
 
-MARKER = re.compile(r"^# lab: lesson (\w+)\s*$", re.MULTILINE)
+MARKER = re.compile(r"^# lab: lesson (\w+)\b", re.MULTILINE)
 MARKER_WITHIN = 2048   # characters from the top of the file where the marker must be
 
 

@@ -10,7 +10,7 @@ Each file in tests/submissions/ is one submission, its expectations in a header 
     # exit: 1             the exit status it must get
     # says: timed out after 1 s in `repair_tool_history`    (any number of them) a phrase the
     #                     report must contain
-    # closing: 2 passed, 1 failed     the report's last line, when given
+    # closing: 2 passed, 1 failed     the verdict on the report's score line, when given
     # needs: root         only graded as root (where the child becomes a user of its own)
 
 Every submission is graded by a real `python lab/lab_check.py` process from a folder of its
@@ -49,6 +49,8 @@ REPORT_LIMIT = 64 * 1024  # bytes of report; what a submission prints is capped 
 LEFTOVER = "lab-corpus-leftover"  # in the command line of every process a submission leaves
 CACHES = {".git", ".venv", "__pycache__", ".hypothesis", ".pytest_cache"}
 IS_ROOT = os.geteuid() == 0
+SCORE = re.compile(r"^score: .* points, (?P<passed>\d+) passed, (?P<failed>\d+) failed$",
+                   re.MULTILINE)
 
 
 # -- the corpus --------------------------------------------------------------------------------
@@ -110,13 +112,21 @@ class Run:
 
     @property
     def graded(self):
-        """How many tests the report lists."""
-        return len(re.findall(r"^  [✓✗] ", self.stdout, re.MULTILINE))
+        """How many tests the report counts on its score line."""
+        found = SCORE.search(self.stdout)
+        return int(found["passed"]) + int(found["failed"]) if found else 0
 
     @property
     def closing(self):
-        lines = self.stdout.strip().splitlines()
-        return lines[-1] if lines else ""
+        return verdict_of(self.stdout)
+
+
+def verdict_of(report):
+    """A report's verdict: "N passed, N failed" from its score line, else its last line."""
+    found = SCORE.search(report)
+    lines = report.strip().splitlines()
+    return f"{found['passed']} passed, {found['failed']} failed" if found \
+        else (lines[-1] if lines else "")
 
 
 @dataclass
@@ -344,7 +354,7 @@ def test_a_harness_that_kills_its_grader_as_an_ordinary_user_gets_a_failure_that
 
     assert run.returncode == 1, f"exit {run.returncode}:\n{run.stdout}\n{run.stderr}"
     assert "the grading process was killed by SIGKILL" in run.stdout, run.stdout
-    assert run.stdout.strip().endswith("0 passed, 1 failed"), run.stdout
+    assert verdict_of(run.stdout) == "0 passed, 1 failed", run.stdout
 
 
 def test_as_an_ordinary_user_the_processes_a_harness_hides_are_killed_too(tmp_path):
