@@ -10,7 +10,7 @@ Each file in tests/submissions/ is one submission, its expectations in a header 
     # exit: 1             the exit status it must get
     # says: timed out after 1 s in `repair_tool_history`    (any number of them) a phrase the
     #                     report must contain
-    # closing: 2 passed, 1 failed     the report's last line, when given
+    # closing: 2 passed, 1 failed     the verdict on the report's score line, when given
 
 Every submission is graded by a real `python lab/lab_check.py` process from a folder of its
 own, several at once. Besides its verdict, each run must end within its time limits (one a
@@ -53,6 +53,8 @@ IS_ROOT = os.geteuid() == 0
 # Who grades the corpus: root (as CI does, and a course server) and a plain user; run by a
 # plain user, only as itself.
 WHO = ["root", "plain user"] if IS_ROOT else ["plain user"]
+SCORE = re.compile(r"^score: .* points, (?P<passed>\d+) passed, (?P<failed>\d+) failed$",
+                   re.MULTILINE)
 
 
 # -- the corpus --------------------------------------------------------------------------------
@@ -113,13 +115,21 @@ class Run:
 
     @property
     def graded(self):
-        """How many tests the report lists."""
-        return len(re.findall(r"^  [✓✗] ", self.stdout, re.MULTILINE))
+        """How many tests the report counts on its score line."""
+        found = SCORE.search(self.stdout)
+        return int(found["passed"]) + int(found["failed"]) if found else 0
 
     @property
     def closing(self):
-        lines = self.stdout.strip().splitlines()
-        return lines[-1] if lines else ""
+        return verdict_of(self.stdout)
+
+
+def verdict_of(report):
+    """A report's verdict: "N passed, N failed" from its score line, else its last line."""
+    found = SCORE.search(report)
+    lines = report.strip().splitlines()
+    return f"{found['passed']} passed, {found['failed']} failed" if found \
+        else (lines[-1] if lines else "")
 
 
 @dataclass

@@ -16,7 +16,7 @@ import shutil
 import tempfile
 import time
 
-from . import isolation, manifest, preflight, supervise, tally
+from . import isolation, manifest, preflight, selection, supervise, tally
 from .job import Job
 from .results import Grade, Outcome
 from .sandbox import Limits
@@ -49,6 +49,8 @@ def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits(), see
             job = Job(snapshot=snapshot, lesson=str(lesson.folder), tests=files,
                       isolation=result.isolation, seed=seed, select=select or "", limits=limits)
             _judge(supervise.run(job, private, lesson), lesson, result, bool(tests or select))
+            if not result.problem and not result.tests:  # a -k that matched nothing: no pass
+                result.problem = selection.nothing_graded(tests or [lesson.tests], select, lesson)
     result.seconds = time.monotonic() - started
     return result
 

@@ -89,8 +89,9 @@ class Grade:
 
     @property
     def exit_code(self):
-        """0 every test passed, 1 some failed, 2 nothing could be graded, 3 the grader broke."""
-        if self.problem:
+        """0 every test passed, 1 some failed, 2 nothing could be graded (or nothing was: a
+        grading of no test is never a pass), 3 the grader broke."""
+        if self.problem or not self.tests:
             return 2
         if any(t.outcome == "error" for t in self.tests):
             return 3
