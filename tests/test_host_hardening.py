@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from conftest import PROJECT
 from lab import lessons
-from lab.grading import formats, manifest, preflight
+from lab.grading import batch, formats, manifest, preflight
 from lab.grading.escape import csv_cell, file_name, printable, shown_name
 from lab.grading.results import Grade, Outcome
 from lab.grading.tally import NEVER_REPORTED, Reported, reconcile
@@ -36,8 +36,9 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # Text a submission can put in a message: a lone surrogate (from undecodable bytes), a NUL, a
 # terminal's clear-screen code, a carriage return that hides what came before it, a bell and
 # a right-to-left override.
-NASTY = "bad \udcff byte, nul \x00, clear \x1b[2J, back\rover, bell \x07, rtl \u202e end"
-ESCAPED = ("\\udcff", "\\x00", "\\x1b[2J", "\\x0d", "\\x07", "\\u202e")
+NASTY = ("bad \udcff byte, lone \ud800, nul \x00, clear \x1b[2J, back\rover, bell \x07, "
+         "rtl \u202e end")
+ESCAPED = ("bad \\xff byte", "lone \\ud800", "\\x00", "\\x1b[2J", "\\x0d", "\\x07", "\\u202e")
 
 
 def lab_check(*args, cwd=PROJECT):
@@ -184,7 +185,7 @@ def test_text_no_file_can_hold_is_written_escaped_and_the_file_parses_back(tmp_p
         assert escaped in text, f"{escaped} is missing from the {fmt} result:\n{text}"
     assert not re.search("[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff\u202e]", text), \
         f"a raw hidden character reached the {fmt} result"
-    assert "caf\\udce9" in text, f"the harness path was not written escaped:\n{text}"
+    assert "caf\\xe9" in text, f"the harness path was not written escaped:\n{text}"
 
 
 def test_a_json_result_of_escaped_text_reads_back_as_a_grade_with_the_escapes(tmp_path):
@@ -215,7 +216,7 @@ def test_an_import_error_with_a_lone_surrogate_still_gets_its_result_file(tmp_pa
 
     assert run.returncode == 2, f"exit {run.returncode}:\n{run.stdout}{run.stderr}"
     text = read_back(out, fmt)
-    assert "RuntimeError" in text and "\\udcff" in text and "\\x00" in text, text
+    assert "RuntimeError" in text and "\\xff" in text and "\\x00" in text, text
 
 
 # -- a batch of odd folder names ------------------------------------------------------------
@@ -338,6 +339,15 @@ def test_shown_names_and_file_names_tell_every_name_apart():
     assert len(set(files)) == len(NAMES), files
 
 
+def test_a_batch_names_two_submissions_whose_result_files_would_clash():
+    found = [pathlib.Path("alice"), pathlib.Path("bob"), pathlib.Path(os.fsdecode(b"caf\xe9"))]
+
+    clashing = batch._clashes(found, lambda name: "same" if name != "alice" else "alice's")
+
+    assert clashing == ["bob", "caf\\xe9"], clashing
+    assert batch._clashes(found, file_name) == [], "the real file names clash"
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_a_file_name_is_safe_to_create_anywhere(name, tmp_path):
     made = file_name(name)
@@ -350,6 +360,14 @@ def test_a_file_name_is_safe_to_create_anywhere(name, tmp_path):
 def test_a_shown_name_is_readable_for_ordinary_names():
     assert shown_name("alice") == "alice" and shown_name("café") == "café"
     assert shown_name(os.fsdecode(b"caf\xe9")) == shown_name(b"caf\xe9") == "caf\\xe9"
+
+
+def test_the_readmes_example_of_a_result_file_name_is_what_the_batch_writes():
+    readme = (PROJECT / "README.md").read_text(encoding="utf-8")
+
+    example = re.search(r"`caf\\xe9` gives `([^`]+)\.json`", readme)
+
+    assert example and example[1] == file_name(b"caf\xe9"), example and example[1]
 
 
 def test_a_csv_cell_is_quoted_only_when_it_would_start_a_formula():
@@ -365,7 +383,7 @@ BUILD_AND_REMOVE = textwrap.dedent("""
     import json, os, sys
     from lab.grading.tidy import remove_tree
 
-    top, outside_file, outside_folder, depth = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+    top, outside_file, outside_folder, depth = sys.argv[1:4] + [int(sys.argv[4])]
     os.mkdir(top)
     # a chain `depth` folders deep, built through descriptors: no path could name its bottom
     parent = os.open(top, os.O_RDONLY | os.O_DIRECTORY)

@@ -67,6 +67,11 @@ def run(folder, lesson, out, *, fmt="json", jobs=None, limits=Limits(), select=N
     def result_file(name):  # relative to `out`
         return f"{RESULTS}/{file_name(name)}{formats.EXTENSIONS[fmt]}"
 
+    clashing = _clashes(found, result_file)
+    if clashing:
+        raise ValueError(f"the submissions {' and '.join(clashing)} would share a result file "
+                         "(their names' hashes clash). Rename one of them.")
+
     def save(name, grade):  # as each finishes, so an interrupted batch keeps what it graded
         formats.write(grade, fmt, out / result_file(name))
 
@@ -75,6 +80,16 @@ def run(folder, lesson, out, *, fmt="json", jobs=None, limits=Limits(), select=N
     rows = [row(name, grade, total, result_file(name)) for name, grade in sorted(grades.items())]
     write_summary(rows, lesson, fmt, out)
     return rows
+
+
+def _clashes(found, result_file):
+    """The shown names of two submissions whose result files would be the same; [] if none."""
+    seen = {}
+    for folder in found:
+        other = seen.setdefault(result_file(folder.name), folder.name)
+        if other != folder.name:
+            return [shown_name(other), shown_name(folder.name)]
+    return []
 
 
 def submissions(folder, skip=None):

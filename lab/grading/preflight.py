@@ -24,7 +24,7 @@ LARGEST = 5 * 1024 * 1024  # bytes; a harness.py is a few hundred lines, not meg
 SHOWN = 160                # characters of a line with a syntax error shown
 
 
-def read_problem(path):
+def read_problem(path: str) -> str | None:
     """Why the file at `path` cannot be read as a Python source, or None. The file is opened
     without following a link, so the bytes checked are the file's own."""
     if os.path.islink(path):
@@ -45,8 +45,8 @@ def read_problem(path):
     if data is None:  # it changed into a link or a special file while being checked
         return f"{path} changed while it was being read. Submit a plain file and try again."
     if len(data) > LARGEST:
-        return (f"{path} is more than {LARGEST // 1024 // 1024} MiB, more than a harness.py "
-                "may be. Name your harness.py.")
+        return (f"{path} is larger than the {LARGEST // 1024 // 1024} MiB a harness.py may be. "
+                "Name your harness.py.")
     if not data.strip():
         return f"{path} is empty. Start again from the starter file (lab_check --where)."
     if b"\0" in data:
@@ -59,7 +59,7 @@ def read_problem(path):
     return coding_problem(data, path)
 
 
-def coding_problem(data, path="harness.py"):
+def coding_problem(data: bytes, path: str = "harness.py") -> str | None:
     """Why the source `data` (bytes) is not graded for its PEP 263 coding line, or None: the
     encoding Python would decode it with (found as Python finds it, in the first two lines)
     must be UTF-8, under any of its names, since a grader shows what it grades."""
@@ -79,7 +79,7 @@ def coding_problem(data, path="harness.py"):
             "again.")
 
 
-def syntax_problem(path, shown_as=None):
+def syntax_problem(path: str, shown_as: str | None = None) -> str | None:
     """Why the file cannot be read (checked again: it is the copy the grader keeps), or its
     first syntax error, shown with its line; or None. It is compiled as Python imports it,
     from bytes, so a byte-order mark or a coding line means what it means there."""

@@ -19,7 +19,8 @@ the report is judged here; whose fault a failure is, and its points, are the cal
 attach.
 """
 
-from typing import NamedTuple, Optional, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 OUTCOMES = ("passed", "failed", "error", "skipped")
 NEVER_REPORTED = ("this test never reported a result: the grading stopped before it finished, "
@@ -36,8 +37,8 @@ class Reported(NamedTuple):
     message: str = ""
 
 
-def reconcile(reported: Sequence, listed: Sequence[str],
-              selected: Optional[Sequence[str]] = None) -> list:
+def reconcile(reported: Sequence[Sequence], listed: Sequence[str],
+              selected: Sequence[str] | None = None) -> list[Reported]:
     """The final outcome of every selected test, in the manifest's order, as Reported tuples.
 
     `reported` is the worker's report: (test name, outcome, message) triples in any order.

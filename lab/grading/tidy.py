@@ -6,10 +6,14 @@ with every permission taken away, fifos, and links that point at files the grade
 remove_tree takes all of it away and follows no link; it reports what it could not do
 instead of raising, since cleaning up must never turn a grade into the grader's crash.
 
-Fast path first: shutil.rmtree, which suffices for every ordinary folder. When it fails, the
-permissions the owner took away are given back (`chmod -R u+rwx`, which never follows a
-link it meets) and coreutils' `rm -rf` removes the rest: both walk the tree with file
-descriptors, to any depth. `--one-file-system` keeps rm out of anything mounted inside.
+Fast path first: shutil.rmtree, which suffices for every ordinary folder. When it fails,
+coreutils' `rm -rf` removes the rest; it walks the tree with file descriptors, to any depth,
+and `--one-file-system` keeps it out of anything mounted inside. Only if something is still
+there (a plain user's folder that its owner locked) are the owner's permissions given back
+with `chmod -R u+rwx`, which follows no link it meets, and rm tried again.
+
+Call it once nothing runs in the tree any more: a process still at work there could swap a
+folder for a link between the checks and the commands.
 """
 
 import os
@@ -20,7 +24,7 @@ import subprocess
 COMMAND_SECONDS = 600  # for each of chmod and rm: far more than any scratch folder needs
 
 
-def remove_tree(path):
+def remove_tree(path: str | bytes | os.PathLike) -> bool:
     """Remove `path` and everything under it; True when nothing is left there (it may not
     have existed), False when something could not be removed. Never raises. A link, at the
     top or anywhere inside, is removed itself, never followed."""
@@ -35,8 +39,10 @@ def remove_tree(path):
     try:
         shutil.rmtree(path)
     except (OSError, RecursionError):  # too deep for its recursion, or permissions taken away
-        _run("chmod", "-R", "u+rwx", "--", path)
         _run("rm", "-rf", "--one-file-system", "--", path)
+        if os.path.lexists(path) and not os.path.islink(path):
+            _run("chmod", "-R", "u+rwx", "--", path)
+            _run("rm", "-rf", "--one-file-system", "--", path)
     return not os.path.lexists(path)
 
 
