@@ -37,8 +37,8 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # terminal's clear-screen code, a carriage return that hides what came before it, a bell and
 # a right-to-left override.
 NASTY = ("bad \udcff byte, lone \ud800, nul \x00, clear \x1b[2J, back\rover, bell \x07, "
-         "rtl \u202e end")
-ESCAPED = ("bad \\xff byte", "lone \\ud800", "\\x00", "\\x1b[2J", "\\x0d", "\\x07", "\\u202e")
+         "rtl \u202e, not XML \uffff end")
+ESCAPED = ("bad \\xff byte", "lone \\ud800", "\\x00", "\\x1b[2J", "\\x0d", "\\x07", "\\u202e", "\\uffff")
 
 
 def lab_check(*args, cwd=PROJECT):
@@ -149,7 +149,8 @@ def nasty_grade():
                  harness=os.fsdecode(b"/tmp/caf\xe9/harness.py"), sha256="cd" * 32, seconds=2.0,
                  tests=[Outcome("test_a", "failed", NASTY, printed=NASTY + "\n", points=2),
                         Outcome("test_b", "error", "the grader broke: " + NASTY),
-                        Outcome("test_c", "passed", printed=NASTY)])
+                        Outcome("test_c", "passed", printed=NASTY),
+                        Outcome("test_\uffff\x00forged", "failed", "a name no file can hold")])
 
 
 def read_back(path, fmt):
@@ -183,7 +184,7 @@ def test_text_no_file_can_hold_is_written_escaped_and_the_file_parses_back(tmp_p
     text = read_back(path, fmt)
     for escaped in ESCAPED:
         assert escaped in text, f"{escaped} is missing from the {fmt} result:\n{text}"
-    assert not re.search("[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff\u202e]", text), \
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff\u202e\uffff]", text), \
         f"a raw hidden character reached the {fmt} result"
     assert "caf\\xe9" in text, f"the harness path was not written escaped:\n{text}"
 
@@ -194,7 +195,7 @@ def test_a_json_result_of_escaped_text_reads_back_as_a_grade_with_the_escapes(tm
     back = Grade.from_dict(json.loads(path.read_text(encoding="utf-8")))
 
     assert back.tests[0].message == printable(NASTY), back.tests[0].message
-    assert (back.score, back.max_score, back.exit_code) == (1, 4, 3), back
+    assert (back.score, back.max_score, back.exit_code) == (1, 5, 3), back
 
 
 def test_printable_is_idempotent_keeps_lines_and_tabs_and_always_encodes():

@@ -20,12 +20,13 @@ import hashlib
 import os
 import re
 
-# C0 controls but tab and newline, DEL and C1 controls, lone surrogates, and the invisible
-# characters that reorder what follows them (the "Trojan source" trick): shown, never acted on.
-# A name is one line, so in a name tabs and newlines are escaped too.
-REORDERING = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-HIDDEN = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff{REORDERING}]")
-HIDDEN_IN_A_NAME = re.compile(f"[\x00-\x1f\x7f-\x9f\ud800-\udfff{REORDERING}]")
+# C0 controls but tab and newline, DEL and C1 controls, lone surrogates, the two
+# non-characters XML cannot hold, and the invisible characters that reorder what follows them
+# (the "Trojan source" trick): shown, never acted on. A name is one line, so in a name tabs
+# and newlines are escaped too.
+OTHERS = "\ud800-\udfff\ufffe\uffff\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+HIDDEN = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{OTHERS}]")
+HIDDEN_IN_A_NAME = re.compile(f"[\x00-\x1f\x7f-\x9f{OTHERS}]")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet may read as a formula
 SLUG_LENGTH = 40   # readable characters of a name kept in a file name
 HASH_LENGTH = 12   # hex digits of the name's sha256 that tell apart names with the same slug
