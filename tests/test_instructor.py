@@ -228,10 +228,10 @@ def batch(tmp_path_factory):
                     "--format", "gradescope", "--jobs", "2")
 
     names = sorted([*harnesses, "no_harness"])
-    results = {name: json.loads((out / name / "results.json").read_text())
-               for name in names if (out / name / "results.json").is_file()}
     rows = list(csv.DictReader((out / "summary.csv").open())) if (out / "summary.csv").exists() \
         else []
+    results = {row["submission"]: json.loads((out / row["result_file"]).read_text())
+               for row in rows if (out / row["result_file"]).is_file()}
     return {"run": run, "names": names, "out": out, "results": results, "rows": rows}
 
 

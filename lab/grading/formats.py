@@ -6,6 +6,9 @@ XML for a CI system, results.json for Gradescope.
 
 Every format records the grader's version, the lesson and the sha256 of the graded file, and
 every format has something to say when nothing could be graded: score 0, and the reason.
+Every text in a grade is written through escape.printable first, so that no character a
+submission can put in a message (a lone surrogate, a NUL, a terminal's escape code) can stop a
+result file from being written or read, or show a reader something other than what is there.
 
 json, this project's own shape (`Grade.as_dict`), keys in this order:
     lesson, title, harness (the path as given), sha256 (of the graded bytes; "" when the file
@@ -35,7 +38,9 @@ import pathlib
 import re
 import tempfile
 import xml.etree.ElementTree as ET
+from dataclasses import fields, replace
 
+from .escape import printable
 from .report import text_report
 from .results import Outcome
 
@@ -47,6 +52,7 @@ def render(grade, fmt):
     """The whole result file for `grade` in format `fmt`, one of FORMATS."""
     if fmt not in EXTENSIONS:
         raise ValueError(f"no result format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    grade = printable_grade(grade)
     if fmt == "text":
         return text_report(grade)
     if fmt == "json":
@@ -67,6 +73,19 @@ def write(grade, fmt, path):
         part.write(text)
     os.replace(part.name, path)
     return path
+
+
+def printable_grade(grade):
+    """A copy of `grade` whose every text, its tests' too, has gone through escape.printable."""
+    return _printable_fields(grade, tests=[_printable_fields(test) for test in grade.tests])
+
+
+def _printable_fields(record, **changes):
+    for field in fields(record):
+        value = getattr(record, field.name)
+        if isinstance(value, str):
+            changes[field.name] = printable(value)
+    return replace(record, **changes)
 
 
 # -- gradescope -----------------------------------------------------------------------------
