@@ -7,6 +7,7 @@ right and wrong; for an instructor, grade a whole class, and prove the lesson's 
     lab-check --lesson 10 --batch submissions/ --output results/ [--format json] [--jobs 2]
     lab-check --verify 10
     lab-check --where 10
+    lab-check --harness doctor.py --lesson B      (checkpoint B: a letter, not a number)
 
 Exit status of one grading: 0 every test passed; 1 some test failed; 2 nothing could be graded
 (no such file, not Python, a syntax error, an import that fails, a missing name, no such
@@ -40,7 +41,8 @@ def parser():
                "broke on some. Of --verify: 0 the lesson's tests hold, 1 a check surprised.")
     p.add_argument("tests", nargs="*", help="test files to run instead of the lesson's own")
     p.add_argument("--harness", default="harness.py", help="your harness file (harness.py)")
-    p.add_argument("--lesson", type=int, help="the lesson's number (the newest one)")
+    p.add_argument("--lesson", help="the lesson's number, or a checkpoint's letter (B); "
+                   "the newest numbered lesson unless given")
     p.add_argument("-k", dest="select", metavar="EXPR", help="run only the tests matching EXPR")
     p.add_argument("--time-limit", type=float, default=Limits.seconds, metavar="SECONDS",
                    help="how long each test may take, your harness's import included; past it "
@@ -50,7 +52,7 @@ def parser():
                    help="how many MiB your code may allocate in each test, on top of what the "
                         "grader's child process holds; more fails the test as out of memory "
                         f"(default {Limits.memory_mb})")
-    p.add_argument("--where", type=int, metavar="LESSON",
+    p.add_argument("--where", metavar="LESSON",
                    help="print where the lesson's starter, finished file and tests are, and stop")
     p.add_argument("--format", choices=FORMATS, metavar="FORMAT",
                    help="text (the default), json, junit or gradescope; json for a --batch")
@@ -60,7 +62,7 @@ def parser():
                    "holding a harness.py), each in a process of its own; needs --output")
     p.add_argument("--jobs", type=int, metavar="N",
                    help="with --batch or --verify, how many to grade at once (one a core)")
-    p.add_argument("--verify", type=int, metavar="LESSON", help="prove the lesson's tests: the "
+    p.add_argument("--verify", metavar="LESSON", help="prove the lesson's tests: the "
                    "finished file passes, the starter and every wrong answer fail, every right "
                    "answer passes")
     return p
@@ -72,7 +74,7 @@ def main(argv=None):
     args = parser().parse_args(argv)
     try:
         named = next((n for n in (args.where, args.verify, args.lesson) if n is not None), None)
-        lesson = lessons.lesson(max(lessons.available()) if named is None else named)
+        lesson = lessons.newest() if named is None else lessons.lesson(named)
     except (LookupError, ValueError) as error:
         print(f"lab_check: {error}. Name one of those with --lesson.", file=sys.stderr)
         return 2

@@ -65,13 +65,16 @@ def _expect(state, wanted, name, number, marker):
 
 
 def targets():
-    """(path, text) for every file the starters make: each lesson's starter.py, and the
-    top-level harness.py from the newest lesson."""
-    found = lessons.available()
-    made = [(l.starter, make_starter(l.finished.read_text(), str(l.finished))) for l in found.values()]
+    """(path, text) for every file the starters make: each lesson's starter.py (a checkpoint's
+    too), and the top-level harness.py from the newest numbered lesson."""
+    made = [(l.starter, _starter_of(l)) for l in lessons.available().values()]
     if made:
-        made.append((lessons.PROJECT / "harness.py", made[-1][1]))
+        made.append((lessons.PROJECT / "harness.py", _starter_of(lessons.newest())))
     return made
+
+
+def _starter_of(lesson):
+    return make_starter(lesson.finished.read_text(), str(lesson.finished))
 
 
 def main(argv=None):

@@ -31,6 +31,7 @@ WATCHDOG_EARLY = 0.15  # seconds before the deadline that the child dumps its st
 DUMP_WAIT = 0.6        # seconds past the deadline the grader waits for that dump, at most
 FACTS = {"type", "message", "exit_code", "line", "function", "source"}
 CALL = {"type", "returned", "origins", "returned_input", "input_after", "input_kept_objects"}
+VALUE = {"value", "args_after", "returned_input"}
 _live = set()  # this process's children that are sandboxes now: a sweep spares the others
 
 
@@ -288,4 +289,8 @@ def _not_an_answer(request, answer):
                 and len(data["origins"]) == len(data["returned"])
                 and all(o is None or type(o) is int for o in data["origins"])):
             return "a list returned, without its origins"
+    if "data" in answer and request["op"] == "value":
+        data = answer["data"]
+        if type(data) is not dict or set(data) != VALUE or type(data["args_after"]) is not list:
+            return "the facts of a value, but not all of them"
     return None

@@ -6,6 +6,7 @@ A test takes the `student` fixture (see plugin.py) and asks it things:
     view.messages, view.origins       # what came back; which of them are the given objects
     student.view(record)              # the same for context_for_model
     student.constant("INTERRUPTED")
+    student.value("case_ash").value    # any function's plain return value
     student.scenario("session", job="tests", stop_after=5, then=[...])
 
 Every request sends a fresh copy of its transcript, so nothing a student's function does to
@@ -49,6 +50,15 @@ class Returned:
         return [m for m, origin in zip(self.messages, self.origins) if origin is None]
 
 
+@dataclass(frozen=True)
+class Value:
+    """What name(*args) did in the child: its plain return value, each argument as it was
+    afterwards, and whether it returned the very first argument it was handed."""
+    value: object
+    args_after: list
+    returned_input: bool
+
+
 class Student:
     def __init__(self, harness_file, *, limits=Limits(), scenarios_file=None, gaps=None):
         self._sandbox = Sandbox(harness_file, limits=limits, scenarios_file=scenarios_file)
@@ -85,6 +95,12 @@ class Student:
 
     def constant(self, name):
         return self._ask({"op": "constant", "name": name}, f"reading {name}", name)["data"]
+
+    def value(self, name, *args):
+        """name(*args) in the child, for a function whose answer is any plain data."""
+        facts = self._ask({"op": "value", "name": name, "args": list(args)},
+                          f"running {name}", name)["data"]
+        return Value(facts["value"], facts["args_after"], facts["returned_input"])
 
     def scenario(self, name, **params):
         return self._ask({"op": "scenario", "name": name, "params": params},
