@@ -25,6 +25,7 @@ the events of each prompt, the record after each, and every tool run with the ca
 """
 
 import copy
+import json
 from dataclasses import dataclass, field
 
 from .display import shape, show
@@ -33,7 +34,11 @@ from .model import ScriptedModel
 from .validate import validate
 
 KEYS = {"record", "tools", "replies", "prompts"}
-MOST = {"record": 200, "tools": 10, "replies": 50, "prompts": 20}  # a case is a few lines
+# A case is a few lines. These bound what one can make a grader do: every call in the replies
+# may run a tool and lengthen every later request.
+MOST = {"record": 100, "tools": 10, "replies": 50, "prompts": 20}
+MOST_CALLS = 50            # toolCall blocks in all the replies together
+MOST_BYTES = 100_000       # the whole case, as JSON
 DONE = "Done."  # what the model says once the case's replies have run out
 
 
@@ -218,6 +223,17 @@ def problem(case):
             return f"case[{key!r}] must be a list, not a {type(value).__name__}"
         if len(value) > most:
             return f"case[{key!r}] holds {len(value)} items; a case needs at most {most}"
+    calls = sum(type(b) is dict and b.get("type") == "toolCall"
+                for m in case.get("replies", []) if type(m) is dict
+                for b in (m.get("content") if type(m.get("content")) is list else []))
+    if calls > MOST_CALLS:
+        return f"case['replies'] ask for {calls} tool calls; a case needs at most {MOST_CALLS}"
+    try:
+        size = len(json.dumps(case))
+    except (TypeError, ValueError, RecursionError) as error:
+        return f"a case is plain data (dicts, lists, strings, numbers): {error}"
+    if size > MOST_BYTES:
+        return f"the case is {size} bytes of JSON; a case needs at most {MOST_BYTES}"
     if not case.get("prompts"):
         return "a case types at least one prompt: without a request there is nothing to judge"
     for k, message in enumerate(case.get("record", [])):

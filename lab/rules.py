@@ -108,17 +108,17 @@ def real_wins(visit):
 def steering(visit):
     for snapshot in visit.records:
         for i, message in enumerate(snapshot):
-            ids = {c["id"] for c in message["content"] if c["type"] == "toolCall"} \
-                if message["role"] == "assistant" else set()
-            for j in range(i + 1, len(snapshot)):
-                later = snapshot[j]
-                if later["role"] == "toolResult" and later["tool_call_id"] in ids:
-                    between = [m for m in snapshot[i + 1:j]
-                               if m["role"] == "user" and m not in visit.start]
-                    if between:
-                        yield Breach("steering", f"{show(between[:1], clip=50)} was recorded "
-                                                 f"between call {later['tool_call_id']} and its "
-                                                 "result.")
+            if message["role"] != "assistant":
+                continue
+            for call in (b for b in message["content"] if b["type"] == "toolCall"):
+                answer = next((j for j in range(i + 1, len(snapshot))
+                               if snapshot[j]["role"] == "toolResult"
+                               and snapshot[j]["tool_call_id"] == call["id"]), None)
+                waited = snapshot[i + 1:answer] if answer is not None else []
+                between = [m for m in waited if m["role"] == "user" and m not in visit.start]
+                if between:
+                    yield Breach("steering", f"{show(between[:1], clip=50)} was recorded "
+                                             f"between call {call['id']} and its result.")
 
 
 def failed(visit):
@@ -141,28 +141,29 @@ def explain(visit, breach):
     lines = [str(breach)]
     if breach.request is not None:
         sent = visit.requests[breach.request]
-        lines.append(f"  the record then: {_shape(sent.record)}")
-        lines.append(f"  request {breach.request + 1}:   {_shape(sent.messages)}")
-        lines.append(f"  the provider:    {sent.refusal or 'accepted it'}")
+        lines.append(f"  {'the record then:':17} {_shape(sent.record)}")
+        lines.append(f"  {f'request {breach.request + 1}:':17} {_shape(sent.messages)}")
+        lines.append(f"  {'the provider:':17} {sent.refusal or 'accepted it'}")
     else:
-        lines.append(f"  the record:      {_shape(visit.record)}")
+        lines.append(f"  {'the record:':17} {_shape(visit.record)}")
     return "\n".join(lines)
 
 
 def picture(visit, breach, title=""):
-    """A figure of where `breach` shows: the record and the request, side by side (the
-    request checked as a provider checks it), or the record alone; the rule under it."""
+    """A figure of where `breach` shows, the rule in its title and what broke it under it.
+    A breach in a request: the record and the request lined up message by message, so that
+    whatever the request holds and the record does not is marked, and a refusal is flagged
+    where the provider found it. A breach in the record alone: the record as the session
+    left it."""
     note = f"Broken: {breach.what}"
-    if breach.request is not None:
-        sent = visit.requests[breach.request]
-        panels = [Panel("the record, when the request was sent", sent.record, check=False),
-                  Panel(f"request {breach.request + 1}, as the model received it",
-                        sent.messages, note=note)]
-    else:
-        panels = [Panel("the record, as the session left it", visit.record, check=False,
-                        note=note)]
-    return draw(*panels, arrows=len(panels) > 1,
-                title=title or f"Rule broken: {RULES[breach.rule]}")
+    title = title or f"Rule broken: {RULES[breach.rule]}"
+    if breach.request is None:
+        return draw(Panel("the record, as the session left it", visit.record, check=False,
+                          note=note), title=title)
+    sent = visit.requests[breach.request]
+    return draw(Panel("the record, when the request was sent", sent.record, check=False),
+                Panel(f"request {breach.request + 1}, as the model received it", sent.messages,
+                      note=note), compare=True, title=title)
 
 
 def _happened(visit, message):
