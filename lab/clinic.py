@@ -61,10 +61,12 @@ class Run:
 @dataclass
 class Sent:
     """One request: the messages the model received, the record as it stood at that moment,
-    and the provider's refusal ("" when it answered)."""
+    the provider's refusal ("" when it answered), and the ids of the calls whose tools had
+    run to their end by then."""
     messages: list
     record: list
     refusal: str
+    ran: frozenset = frozenset()
 
 
 @dataclass
@@ -166,7 +168,9 @@ class _Model:
         reply = self._model.complete(system, messages, tools)
         sent = self._model.calls[-1].messages
         refused = bool(validate(sent))  # what made the scripted model refuse it
-        self._seen.requests.append(Sent(sent, record, reply["error_message"] if refused else ""))
+        ran = frozenset(run.call_id for run in self._seen.runs if run.finished)
+        self._seen.requests.append(Sent(sent, record, reply["error_message"] if refused else "",
+                                        ran))
         self._seen.replies.append(reply)
         return reply
 

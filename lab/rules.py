@@ -81,25 +81,26 @@ def record(visit):
 
 
 def told(visit):
-    finished = {run.call_id for run in visit.runs if run.finished}
     for n, sent in enumerate(visit.requests):
         for message in sent.messages:
-            if _is_interrupted(visit, message):
-                if message["tool_call_id"] in finished:
-                    yield Breach("told", f"Request {n + 1} tells the model call "
-                                         f"{message['tool_call_id']} was interrupted, but its "
-                                         "tool ran to the end.", n)
-            elif message not in sent.record:
+            if message in sent.record:
+                continue
+            if not _is_interrupted(visit, message):
                 yield Breach("told", f"Request {n + 1} holds {show([message], clip=60)}, which "
                                      "the record does not.", n)
+            elif message["tool_call_id"] in sent.ran:
+                yield Breach("told", f"Request {n + 1} tells the model call "
+                                     f"{message['tool_call_id']} was interrupted, but its tool "
+                                     "ran to the end.", n)
 
 
 def real_wins(visit):
     for n, sent in enumerate(visit.requests):
         real = {m["tool_call_id"] for m in sent.record
                 if m["role"] == "toolResult" and not _is_interrupted(visit, m)}
-        for message in sent.messages:
-            if _is_interrupted(visit, message) and message["tool_call_id"] in real:
+        for message in sent.messages:  # made up for the request, not recorded
+            if (_is_interrupted(visit, message) and message not in sent.record
+                    and message["tool_call_id"] in real):
                 yield Breach("real_wins", f"Request {n + 1} shows INTERRUPTED for call "
                                           f"{message['tool_call_id']}, whose real result is on "
                                           "the record.", n)
@@ -108,13 +109,15 @@ def real_wins(visit):
 def steering(visit):
     for snapshot in visit.records:
         for i, message in enumerate(snapshot):
-            if message["role"] != "assistant":
-                continue
+            if message["role"] != "assistant" or message in visit.start:
+                continue  # only the session's own calls: a handed-over record is the case's
             for call in (b for b in message["content"] if b["type"] == "toolCall"):
                 answer = next((j for j in range(i + 1, len(snapshot))
                                if snapshot[j]["role"] == "toolResult"
                                and snapshot[j]["tool_call_id"] == call["id"]), None)
                 waited = snapshot[i + 1:answer] if answer is not None else []
+                if any(m["role"] == "assistant" for m in waited):
+                    continue  # a later reply reused the id: that result answers another call
                 between = [m for m in waited if m["role"] == "user" and m not in visit.start]
                 if between:
                     yield Breach("steering", f"{show(between[:1], clip=50)} was recorded "

@@ -95,15 +95,41 @@ def test_a_healthy_session_with_a_tool_shows_nothing_wrong_on_any_harness(name):
     assert rules.judge(seen) == [], "\n".join(map(str, rules.judge(seen)))
 
 
-def test_each_reference_case_breaks_a_rule_on_its_own_harness_alone(finished):
+def three_steps(walk_away_after):
+    """Steps 1 and 2 in one reply, step 3 in the next, walked away from after some event, then
+    two more prompts: lesson 10's job, as a case."""
+    return {"tools": [{"name": "step", "result": "ok"}],
+            "replies": [lab.reply(lab.call("step", {"n": 1}), lab.call("step", {"n": 2})),
+                        lab.reply(lab.call("step", {"n": 3}))],
+            "prompts": [{"text": "Do the job.", "walk_away_after": walk_away_after},
+                        {"text": "Never mind."}, {"text": "And main.py?"}]}
+
+
+def test_the_finished_harness_keeps_every_rule_whatever_event_the_user_walks_away_after(finished):
+    for k in range(0, 22):
+        seen = clinic.visit(finished, three_steps(k))
+
+        assert rules.judge(seen) == [], f"after event {k}: " + "; ".join(map(str, rules.judge(seen)))
+
+
+def test_birch_shows_only_when_the_user_walks_away_right_after_a_tool_execution_end():
+    exposed = []
+    for k in range(0, 22):
+        seen = clinic.visit(harness("birch"), three_steps(k))
+        if rules.judge(seen):
+            exposed.append((k, seen.events[0][-1]))
+
+    assert exposed and all(event == "tool_execution_end" for _, event in exposed), exposed
+
+
+def test_each_reference_case_breaks_a_rule_on_its_own_harness_and_none_on_the_finished(finished):
     doctor = load_harness(CHECKPOINT.finished, name="doctor")
 
     for name in FIVE:
         case = getattr(doctor, f"case_{name}")()
-        broken_on = [other for other in FIVE if rules.judge(clinic.visit(harness(other), case))]
 
         assert rules.judge(clinic.visit(finished, case)) == [], name
-        assert name in broken_on, f"case_{name} breaks nothing on {name}"
+        assert rules.judge(clinic.visit(harness(name), case)), f"case_{name} breaks nothing on {name}"
 
 
 # -- the clinic ----------------------------------------------------------------------------------
