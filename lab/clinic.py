@@ -53,6 +53,7 @@ class Run:
     call_id: object
     name: str
     in_failed_reply: bool
+    prompt: int  # which of the case's prompts was running
     finished: bool = False
     content: str = ""
     is_error: bool = False
@@ -61,12 +62,13 @@ class Run:
 @dataclass
 class Sent:
     """One request: the messages the model received, the record as it stood at that moment,
-    the provider's refusal ("" when it answered), and the ids of the calls whose tools had
-    run to their end by then."""
+    the provider's refusal ("" when it answered), the ids of the calls whose tools had run to
+    their end by then, and the prompt it was made for."""
     messages: list
     record: list
     refusal: str
-    ran: frozenset = frozenset()
+    ran: frozenset
+    prompt: int  # which of the case's prompts was running
 
 
 @dataclass
@@ -90,23 +92,27 @@ class Visit:
         return self.records[-1] if self.records else self.start
 
     def describe(self):
-        """What happened, a line a step, for a report: each prompt with its events and the
-        record after it, each request and whether it was refused, each tool run."""
+        """What happened, prompt by prompt, for a report: its events (and where the user
+        walked away), each request it made and whether it was refused, each tool run, and
+        the record after it."""
         lines = [f"record at the start: {_shape_or_empty(self.start)}"]
         for k, (prompt, events) in enumerate(zip(self.case["prompts"], self.events)):
-            cut = prompt.get("walk_away_after")
-            walked = f", walked away after event {cut} ({events[-1]})" if cut is not None \
-                and len(events) == cut and events else ""
-            lines.append(f"prompt {k + 1} {prompt['text']!r}: {len(events)} events{walked}; "
-                         f"record after it: {_shape_or_empty(self.records[k])}")
-        for n, sent in enumerate(self.requests, 1):
-            lines.append(f"  request {n}: {_shape_or_empty(sent.messages)}"
-                         + (f"  REFUSED: {sent.refusal}" if sent.refusal else ""))
-        for run in self.runs:
-            ended = (("raised " if run.is_error else "returned ") + repr(run.content)
-                     if run.finished else "did not finish")
-            lines.append(f"  tool {run.name} ran for call {run.call_id}"
-                         f"{' (in a failed reply)' if run.in_failed_reply else ''}: {ended}")
+            cut, walked = prompt.get("walk_away_after"), ""
+            if cut is not None and len(events) == cut:
+                walked = f", walked away after event {cut}" + (f" ({events[-1]})" if events else "")
+            lines.append(f"prompt {k + 1} {prompt['text']!r}: {len(events)} events{walked}")
+            for n, sent in enumerate(self.requests, 1):
+                if sent.prompt == k:
+                    lines.append(f"  request {n}: {_shape_or_empty(sent.messages)}"
+                                 + (f"  REFUSED: {sent.refusal}" if sent.refusal else ""))
+            for run in self.runs:
+                if run.prompt == k:
+                    ended = (("raised " if run.is_error else "returned ") + repr(run.content)
+                             if run.finished else "did not finish")
+                    lines.append(f"  tool {run.name} ran for call {run.call_id}"
+                                 f"{' (in a failed reply)' if run.in_failed_reply else ''}: {ended}")
+            if k < len(self.records):
+                lines.append(f"  record after it: {_shape_or_empty(self.records[k])}")
         if self.raised:
             lines.append(f"the harness raised: {self.raised}")
         return "\n".join(lines)
@@ -170,7 +176,7 @@ class _Model:
         refused = bool(validate(sent))  # what made the scripted model refuse it
         ran = frozenset(run.call_id for run in self._seen.runs if run.finished)
         self._seen.requests.append(Sent(sent, record, reply["error_message"] if refused else "",
-                                        ran))
+                                        ran, len(self._seen.events) - 1))
         self._seen.replies.append(reply)
         return reply
 
@@ -195,7 +201,7 @@ def _tool(spec, model, seen):
 
     def execute(arguments):
         call_id, in_failed = model.call_for(spec["name"], arguments)
-        run = Run(call_id, spec["name"], in_failed)
+        run = Run(call_id, spec["name"], in_failed, len(seen.events) - 1)
         seen.runs.append(run)
         if steer:  # the user types while the tool runs: once, the first time it runs
             words = steer.pop()
