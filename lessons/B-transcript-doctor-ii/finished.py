@@ -44,66 +44,71 @@ def healthy_session():
 
 
 def case_ash():
-    """A steer typed while the first of two tools runs: it must wait for the second result."""
     # --- your code ---
+    """A steer typed while the first of two tools runs: it must wait for the second result."""
     return {"tools": [{"name": "step", "result": "ok", "steer": "Use spaces, not tabs."}],
             "replies": [lab.reply(lab.text("Two steps."), lab.call("step", {"n": 1}),
                                   lab.call("step", {"n": 2}))],
             "prompts": [{"text": "Do both steps."}]}
     # --- starter ---
+    #| """The session that shows what ash is missing: yours to write."""
     #| return healthy_session()
     # --- end ---
 
 
 def case_birch():
+    # --- your code ---
     """Walk away at the sixth event, tool_execution_end: the tool has run, and the record
     must already hold its result when anybody is told so."""
-    # --- your code ---
     return {"tools": [{"name": "bash", "result": "3 passed"}],
             "replies": [lab.reply(lab.text("Running the tests."),
                                   lab.call("bash", {"command": "pytest"}))],
             "prompts": [{"text": "Run the tests.", "walk_away_after": 6},
                         {"text": "Did they pass?"}]}
     # --- starter ---
+    #| """The session that shows what birch is missing: yours to write."""
     #| return healthy_session()
     # --- end ---
 
 
 def case_cedar():
-    """A reply that breaks off mid-stream with a write call in it: the write must not run."""
     # --- your code ---
+    """A reply that breaks off mid-stream with a write call in it: the write must not run."""
     return {"tools": [{"name": "write", "result": "written"}],
             "replies": [lab.fail("stream ended before the message was complete",
                                  lab.text("Writing the file."),
                                  lab.call("write", {"path": "main.py"}))],
             "prompts": [{"text": "Reformat main.py."}]}
     # --- starter ---
+    #| """The session that shows what cedar is missing: yours to write."""
     #| return healthy_session()
     # --- end ---
 
 
 def case_dogwood():
+    # --- your code ---
     """Walk away before the tool runs, then prompt again: the request needs INTERRUPTED for
     the dangling call, and the record must not gain it."""
-    # --- your code ---
     return {"tools": [{"name": "bash", "result": "3 passed"}],
             "replies": [lab.reply(lab.text("Running the tests."),
                                   lab.call("bash", {"command": "pytest"}))],
             "prompts": [{"text": "Run the tests.", "walk_away_after": 5},
                         {"text": "Never mind. What is in config.py?"}]}
     # --- starter ---
+    #| """The session that shows what dogwood is missing: yours to write."""
     #| return healthy_session()
     # --- end ---
 
 
 def case_elm():
+    # --- your code ---
     """A record whose result was written after the next user message: the request needs it
     moved up to its call."""
-    # --- your code ---
     read = lab.call("read", {"path": "config.py"}, id="r1")
     return {"record": [lab.user("What is in config.py?"), lab.reply(read),
                        lab.user("Take your time."), lab.tool_result(read, "PORT = 9090\n")],
             "prompts": [{"text": "Well?"}]}
     # --- starter ---
+    #| """The session that shows what elm is missing: yours to write."""
     #| return healthy_session()
     # --- end ---

@@ -36,38 +36,35 @@ def healthy_session():
 
 
 def case_ash():
-    """A steer typed while the first of two tools runs: it must wait for the second result."""
     # --- your code ---
+    """The session that shows what ash is missing: yours to write."""
     return healthy_session()
     # --- end ---
 
 
 def case_birch():
-    """Walk away at the sixth event, tool_execution_end: the tool has run, and the record
-    must already hold its result when anybody is told so."""
     # --- your code ---
+    """The session that shows what birch is missing: yours to write."""
     return healthy_session()
     # --- end ---
 
 
 def case_cedar():
-    """A reply that breaks off mid-stream with a write call in it: the write must not run."""
     # --- your code ---
+    """The session that shows what cedar is missing: yours to write."""
     return healthy_session()
     # --- end ---
 
 
 def case_dogwood():
-    """Walk away before the tool runs, then prompt again: the request needs INTERRUPTED for
-    the dangling call, and the record must not gain it."""
     # --- your code ---
+    """The session that shows what dogwood is missing: yours to write."""
     return healthy_session()
     # --- end ---
 
 
 def case_elm():
-    """A record whose result was written after the next user message: the request needs it
-    moved up to its call."""
     # --- your code ---
+    """The session that shows what elm is missing: yours to write."""
     return healthy_session()
     # --- end ---

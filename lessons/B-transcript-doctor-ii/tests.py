@@ -31,7 +31,7 @@ CASE = "case_{name}() returns a case lab.clinic can run (see its docstring for t
 OWN_BUG = ("case_{name} keeps every rule on lesson 10's finished harness: a case that breaks "
            "the correct harness too exposes a bug of its own, not {name}'s.")
 EXPOSES = ("case_{name} breaks a rule of the course on {name}: a case it passes shows nothing "
-           "missing. What happened on {name}:")
+           "missing.")
 
 
 def harness(name):
@@ -62,9 +62,9 @@ def expect_case_exposes(student, name):
     broken = rules.judge(healthy)
     expect(not broken, OWN_BUG.format(name=name), given=case.get("record", []),
            got=indented("\n" + rules.explain(healthy, broken[0])) if broken else None,
-           note=indented(f"The session on the finished harness:\n{healthy.describe()}"))
+           note=indented(f"what happened on the finished harness:\n{healthy.describe()}"))
     expect(rules.judge(sick), EXPOSES.format(name=name), got="no rule broke",
-           note=indented(sick.describe()))
+           note=indented(f"what happened on {name}:\n{sick.describe()}"))
 
 
 def indented(text):
