@@ -262,7 +262,7 @@ def problem(case):
     for k, prompt in enumerate(case["prompts"]):
         if not _is_prompt(prompt):
             return (f"case['prompts'][{k}] is not a prompt: a dict with a \"text\", and maybe "
-                    "\"walk_away_after\" (a whole number of events, 0 or more)")
+                    "\"walk_away_after\" (a whole number of events, 1 or more)")
     return None
 
 
@@ -302,12 +302,15 @@ def _is_tool(spec):
 
 
 def _is_prompt(prompt):
+    """A walk-away comes after at least one event: a run closed before its first event never
+    starts, so its finally never runs and lesson 10's Harness is left running. That is a fact
+    about generators for lesson 10 to deal with, not something a case can be judged on."""
     if type(prompt) is not dict or type(prompt.get("text")) is not str:
         return False
     if not set(prompt) <= {"text", "walk_away_after"}:
         return False
     cut = prompt.get("walk_away_after")
-    return cut is None or (type(cut) is int and cut >= 0)
+    return cut is None or (type(cut) is int and cut >= 1)
 
 
 def _shape_or_empty(messages):

@@ -106,7 +106,7 @@ def three_steps(walk_away_after):
 
 
 def test_the_finished_harness_keeps_every_rule_whatever_event_the_user_walks_away_after(finished):
-    for k in range(0, 22):
+    for k in range(1, 22):
         seen = clinic.visit(finished, three_steps(k))
 
         assert rules.judge(seen) == [], f"after event {k}: " + "; ".join(map(str, rules.judge(seen)))
@@ -114,7 +114,7 @@ def test_the_finished_harness_keeps_every_rule_whatever_event_the_user_walks_awa
 
 def test_birch_shows_only_when_the_user_walks_away_right_after_a_tool_execution_end():
     exposed = []
-    for k in range(0, 22):
+    for k in range(1, 22):
         seen = clinic.visit(harness("birch"), three_steps(k))
         if rules.judge(seen):
             exposed.append((k, seen.events[0][-1]))
@@ -138,12 +138,12 @@ def test_each_reference_case_breaks_a_rule_on_its_own_harness_and_none_on_the_fi
     ([], "a case is a dict"),
     ({"prompts": []}, "at least one prompt"),
     ({"prompts": [{"text": "Hi."}], "plan": 1}, "a case has no 'plan'"),
-    ({"prompts": [{"text": "Hi.", "walk_away_after": -1}]}, "is not a prompt"),
+    ({"prompts": [{"text": "Hi.", "walk_away_after": 0}]}, "1 or more"),
     ({"prompts": [{"text": "Hi."}], "tools": [{"name": "bash"}]}, "is not a tool"),
     ({"prompts": [{"text": "Hi."}], "replies": [lab.user("Hi.")]}, "not an assistant message"),
     ({"prompts": [{"text": "Hi."}],
       "replies": [lab.reply(*[lab.call("step", {}) for _ in range(51)])]}, "at most 50"),
-], ids=["not a dict", "no prompt", "unknown key", "negative walk-away", "tool does nothing",
+], ids=["not a dict", "no prompt", "unknown key", "walk-away before the run starts", "tool does nothing",
         "reply from a user", "too many calls"])
 def test_a_case_the_clinic_cannot_run_is_refused_with_a_sentence(finished, case, words):
     assert words in clinic.problem(case)
