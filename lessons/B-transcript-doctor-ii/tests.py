@@ -5,7 +5,7 @@
 Your file is asked for plain data only, in a process of its own: DIAGNOSIS, and what each
 case_<name>() returns. Everything else happens here, on the grader's side: lab.clinic runs
 the case on the nearly-right harness it names and on lesson 10's finished harness, both
-loaded from the lab's own files (the five live in harnesses/, which your code never sees),
+loaded from the lab's own files (the five live in harnesses/, never copied into your sandbox),
 and lab.rules judges the two sessions.
 
 A case scores when it breaks a rule on its harness and none on the finished one. A case that
