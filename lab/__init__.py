@@ -3,8 +3,9 @@
 Builders for messages, a scripted model that refuses malformed requests like a provider, the
 strict validator it uses, ways to print a transcript, a driver for a run's events, and an
 in-memory workspace with a small shell over it; for the lesson notebooks, SVG figures of
-transcripts and the choice of which harness the examples run on. Importing it has no side
-effects.
+transcripts and the choice of which harness the examples run on. For checkpoint B,
+lab.clinic runs a case written as plain data on a harness, and lab.rules judges what it did
+(import them by name). Importing it has no side effects.
 """
 
 from .display import shape, show

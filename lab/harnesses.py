@@ -3,8 +3,9 @@
 The student's own harness.py is used once it does what the lesson builds; until then the
 finished harness stands in, and the lesson says so. `pick_harness` makes that choice,
 `with_repair` makes it again where the examples start to need lesson 10's repair,
-`starter_harness` loads the file the lesson began from, and `patched` lends a module a
-different function for the length of a `with` block.
+`starter_harness` loads the file the lesson began from, `nearly_right` loads the finished
+harness with a few of its definitions replaced (checkpoint B's harnesses), and `patched` lends
+a module a different function for the length of a `with` block.
 
 Files are loaded by path, each time afresh, so an edited harness.py is seen the next time the
 choice is made, and an example that changes one module cannot reach another.
@@ -16,6 +17,7 @@ import importlib.util
 import os
 import pathlib
 import sys
+import types
 from dataclasses import dataclass
 
 from . import lessons
@@ -92,6 +94,17 @@ def load_harness(path, name="harness"):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+def nearly_right(path, lesson=10):
+    """The lesson's finished harness with the definitions in the file at `path` appended, so
+    that they win: a whole harness that differs from the finished one in those alone. A module
+    of its own, named after the file, and not put in sys.modules."""
+    path = pathlib.Path(path)
+    module = types.ModuleType(path.stem)
+    module.__file__ = str(path)
+    exec(compile(lessons.lesson(lesson).variant(path), str(path), "exec"), module.__dict__)
     return module
 
 

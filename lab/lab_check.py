@@ -12,6 +12,7 @@ right and wrong; for an instructor, grade a whole class, and prove the lesson's 
     lab-check --lesson 10 --batch submissions/ --output results/ [--format json] [--jobs 2]
     lab-check --verify 10
     lab-check --where 10
+    lab-check --harness doctor.py --lesson B      (checkpoint B: a letter, not a number)
 
 The harness is looked for from the working folder up to the project's folder (see
 lab/project.py); the lesson is --lesson, else the one the harness declares on its
@@ -62,8 +63,8 @@ def _student_options(g):
     g.add_argument("tests", nargs="*", help="test files to run instead of the lesson's own")
     g.add_argument("--harness", default="harness.py", help="your harness file (harness.py, "
                    "looked for here and in the folders above, up to the project's)")
-    g.add_argument("--lesson", type=int, help="the lesson's number (else the one your harness "
-                   "declares, else the newest)")
+    g.add_argument("--lesson", help="the lesson's number, or a checkpoint's letter (B); else "
+                   "the one your harness declares, else the newest numbered lesson")
     g.add_argument("-k", dest="select", metavar="EXPR", help="run only the tests matching EXPR")
     g.add_argument("-v", "--verbose", action="store_true",
                    help="write out every failing test's explanation, not the first of each gap")
@@ -95,7 +96,7 @@ def _instructor_options(g):
     g.add_argument("--require-isolation", action="store_true",
                    help="refuse to grade unless the student's code runs in a sandbox (implied "
                         "by --batch and --format gradescope)")
-    g.add_argument("--verify", type=int, metavar="LESSON", help="prove the lesson's tests: the "
+    g.add_argument("--verify", metavar="LESSON", help="prove the lesson's tests: the "
                    "finished file passes, the starter and every wrong answer fail, every right "
                    "answer passes")
     g.add_argument("--format", choices=FORMATS, metavar="FORMAT",
@@ -104,7 +105,7 @@ def _instructor_options(g):
                    "printing it; with --batch, the folder for every result and the summary")
     g.add_argument("--jobs", type=int, metavar="N",
                    help="with --batch or --verify, how many to grade at once (one a core)")
-    g.add_argument("--where", type=int, metavar="LESSON",
+    g.add_argument("--where", metavar="LESSON",
                    help="print where the lesson's starter, finished file and tests are, and stop")
 
 
@@ -117,7 +118,7 @@ def main(argv=None):
         named = next((n for n in (args.where, args.verify, args.lesson) if n is not None), None)
         if named is None and not args.batch:
             named = _declared(harness)
-        lesson = lessons.lesson(max(lessons.available()) if named is None else named)
+        lesson = lessons.newest() if named is None else lessons.lesson(named)
     except (LookupError, ValueError) as error:
         print(f"lab_check: {error}. Name one of those with --lesson.", file=sys.stderr)
         return 2

@@ -10,7 +10,9 @@ In finished.py, each gap the student fills is marked like this:
 
 The starter keeps the two outer markers, drops the finished code, and un-quotes the "#|"
 lines. Run `python -m lab.starter` to write every lesson's starter.py and the student's
-harness.py (the newest lesson's starter); `--check` only says whether they are up to date.
+harness.py (the newest lesson's starter), and for a checkpoint whose manifest names a
+`student_file` (checkpoint B's doctor.py), that file too; `--check` only says whether they are
+up to date.
 """
 
 import argparse
@@ -18,6 +20,7 @@ import re
 import sys
 
 from . import lessons
+from .grading import manifest
 
 BEGIN, SWAP, END = "# --- your code ---", "# --- starter ---", "# --- end ---"
 QUOTED = re.compile(r"^(\s*)#\|(?: (.*))?$")
@@ -65,13 +68,19 @@ def _expect(state, wanted, name, number, marker):
 
 
 def targets():
-    """(path, text) for every file the starters make: each lesson's starter.py, and the
-    top-level harness.py from the newest lesson."""
-    found = lessons.available()
-    made = [(l.starter, make_starter(l.finished.read_text(), str(l.finished))) for l in found.values()]
+    """(path, text) for every file the starters make: each lesson's starter.py (a checkpoint's
+    too), and the top-level harness.py from the newest numbered lesson."""
+    found = lessons.available().values()
+    made = [(l.starter, _starter_of(l)) for l in found]
     if made:
-        made.append((lessons.PROJECT / "harness.py", made[-1][1]))
+        made.append((lessons.PROJECT / "harness.py", _starter_of(lessons.newest())))
+    made += [(lessons.PROJECT / manifest.read(l)["student_file"], _starter_of(l))
+             for l in found if "student_file" in manifest.read(l)]
     return made
+
+
+def _starter_of(lesson):
+    return make_starter(lesson.finished.read_text(), str(lesson.finished))
 
 
 def main(argv=None):
