@@ -40,7 +40,8 @@ def parser():
                "broke on some. Of --verify: 0 the lesson's tests hold, 1 a check surprised.")
     p.add_argument("tests", nargs="*", help="test files to run instead of the lesson's own")
     p.add_argument("--harness", default="harness.py", help="your harness file (harness.py)")
-    p.add_argument("--lesson", type=int, help="the lesson's number (the newest one)")
+    p.add_argument("--lesson", type=int, help="the lesson's number (the first one, which "
+                   "harness.py starts as)")
     p.add_argument("-k", dest="select", metavar="EXPR", help="run only the tests matching EXPR")
     p.add_argument("--time-limit", type=float, default=Limits.seconds, metavar="SECONDS",
                    help="how long each test may take, your harness's import included; past it "
@@ -72,7 +73,7 @@ def main(argv=None):
     args = parser().parse_args(argv)
     try:
         named = next((n for n in (args.where, args.verify, args.lesson) if n is not None), None)
-        lesson = lessons.lesson(max(lessons.available()) if named is None else named)
+        lesson = lessons.first() if named is None else lessons.lesson(named)
     except (LookupError, ValueError) as error:
         print(f"lab_check: {error}. Name one of those with --lesson.", file=sys.stderr)
         return 2

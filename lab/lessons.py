@@ -72,6 +72,17 @@ def available():
     return found
 
 
+def first():
+    """The lesson a new student starts with: the lowest-numbered one. The student's harness.py
+    is made from its starter, and lab_check grades it when no lesson is named. A later
+    lesson's starter (lessons/NN-*/starter.py) holds the earlier lessons finished, and is
+    where a student who moves on takes the file from."""
+    found = available()
+    if not found:
+        raise LookupError("there are no lessons with a lab (no lessons/NN-name/finished.py)")
+    return found[min(found)]
+
+
 def lesson(number):
     """The lesson numbered `number`; LookupError naming the ones there are when it is not."""
     lessons = available()

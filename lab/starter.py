@@ -10,7 +10,8 @@ In finished.py, each gap the student fills is marked like this:
 
 The starter keeps the two outer markers, drops the finished code, and un-quotes the "#|"
 lines. Run `python -m lab.starter` to write every lesson's starter.py and the student's
-harness.py (the newest lesson's starter); `--check` only says whether they are up to date.
+harness.py (the first lesson's starter: where a new student begins); `--check` only says
+whether they are up to date.
 """
 
 import argparse
@@ -66,12 +67,13 @@ def _expect(state, wanted, name, number, marker):
 
 def targets():
     """(path, text) for every file the starters make: each lesson's starter.py, and the
-    top-level harness.py from the newest lesson."""
+    top-level harness.py, which is the first lesson's starter (lessons.first)."""
     found = lessons.available()
-    made = [(l.starter, make_starter(l.finished.read_text(), str(l.finished))) for l in found.values()]
-    if made:
-        made.append((lessons.PROJECT / "harness.py", made[-1][1]))
-    return made
+    made = {l.number: (l.starter, make_starter(l.finished.read_text(), str(l.finished)))
+            for l in found.values()}
+    if not made:
+        return []
+    return list(made.values()) + [(lessons.PROJECT / "harness.py", made[min(made)][1])]
 
 
 def main(argv=None):
