@@ -202,7 +202,7 @@ def run_agent(model, system, messages, tools, prompt, *, max_turns=None, get_ste
 
     def append(message):
         added.append(message)
-        return record(messages, message, save)
+        return record_message(messages, message, save)
 
     def ask(source):
         return list(source()) if source else []
@@ -237,7 +237,7 @@ def run_agent(model, system, messages, tools, prompt, *, max_turns=None, get_ste
     yield {"type": "agent_end", "messages": added}
 
 
-def record(messages, message, save):
+def record_message(messages, message, save):
     """Append `message` to the record `messages`, persist it with `save` (when there is one),
     and return the message_end event that announces it. The order is the lesson: a message
     nobody has been told about may be lost in a crash; one that was announced may not."""

@@ -145,6 +145,10 @@ def finished_calls(events):
     return done
 
 
+def last_event(seen):
+    return seen["events"][-1]["type"] if seen["events"] else "no event"
+
+
 def judge_the_cut(seen, where):
     """The four promises of a resumed session, after the cut described by `where`."""
     given = f"{where}; the file then held {lab.shape(seen['loaded'])}"
@@ -172,7 +176,7 @@ def test_every_announced_message_is_already_on_disk_whatever_event_the_power_goe
         announced = [e["message"] for e in seen["events"] if e["type"] == "message_end"]
         on_disk = [json.loads(line) for line in seen["text_at_cut"].split("\n") if is_whole(line)]
         expect(on_disk[:len(announced)] == announced, PERSIST,
-               given=f"the power went after event {k} ({seen['events'][-1]['type']})",
+               given=f"the power went after event {k} ({last_event(seen)})",
                expected=f"on disk at least: {lab.shape(announced)}",
                got=f"on disk: {lab.shape(on_disk)}")
 
@@ -218,7 +222,7 @@ def test_power_cut_after_any_event_leaves_a_session_that_resumes_and_loses_nothi
     for k in range(1, JOB_EVENTS + 1):
         seen = student.scenario("power_cut", after_event=k)
 
-        judge_the_cut(seen, f"the power went after event {k} ({seen['events'][-1]['type']})")
+        judge_the_cut(seen, f"the power went after event {k} ({last_event(seen)})")
 
 
 def test_power_cut_at_any_byte_leaves_a_session_that_resumes_and_loses_nothing(student):

@@ -398,7 +398,7 @@ lab.draw(("left out (this course)", harness.repair_history(stray).messages),
 #
 # In your `harness.py` (copied from `lessons/11-power-cable/starter.py`), five gaps:
 #
-# 1. `record`: persist the message with `save(message)` before announcing it, and
+# 1. `record_message`: persist the message with `save(message)` before announcing it, and
 #    `save_message(file, message)`: one line of JSON, flushed.
 # 2. `load_record(text)`: every whole line a message; every torn one set aside.
 # 3. `Harness.resume(...)` and `resume_notice(...)`: read, load, close a torn line with a

@@ -6,7 +6,7 @@ Fails: test_every_announced_message_is_already_on_disk_whatever_event_the_power_
 """
 
 
-def record(messages, message, save):
+def record_message(messages, message, save):
     messages.append(message)
     return {"type": "message_end", "message": message}
 
