@@ -5,7 +5,7 @@ needs a file whose writes stop at an exact byte, the same byte every time the te
 `Disk` is an in-memory folder of byte files; `Disk(power_fails_after=N)` keeps the first N
 bytes written to it (all files together) and no more. The write that would pass byte N stores
 what fits and raises PowerCut: the program is dead at that line, as it would be if the lights
-went out. `power_off()` cuts it between two writes instead (after an event of a run, say).
+went out (lab.grading's PowerCut, which kills a real process, is another thing). `power_off()` cuts it between two writes instead (after an event of a run, say).
 
 `disk.open(name)` gives a file object that does what the harness does with a real file opened
 with `open(path, "a+")`: write (always at the end), flush, seek, read, tell, truncate, close.
@@ -18,9 +18,12 @@ so a test can tell a record that was only appended to from one that was rewritte
 """
 
 
-class PowerCut(BaseException):
-    """The power went off during a write. A BaseException, like KeyboardInterrupt, because
-    no program gets to catch a power cut and carry on: `except Exception` lets it through."""
+class PowerCut(Exception):
+    """The power went off during a write. The disk is dead from then on: every later write
+    raises this again, so a program that catches it and carries on writes nothing more, and a
+    test counts nothing it does after the cut. An Exception, not a BaseException, so that a
+    grader's sandbox, which hands the failure of any grader-side object back to the harness
+    that called it, hands this one back too."""
 
 
 class Disk:

@@ -1,15 +1,26 @@
-"""Transcripts as text: `shape` for one line a transcript, `show` for one line a message."""
+"""Transcripts as text: `shape` for one line a transcript, `show` for one line a message.
+
+LEGEND explains the shape notation in one line; lab_check prints it under a failing report,
+and the README shows it, word for word.
+"""
 
 import json
 
 CLIP = 72  # the longest string `show` prints whole, unless told otherwise
+LEGEND = ("shapes: U user · A assistant · A[c1] asks for call c1 · (error) failed · "
+          "R(c1) result of c1 · messages[0] is the first")
 
 
 def shape(messages):
     """One token a message, joined by single spaces: U for a user message, A for an assistant
     message (A[c1,c2] when it asks for tools, with (error) after it when it failed), and R(c1)
     for the result of call c1. `U A[c1] R(c1) A` is one tool call, answered, then a reply."""
-    return " ".join(_token(message) for message in messages)
+    return " ".join(tokens(messages))
+
+
+def tokens(messages):
+    """The shape's tokens, one a message: `shape` is them joined by single spaces."""
+    return [_token(message) for message in messages]
 
 
 def _token(message):

@@ -2,24 +2,36 @@
 right and wrong; for an instructor, grade a whole class, and prove the lesson's tests right.
 
     python lab/lab_check.py --harness harness.py --lesson 10
-    lab-check --harness harness.py --lesson 10 -k orphan
+    lab-check                                   (from anywhere in the project: finds harness.py
+                                                 and the lesson it declares)
+    lab-check -k orphan                         (only the tests whose names hold "orphan")
+    lab-check --watch                           (grade again on every save; Ctrl-C to stop)
+    lab-check --hint [TEST]                     (hints for the first failing test, or for TEST)
+    lab-check --reset                           (the starter back; your file kept as a backup)
     lab-check --harness harness.py --lesson 10 --format gradescope --output results.json
     lab-check --lesson 10 --batch submissions/ --output results/ [--format json] [--jobs 2]
     lab-check --verify 10
     lab-check --where 10
 
+The harness is looked for from the working folder up to the project's folder (see
+lab/project.py); the lesson is --lesson, else the one the harness declares on its
+`# lab: lesson N` line, else the newest. Test files named on the command line run instead of
+the lesson's own; `tests.py`, when there is no such file where lab_check runs, is the lesson's.
+
 Exit status of one grading: 0 every test passed; 1 some test failed; 2 nothing could be graded
 (no such file, not Python, a syntax error, an import that fails, a missing name, no such
-lesson); 3 the grader itself broke. Your harness runs in a child process of its own, from a
-copy in a scratch folder: nothing in your folder is written. Of a batch: 0 every submission has
-its result, 3 the grader broke on some (see summary.csv), 2 no batch to grade. Of --verify: 0
-the lesson's tests hold, 1 some check surprised (the table says which).
+lesson, no such test file, no test selected: a grading of no test is never a pass); 3 the
+grader itself broke. Your harness runs in a child process of its own, from a copy in a scratch
+folder: nothing in your folder is written (but by --reset, which says what it did). Of a batch:
+0 every submission has its result, 3 the grader broke on some (see summary.csv), 2 no batch to
+grade. Of --verify: 0 the lesson's tests hold, 1 some check surprised (the table says which).
 --format text|json|junit|gradescope writes the result as a person, a program, a CI system or
 Gradescope reads it (see lab/grading/formats.py); a result is written even when nothing could
 be graded.
 """
 
 import argparse
+import os
 import pathlib
 import sys
 import traceback
@@ -27,53 +39,85 @@ import traceback
 if __package__ in (None, ""):  # run as a file: python lab/lab_check.py
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from lab import lessons  # noqa: E402
+from lab import lessons, project  # noqa: E402
 from lab.grading.formats import FORMATS  # noqa: E402
 from lab.grading.sandbox import Limits  # noqa: E402
+
+STUDENT_ONLY = ("watch", "hint", "reset")  # options that act on one student's harness
 
 
 def parser():
     p = argparse.ArgumentParser(
         prog="lab_check", description="Grade your harness.py against a lesson's tests.",
-        epilog="Exit status: 0 all passed, 1 some failed, 2 nothing could be graded, "
-               "3 the grader broke. Of --batch: 0 every submission has its result, 3 the grader "
-               "broke on some. Of --verify: 0 the lesson's tests hold, 1 a check surprised.")
-    p.add_argument("tests", nargs="*", help="test files to run instead of the lesson's own")
-    p.add_argument("--harness", default="harness.py", help="your harness file (harness.py)")
-    p.add_argument("--lesson", type=int, help="the lesson's number (the first one, which "
-                   "harness.py starts as)")
-    p.add_argument("-k", dest="select", metavar="EXPR", help="run only the tests matching EXPR")
-    p.add_argument("--time-limit", type=float, default=Limits.seconds, metavar="SECONDS",
+        epilog="Exit status: 0 all passed, 1 some failed, 2 nothing could be graded (or nothing "
+               "was selected), 3 the grader broke. Of --batch: 0 every submission has its "
+               "result, 3 the grader broke on some. Of --verify: 0 the lesson's tests hold, 1 a "
+               "check surprised.")
+    _student_options(p.add_argument_group("grading your harness"))
+    _instructor_options(p.add_argument_group("for instructors"))
+    return p
+
+
+def _student_options(g):
+    g.add_argument("tests", nargs="*", help="test files to run instead of the lesson's own")
+    g.add_argument("--harness", default="harness.py", help="your harness file (harness.py, "
+                   "looked for here and in the folders above, up to the project's)")
+    g.add_argument("--lesson", type=int, help="the lesson's number (else the one your harness "
+                   "declares, else the newest)")
+    g.add_argument("-k", dest="select", metavar="EXPR", help="run only the tests matching EXPR")
+    g.add_argument("-v", "--verbose", action="store_true",
+                   help="write out every failing test's explanation, not the first of each gap")
+    g.add_argument("--watch", action="store_true",
+                   help="grade again every time your harness is saved, saying which tests "
+                        "changed; Ctrl-C to stop")
+    g.add_argument("--hint", nargs="?", const="", metavar="TEST",
+                   help="up to three hints, each a step closer, for the first failing test or "
+                        "for TEST (words of its name)")
+    g.add_argument("--reset", action="store_true",
+                   help="put the lesson's starter back in your harness file, keeping your file "
+                        "as a backup beside it (harness.py.bak-1, -2, ...)")
+    g.add_argument("--time-limit", type=float, default=Limits.seconds, metavar="SECONDS",
                    help="how long each test may take, your harness's import included; past it "
                         "the test fails as timed out, naming the line your code was on, and the "
                         f"other tests still run (default {Limits.seconds:g})")
-    p.add_argument("--memory-limit", type=int, default=Limits.memory_mb, metavar="MB",
+    g.add_argument("--memory-limit", type=int, default=Limits.memory_mb, metavar="MB",
                    help="how many MiB your code may allocate in each test, on top of what the "
                         "grader's child process holds; more fails the test as out of memory "
                         f"(default {Limits.memory_mb})")
-    p.add_argument("--where", type=int, metavar="LESSON",
-                   help="print where the lesson's starter, finished file and tests are, and stop")
-    p.add_argument("--format", choices=FORMATS, metavar="FORMAT",
-                   help="text (the default), json, junit or gradescope; json for a --batch")
-    p.add_argument("--output", metavar="PATH", help="write the result to this file instead of "
-                   "printing it; with --batch, the folder for every result and the summary")
-    p.add_argument("--batch", metavar="DIR", help="grade every submission folder in DIR (each "
+
+
+def _instructor_options(g):
+    g.add_argument("--batch", metavar="DIR", help="grade every submission folder in DIR (each "
                    "holding a harness.py), each in a process of its own; needs --output")
-    p.add_argument("--jobs", type=int, metavar="N",
-                   help="with --batch or --verify, how many to grade at once (one a core)")
-    p.add_argument("--verify", type=int, metavar="LESSON", help="prove the lesson's tests: the "
+    g.add_argument("--seed", type=int, metavar="N",
+                   help="the seed the tests' inputs are varied with (a result records the one "
+                        "it used): the same seed replays a grading exactly")
+    g.add_argument("--require-isolation", action="store_true",
+                   help="refuse to grade unless the student's code runs in a sandbox (implied "
+                        "by --batch and --format gradescope)")
+    g.add_argument("--verify", type=int, metavar="LESSON", help="prove the lesson's tests: the "
                    "finished file passes, the starter and every wrong answer fail, every right "
                    "answer passes")
-    return p
+    g.add_argument("--format", choices=FORMATS, metavar="FORMAT",
+                   help="text (the default), json, junit or gradescope; json for a --batch")
+    g.add_argument("--output", metavar="PATH", help="write the result to this file instead of "
+                   "printing it; with --batch, the folder for every result and the summary")
+    g.add_argument("--jobs", type=int, metavar="N",
+                   help="with --batch or --verify, how many to grade at once (one a core)")
+    g.add_argument("--where", type=int, metavar="LESSON",
+                   help="print where the lesson's starter, finished file and tests are, and stop")
 
 
 def main(argv=None):
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
     args = parser().parse_args(argv)
+    harness = _find_harness(args.harness)
     try:
         named = next((n for n in (args.where, args.verify, args.lesson) if n is not None), None)
-        lesson = lessons.first() if named is None else lessons.lesson(named)
+        if named is None and not args.batch:
+            named = _declared(harness)
+        lesson = lessons.lesson(max(lessons.available()) if named is None else named)
     except (LookupError, ValueError) as error:
         print(f"lab_check: {error}. Name one of those with --lesson.", file=sys.stderr)
         return 2
@@ -89,7 +133,36 @@ def main(argv=None):
         return _verify(args, lesson, limits)
     if args.batch:
         return _batch(args, lesson, limits)
-    return _grade(args, lesson, limits)
+    if args.reset:
+        return _reset(args, harness, lesson)
+    from lab.grading import selection
+
+    try:
+        tests = selection.test_files(args.tests, lesson)
+    except selection.NoSuchTests as error:
+        print(f"lab_check: {error}", file=sys.stderr)
+        return 2
+    if args.hint is not None:
+        return _hint(args, harness, lesson, tests, limits)
+    if args.watch:
+        return _watch(args, harness, lesson, tests, limits)
+    return _grade(args, harness, lesson, tests, limits)
+
+
+def _find_harness(name):
+    """The student's harness file as a path to grade, or the NotFound that says where
+    lab_check looked for it."""
+    try:
+        found = project.find_harness(name)
+    except project.NotFound as missing:
+        return missing
+    return found if os.path.isabs(name) else pathlib.Path(os.path.relpath(found))
+
+
+def _declared(harness):
+    """The lesson id the harness file declares, or None (no file, or no marker in it)."""
+    declared = None if isinstance(harness, Exception) else project.declared_lesson(harness)
+    return project.lesson_id(declared) if declared else None
 
 
 def _mistake(args):
@@ -105,27 +178,49 @@ def _mistake(args):
     if args.verify is not None and (args.tests or args.select or args.format or args.output):
         return "--verify runs every test of the lesson on its own answers and prints a table: " \
                "leave out test files, -k, --format and --output."
+    chosen = [f"--{name}" for name in STUDENT_ONLY if getattr(args, name) not in (None, False)]
+    if len(chosen) > 1:
+        return f"{' and '.join(chosen)} do different things: use one of them at a time."
+    if chosen and (args.batch or args.verify is not None or args.format or args.output):
+        return f"{chosen[0]} works on your own harness, in the terminal: leave out --batch, " \
+               "--verify, --format and --output."
     return None
 
 
-def _grade(args, lesson, limits):
-    """Grade one harness and print or write its result; a result is written even when the
-    grader itself breaks, saying so."""
-    from lab.grading import formats, manifest
+# -- one student's harness ----------------------------------------------------------------
+
+def _graded(args, harness, lesson, tests, limits):
+    """The Grade of the harness; when it cannot be found, or the grader itself breaks, a Grade
+    that says so."""
+    from lab.grading import manifest
     from lab.grading.grade import grade
     from lab.grading.results import Grade
 
-    fmt = args.format or "text"
+    if isinstance(harness, project.NotFound):
+        return Grade(lesson=lesson.number, title=manifest.title(lesson), harness=args.harness,
+                     problem=str(harness))
     try:
-        result = grade(args.harness, lesson, tests=args.tests, select=args.select, limits=limits)
+        isolated = args.require_isolation or args.format == "gradescope"
+        return grade(harness, lesson, tests=tests, select=args.select, limits=limits,
+                     seed=args.seed, isolated=isolated)
     except Exception as error:  # the grader's own bug: still leave a result that says so
         traceback.print_exc()
         why = (f"the grader itself failed ({type(error).__name__}: {error}). This is a bug in "
                "the lab, not in your harness: please report it.")
-        result = Grade.broken(lesson.number, manifest.title(lesson), args.harness, why,
-                              points=manifest.total(lesson))
+        return Grade.broken(lesson.number, manifest.title(lesson), harness, why,
+                            points=manifest.total(lesson))
+
+
+def _grade(args, harness, lesson, tests, limits):
+    """Grade one harness and print or write its result."""
+    from lab.grading import formats
+    from lab.grading.report import text_report
+
+    fmt = args.format or "text"
+    result = _graded(args, harness, lesson, tests, limits)
     if not args.output:
-        sys.stdout.write(formats.render(result, fmt))
+        sys.stdout.write(text_report(result, lesson, verbose=args.verbose) if fmt == "text"
+                         else formats.render(result, fmt))
         return result.exit_code
     try:
         written = formats.write(result, fmt, args.output)
@@ -138,10 +233,75 @@ def _grade(args, lesson, limits):
     return result.exit_code
 
 
+def _watch(args, harness, lesson, tests, limits):
+    from lab.grading import watch
+    from lab.grading.report import text_report
+
+    if isinstance(harness, project.NotFound):
+        print(f"lab_check: {harness}", file=sys.stderr)
+        return 2
+    return watch.run(harness, lambda: _graded(args, harness, lesson, tests, limits),
+                     lambda grade: text_report(grade, lesson, verbose=args.verbose))
+
+
+def _hint(args, harness, lesson, tests, limits):
+    """Print the hints for the test named by --hint, or for the first test that fails."""
+    from lab.grading import hints, manifest, report
+
+    names = [name for path in tests for name in manifest.graded_tests(pathlib.Path(path))]
+    if args.hint:
+        picked = hints.matching(names, args.hint)
+        if len(picked) != 1:
+            some = ", ".join(n.removeprefix("test_") for n in (picked or names))
+            print(f"lab_check: --hint {args.hint!r} names {len(picked) or 'none'} of the tests"
+                  f"{'' if picked else ' of lesson ' + str(lesson.number)}: {some}. Name one "
+                  "with words of its name.", file=sys.stderr)
+            return 2
+        name = picked[0]
+    else:
+        result = _graded(args, harness, lesson, tests, limits)
+        if result.problem:
+            sys.stdout.write(report.text_report(result, lesson))
+            return result.exit_code
+        name = report.first_failing(result, lesson)
+        if name is None:
+            print(f"lab_check: every test of lesson {lesson.number} passes: no hint needed.")
+            return 0
+    sys.stdout.write(hints.text(name, lesson))
+    return 0
+
+
+def _reset(args, harness, lesson):
+    """Put the lesson's starter where the harness is, keeping the student's file."""
+    from lab import reset
+
+    target = harness if not isinstance(harness, project.NotFound) else (
+        (project.root() or pathlib.Path.cwd()) / args.harness)
+    try:
+        said = reset.reset(pathlib.Path(target), lesson.starter)
+    except OSError as error:
+        print(f"lab_check: cannot reset {target} ({error.strerror or error}); nothing was "
+              "changed.", file=sys.stderr)
+        return 2
+    print(f"lab_check: {said}")
+    return 0
+
+
+# -- for instructors ------------------------------------------------------------------------
+
 def _batch(args, lesson, limits):
     from lab.grading import batch
 
     fmt = args.format or "json"
+    from lab.grading import grade, isolation
+
+    try:
+        problem = grade.isolation_problem(isolation.detect(), lesson)
+    except isolation.Unavailable as error:
+        problem = str(error)
+    if problem:
+        print(f"lab_check: {problem}", file=sys.stderr)
+        return 2
     try:
         rows = batch.run(args.batch, lesson, args.output, fmt=fmt, jobs=args.jobs,
                          limits=limits, select=args.select, tests=args.tests)

@@ -74,9 +74,9 @@ def available():
 
 def first():
     """The lesson a new student starts with: the lowest-numbered one. The student's harness.py
-    is made from its starter, and lab_check grades it when no lesson is named. A later
-    lesson's starter (lessons/NN-*/starter.py) holds the earlier lessons finished, and is
-    where a student who moves on takes the file from."""
+    is made from its starter. A later lesson's starter (lessons/NN-*/starter.py) holds the
+    earlier lessons finished, declares its own lesson, and is where a student who moves on
+    takes the file from."""
     found = available()
     if not found:
         raise LookupError("there are no lessons with a lab (no lessons/NN-name/finished.py)")

@@ -10,8 +10,7 @@ Each file in tests/submissions/ is one submission, its expectations in a header 
     # exit: 1             the exit status it must get
     # says: timed out after 1 s in `repair_tool_history`    (any number of them) a phrase the
     #                     report must contain
-    # closing: 2 passed, 1 failed     the report's last line, when given
-    # needs: root         only graded as root (where the child becomes a user of its own)
+    # closing: 2 passed, 1 failed     the verdict on the report's score line, when given
 
 Every submission is graded by a real `python lab/lab_check.py` process from a folder of its
 own, several at once. Besides its verdict, each run must end within its time limits (one a
@@ -30,14 +29,16 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import pytest
 
+import plain_user
 from conftest import LESSON_10, PROJECT
-from lab.grading import account, linux
+from lab.grading.inside import linux
 from lab.grading.sandbox import Limits
 
 SUBMISSIONS = PROJECT / "tests" / "submissions"
@@ -49,6 +50,11 @@ REPORT_LIMIT = 64 * 1024  # bytes of report; what a submission prints is capped 
 LEFTOVER = "lab-corpus-leftover"  # in the command line of every process a submission leaves
 CACHES = {".git", ".venv", "__pycache__", ".hypothesis", ".pytest_cache"}
 IS_ROOT = os.geteuid() == 0
+# Who grades the corpus: root (as CI does, and a course server) and a plain user; run by a
+# plain user, only as itself.
+WHO = ["root", "plain user"] if IS_ROOT else ["plain user"]
+SCORE = re.compile(r"^score: .* points, (?P<passed>\d+) passed, (?P<failed>\d+) failed$",
+                   re.MULTILINE)
 
 
 # -- the corpus --------------------------------------------------------------------------------
@@ -62,7 +68,6 @@ class Case:
     says: tuple = ()
     closing: str = ""
     args: tuple = ()
-    needs_root: bool = False
 
     @classmethod
     def read(cls, path):
@@ -73,7 +78,7 @@ class Case:
         for line in source.splitlines():
             if not line.startswith("#"):
                 break
-            found = re.match(r"# (base|args|exit|says|closing|needs): (.*)$", line)
+            found = re.match(r"# (base|args|exit|says|closing): (.*)$", line)
             if found:
                 header.setdefault(found[1], []).append(found[2])
         if "base" not in header or "exit" not in header:
@@ -84,7 +89,7 @@ class Case:
         return cls(name=path.stem, text=text, exit=int(header["exit"][0]),
                    says=tuple(header.get("says", ())), closing=header.get("closing", [""])[0],
                    args=tuple(shlex.split(header.get("args", [""])[0])),
-                   needs_root=header.get("needs", [""])[0] == "root")
+                   )
 
     @property
     def time_limit(self):
@@ -95,7 +100,7 @@ class Case:
 
 
 CASES = [Case.read(path) for path in sorted(SUBMISSIONS.glob("*.py"))]
-RUNNABLE = [case for case in CASES if IS_ROOT or not case.needs_root]
+RUNNABLE = CASES
 
 
 @dataclass
@@ -110,13 +115,21 @@ class Run:
 
     @property
     def graded(self):
-        """How many tests the report lists."""
-        return len(re.findall(r"^  [✓✗] ", self.stdout, re.MULTILINE))
+        """How many tests the report counts on its score line."""
+        found = SCORE.search(self.stdout)
+        return int(found["passed"]) + int(found["failed"]) if found else 0
 
     @property
     def closing(self):
-        lines = self.stdout.strip().splitlines()
-        return lines[-1] if lines else ""
+        return verdict_of(self.stdout)
+
+
+def verdict_of(report):
+    """A report's verdict: "N passed, N failed" from its score line, else its last line."""
+    found = SCORE.search(report)
+    lines = report.strip().splitlines()
+    return f"{found['passed']} passed, {found['failed']} failed" if found \
+        else (lines[-1] if lines else "")
 
 
 @dataclass
@@ -129,12 +142,14 @@ class Corpus:
     seconds: float = 0.0
 
 
-def lab_check(folder, *args, timeout, preexec_fn=None, project=PROJECT):
-    """A real lab_check process, the one in `project`, working in `folder`, with no standard
-    input."""
-    return subprocess.run([sys.executable, str(pathlib.Path(project) / "lab" / "lab_check.py"),
-                           *args], cwd=folder, timeout=timeout, capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL, preexec_fn=preexec_fn)
+def lab_check(folder, *args, timeout, project=PROJECT, who="root"):
+    """A real lab_check process, the one in `project` (as `who`: root, or whoever runs the
+    suite, or a plain user with a copy of its own, see plain_user.py), working in `folder`,
+    with no standard input."""
+    argv = ([sys.executable, str(pathlib.Path(project) / "lab" / "lab_check.py"), *args]
+            if who == "root" else plain_user.command(project, *args))
+    return subprocess.run(argv, cwd=folder, timeout=timeout, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL)
 
 
 def submission_folder(parent, text):
@@ -148,7 +163,7 @@ def submission_folder(parent, text):
     return folder
 
 
-def grade_case(case, parent, project=PROJECT):
+def grade_case(case, parent, project=PROJECT, who="root"):
     """The Run of lab_check (the one in `project`) on `case`, from a new folder `parent`."""
     folder = submission_folder(parent, case.text)
     before = tree(folder)
@@ -156,7 +171,7 @@ def grade_case(case, parent, project=PROJECT):
     budget = 2 * case.time_limit * 21 + 60  # only so that a broken grader cannot hang the suite
     try:
         done = lab_check(folder, "--harness", str(folder / "harness.py"), "--lesson", "10",
-                         *case.args, timeout=budget, project=project)
+                         *case.args, timeout=budget, project=project, who=who)
         returncode, stdout, stderr = done.returncode, done.stdout, done.stderr
     except subprocess.TimeoutExpired as expired:
         returncode, stdout, stderr = None, str(expired.stdout or ""), "still running after " \
@@ -203,13 +218,17 @@ def leftover_processes():
     return found
 
 
-@pytest.fixture(scope="module")
-def corpus(tmp_path_factory):
+@pytest.fixture(scope="module", params=WHO)
+def corpus(request, tmp_path_factory):
     """Every runnable submission graded, WORKERS at a time, by the lab_check of a copy of the
     project made for the corpus (so that nobody's editing of the project meanwhile can look
     like a submission's doing), that copy hashed before and after, and the processes the
     submissions marked looked for at the end."""
-    parent = tmp_path_factory.mktemp("corpus")
+    why = plain_user.available()
+    if request.param == "plain user" and why:
+        pytest.skip(f"no plain-user runs here: {why}")
+    parent = pathlib.Path(tempfile.mkdtemp(prefix="lab-corpus-"))
+    parent.chmod(0o755)  # a plain user grades from in here too
     project = parent / "project"
     shutil.copytree(PROJECT, project, ignore=shutil.ignore_patterns(*CACHES))
     for folder in [parent, *(path for path in project.rglob("*") if path.is_dir())]:
@@ -218,18 +237,16 @@ def corpus(tmp_path_factory):
     started = time.monotonic()
     with ThreadPoolExecutor(WORKERS) as pool:
         runs = dict(zip([case.name for case in RUNNABLE], pool.map(
-            lambda case: grade_case(case, parent / "students" / case.name, project), RUNNABLE)))
+            lambda case: grade_case(case, parent / "students" / case.name, project,
+                                    who=request.param), RUNNABLE)))
     seconds = time.monotonic() - started
-    print(f"\nthe corpus: {len(runs)} submissions graded in {seconds:.1f} s")
+    print(f"\nthe corpus, as {request.param}: {len(runs)} submissions graded in {seconds:.1f} s")
     return Corpus(runs=runs, project_before=project_before,
                   project_after=tree(project, skip=CACHES), leftovers=leftover_processes(),
                   seconds=seconds)
 
 
 def runnable(case):
-    if case.needs_root and not IS_ROOT:
-        pytest.skip("as an ordinary user, the grader cannot make the child anyone else: only "
-                    "its scratch folder keeps it from the student's files")
     return case
 
 
@@ -313,46 +330,6 @@ def test_a_harness_within_the_default_memory_limit_fails_a_smaller_one_and_says_
     assert run.returncode == 2, f"exit {run.returncode}:\n{run.stdout}\n{run.stderr}"
     assert "ran out of memory while being imported" in run.stdout, run.stdout
     assert "the lab allows 200 MiB (lab_check --memory-limit)" in run.stdout, run.stdout
-
-
-# -- as an ordinary user, where the child cannot become anyone else -----------------------------
-
-def as_an_ordinary_user():
-    """In the child, before exec: become `nobody`, keeping only the right to read any file (the
-    Python running these tests may live in a folder only root can read)."""
-    linux.prctl(linux.PR_SET_KEEPCAPS, 1)
-    os.setgroups([])
-    os.setgid(account.NOBODY)
-    os.setuid(account.NOBODY)
-    linux.keep_only(linux.CAP_DAC_READ_SEARCH)
-
-
-def graded_as_an_ordinary_user(name, tmp_path, *args):
-    """lab_check on the corpus's submission `name`, run as nobody when these tests run as root
-    (as whoever runs them otherwise)."""
-    case = next(case for case in CASES if case.name == name)
-    folder = submission_folder(tmp_path / "student", case.text)
-    tmp_path.chmod(0o755)
-    return lab_check(folder, "--harness", str(folder / "harness.py"), "--lesson", "10", *args,
-                     timeout=120, preexec_fn=as_an_ordinary_user if IS_ROOT else None)
-
-
-def test_a_harness_that_kills_its_grader_as_an_ordinary_user_gets_a_failure_that_says_so(
-        tmp_path):
-    run = graded_as_an_ordinary_user("kills_its_grader", tmp_path, "--time-limit", "3",
-                                     "-k", "orphan or steering")
-
-    assert run.returncode == 1, f"exit {run.returncode}:\n{run.stdout}\n{run.stderr}"
-    assert "the grading process was killed by SIGKILL" in run.stdout, run.stdout
-    assert run.stdout.strip().endswith("0 passed, 1 failed"), run.stdout
-
-
-def test_as_an_ordinary_user_the_processes_a_harness_hides_are_killed_too(tmp_path):
-    run = graded_as_an_ordinary_user("hides_processes_it_started", tmp_path, "--time-limit", "3",
-                                     "-k", "orphan or steering")
-
-    assert run.returncode == 0, f"exit {run.returncode}:\n{run.stdout}\n{run.stderr}"
-    assert not leftover_processes(), f"still running: {leftover_processes()}"
 
 
 # -- files that are not Python at all ----------------------------------------------------------

@@ -1,64 +1,59 @@
-"""The pytest plugin behind lab_check: the `student` fixture, limits, and a results file.
+"""The pytest plugin behind lab_check: the `student` fixture, the sandbox, and the results.
 
-lab_check runs the lesson's tests.py under real pytest with `-p lab.grading.plugin`:
-
-    --harness FILE        the student's harness.py (required)
-    --time-limit SECONDS  for each test, the student's import included
-    --memory-limit MB     what the student's code may allocate in each test
-    --lab-results FILE    where to write the outcome of every test, as JSON
-
-A test that fails because of the student's code carries the explanation of a GradeFailure or
-a StudentProblem. Anything else that goes wrong is the grader's own fault, and says so.
+lab_check's worker (supervise.py) runs the lesson's tests.py under real pytest with
+`-p lab.grading.plugin`, after setting JOB (the grading, job.py), ZYGOTE (the sandbox it has
+started, sandbox.py) and RESULTS_FD (a pipe only the host and the worker hold). Each test gets
+a clean process forked from that one sandbox. A test that fails because of the student's code
+carries the explanation of a GradeFailure or a StudentProblem; anything else that goes wrong
+is the grader's own fault, and says so. A test counts as passed only when its call phase
+reported a pass; every outcome is written, at the end, to RESULTS_FD.
 """
 
-import json
+import importlib.util
+import os
 import pathlib
+import random
 import time
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 from . import manifest
+from .inside import wire
 from .problems import StudentProblem
-from .sandbox import Limits
 from .student import Student
 from .verdict import GradeFailure
 
-# Fixed examples, no database written anywhere, no deadline: a grade must not depend on luck,
-# leave files behind, or on how busy the machine is.
+# No database written anywhere, no deadline: a grade must not leave files behind, or depend
+# on how busy the machine is. The examples come from the grading's seed (--lab-seed).
 settings.register_profile(
-    "lab", derandomize=True, database=None, deadline=None, print_blob=False,
+    "lab", database=None, deadline=None, print_blob=False,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 JUDGED = (GradeFailure, StudentProblem)
 
 
-def pytest_addoption(parser):
-    group = parser.getgroup("lab", "grading a student's harness")
-    group.addoption("--harness", help="the student's harness.py")
-    group.addoption("--time-limit", type=float, default=Limits.seconds,
-                    help="seconds each test may take, import included")
-    group.addoption("--memory-limit", type=int, default=Limits.memory_mb,
-                    help="MiB the student's code may allocate in each test")
-    group.addoption("--lab-results", help="write every test's outcome here, as JSON")
+JOB = ZYGOTE = RESULTS_FD = None  # set by the worker before it runs pytest
 
 
 def pytest_configure(config):
     settings.load_profile("lab")
-    config.pluginmanager.register(Outcomes(config.option.lab_results), "lab-outcomes")
+    config.pluginmanager.register(Outcomes(RESULTS_FD), "lab-outcomes")
+
+
+@pytest.fixture(scope="session")
+def _zygote():
+    if ZYGOTE is None:
+        raise pytest.UsageError("the graded tests run under lab_check, which starts the sandbox")
+    return ZYGOTE
 
 
 @pytest.fixture
-def student(request):
-    """The student's harness, in a child process of its own for this test."""
-    options = request.config.option
-    if not options.harness:
-        raise pytest.UsageError("the graded tests need --harness FILE (use lab_check)")
+def student(request, _zygote):
+    """The student's harness, in a clean process of its own for this test."""
     folder = pathlib.Path(request.node.path).parent
-    scenarios = folder / "scenarios.py"
-    gaps = manifest.read_file(folder / "manifest.toml").get("gaps", {})
-    you = Student(options.harness, limits=Limits(options.time_limit, options.memory_limit),
-                  scenarios_file=scenarios if scenarios.exists() else None, gaps=gaps)
+    you = Student(_zygote, scenarios=_scenarios(folder / "scenarios.py"),
+                  gaps=manifest.read_file(folder / "manifest.toml").get("gaps", {}))
     try:
         yield you
     finally:
@@ -67,21 +62,52 @@ def student(request):
             request.node.user_properties.append(("printed", you.printed))
 
 
+@pytest.fixture
+def variation(request):
+    """A random.Random for this test, from the grading's seed and the test's name: inputs that
+    differ from grading to grading, and replay exactly with the same seed."""
+    return random.Random(f"{JOB.seed if JOB else 0}:{request.node.name}")
+
+
+_loaded = {}
+
+
+def _scenarios(path):
+    """The lesson's scenarios.py, loaded once, on the grader's side; None when there is none."""
+    if path not in _loaded:
+        module = None
+        if path.exists():
+            spec = importlib.util.spec_from_file_location(f"lab_scenarios_{len(_loaded)}", path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+        _loaded[path] = module
+    return _loaded[path]
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     report = yield
     if call.excinfo is not None and report.when in ("setup", "call"):
-        report.lab_message, report.lab_judged = _explain(call.excinfo.value)
+        you = item.funcargs.get("student") if hasattr(item, "funcargs") else None
+        answered = you is not None and you.answered
+        report.lab_message, report.lab_judged = _explain(call.excinfo.value, answered)
     return report
 
 
-def _explain(error):
-    """(message, judged): the sentence to show, and whether it is a verdict on the student."""
+def _explain(error, answered):
+    """(message, judged): the sentence to show, and whether it is a verdict on the student.
+    An unexpected error in a test after the student's code answered is put down to the answer:
+    a student's code can never make the grading say the grader broke."""
     for inner in _flatten(error):
         if isinstance(inner, JUDGED):
             return str(inner), True
-    return (f"the grader itself failed ({type(error).__name__}: {error}). This is a bug in the "
-            "lab, not in your harness: please report it."), False
+    said = f"{type(error).__name__}: {str(error)[:300]}"
+    if answered:
+        return (f"the test could not judge what your harness answered ({said}): it is not "
+                "shaped the way the lesson's messages are. If it looks right to you, tell your "
+                "instructor: it may be a bug in the lab."), True
+    return (f"the grader itself failed ({said}). This is a bug in the lab, not in your "
+            "harness: please report it."), False
 
 
 def _flatten(error):
@@ -93,26 +119,29 @@ def _flatten(error):
 
 
 class Outcomes:
-    """Collects each test's outcome as it is reported, and writes them all out at the end."""
+    """Collects each test's outcome as it is reported and writes them all, at the end, to the
+    host's pipe. A test is "passed" only when its call phase passed and no phase failed."""
 
-    def __init__(self, path):
-        self.path, self.tests, self.started = path, {}, time.monotonic()
+    def __init__(self, fd):
+        self.fd, self.tests, self.started = fd, {}, time.monotonic()
 
     def pytest_runtest_logreport(self, report):
         entry = self.tests.setdefault(report.nodeid, {
-            "nodeid": report.nodeid, "outcome": "passed", "message": "", "judged": True,
+            "nodeid": report.nodeid, "outcome": "unfinished", "message": "", "judged": True,
             "seconds": 0.0, "printed": ""})
         entry["seconds"] += report.duration
         entry["printed"] = dict(report.user_properties).get("printed", entry["printed"])
-        if report.failed and entry["outcome"] == "passed":
+        if report.failed and entry["outcome"] in ("unfinished", "passed"):
             entry["outcome"] = "failed"
             entry["message"] = getattr(report, "lab_message", None) or report.longreprtext
             entry["judged"] = getattr(report, "lab_judged", False)
         elif report.skipped and report.when != "teardown":
             entry["outcome"], entry["message"] = "skipped", str(report.longrepr[-1])
+        elif report.when == "call" and report.passed and entry["outcome"] == "unfinished":
+            entry["outcome"] = "passed"
 
     def pytest_sessionfinish(self, session):
-        if self.path:
-            pathlib.Path(self.path).write_text(json.dumps({
-                "tests": list(self.tests.values()),
-                "seconds": time.monotonic() - self.started}, indent=1))
+        if self.fd is not None:
+            wire.write_frame(self.fd, {"tests": list(self.tests.values()),
+                                       "seconds": time.monotonic() - self.started})
+            os.close(self.fd)

@@ -1,33 +1,197 @@
-"""The text report a student reads: a line a test, then what went wrong, then the count."""
+"""The text report a student reads: short, each failure said once, ending with what to do next.
+
+A failing report groups the failing tests by the gap they grade, in the order the manifest
+lists the gaps (the order to fill them), and within a gap by cause: tests that failed with the
+very same explanation are listed once, under it. The first cause of each gap is always written
+out in full; the others too while the report stays about a screen long (BUDGET lines), and the
+rest are named, for `-k` or `--verbose` to show. Under everything: the legend of the shape
+notation, the grader's version and the file's sha256, the score line
+("score: 0 of 27 points, 1 passed, 19 failed"), and last, the next step: the first gap to
+fill or the first test to fix, and the notebook section that teaches it.
+
+A passing report lists every test and ends with what comes after the lesson. A grading that
+could not run ends with the reason and "nothing was graded".
+"""
 
 import textwrap
+from dataclasses import dataclass, field
+
+from .. import lessons
+from ..display import LEGEND
+from . import hints, manifest
 
 PASS, FAIL = "✓", "✗"
-PRINTED_LINES = 12  # of what the student's code printed, the last lines shown under a failure
+WIDTH = 96          # prose is wrapped to this many columns
+BUDGET = 40         # lines a failing report aims at: causes past the first of a gap must fit
+RESERVED = 4       # lines kept for naming the causes not written out, and how to see them
+PRINTED_LINES = 8   # of what the student's code printed, the last lines shown under a failure
 
 
-def text_report(grade):
-    """The whole report as one string. Its last line is "N passed, N failed", or "nothing was
-    graded" after the reason; above it, the grader's version and the graded file's sha256."""
+@dataclass
+class Cause:
+    """Tests that failed with one explanation."""
+    message: str
+    tests: list = field(default_factory=list)
+
+
+@dataclass
+class Group:
+    """The failing tests of one gap (or of code the lesson gives, or of no known gap)."""
+    heading: str
+    tests: list          # every graded test of the group, passing or not
+    causes: list = field(default_factory=list)
+
+    @property
+    def failing(self):
+        return [test for cause in self.causes for test in cause.tests]
+
+
+def text_report(grade, lesson=None, verbose=False):
+    """The whole report as one string. `lesson` (a lessons.Lesson) gives the gaps and the hints;
+    found from the grade's lesson number when not given. `verbose` writes every cause in full."""
+    lesson = lesson or _lesson(grade.lesson)
     lines = [f"lab_check: lesson {grade.lesson}, {grade.title}: {grade.harness}", ""]
     stamp = grade.version + (f", file sha256 {grade.sha256}" if grade.sha256 else "")
     if grade.problem:
-        return "\n".join(lines + [grade.problem, "", stamp, "nothing was graded"]) + "\n"
-    for test in grade.tests:
-        lines.append(f"  {PASS if test.outcome == 'passed' else FAIL} {test.title}")
-    first_with = {}  # a message already shown -> the test it was shown under
-    for test in grade.tests:
+        return "\n".join(lines + _wrap(grade.problem) + ["", stamp, "nothing was graded"]) + "\n"
+    guide = hints.guide(lesson) if lesson else hints.Guide()
+    score = (f"score: {grade.score:g} of {grade.max_score:g} points, "
+             f"{grade.passed} passed, {grade.failed} failed")
+    if not grade.failed:
+        lines += [f"  {PASS} {test.title}" for test in grade.tests]
+        after = guide.after or "Every test passes."
+        return "\n".join(lines + ["", stamp, score]
+                         + _wrap(f"next: {after}", indent="  ", first="")) + "\n"
+    groups = _groups(grade.tests, _gaps(lesson))
+    body = _failing(groups, verbose, budget=BUDGET - 10)
+    passing = [t for t in grade.tests if t.outcome == "passed"]
+    if passing:
+        named = f": {' · '.join(t.title for t in passing)}" if len(passing) <= 3 else ""
+        body += _wrap(f"{PASS} {len(passing)} pass{'es' if len(passing) == 1 else ''}{named}") + [""]
+    return "\n".join(lines + body + [LEGEND, stamp, score]
+                     + _wrap(_next_step(groups, _gaps(lesson), guide, [t.test for t in grade.tests]),
+                           indent="  ", first="")) + "\n"
+
+
+def first_failing(grade, lesson=None):
+    """The name of the test the report sends the student to first, or None when all pass."""
+    lesson = lesson or _lesson(grade.lesson)
+    groups = _groups(grade.tests, _gaps(lesson))
+    return groups[0].causes[0].tests[0].test if groups else None
+
+
+def _lesson(number):
+    try:
+        return lessons.lesson(number)
+    except (LookupError, ValueError, TypeError):
+        return None
+
+
+def _gaps(lesson):
+    return manifest.read(lesson).get("gaps", {}) if lesson else {}
+
+
+def _groups(tests, gaps):
+    """The failing tests, grouped as the module docstring says; only groups with failures."""
+    order = list(gaps) + [manifest.GIVEN, ""]
+    groups = {}
+    for test in tests:
+        gap = test.gap if test.gap in order else ""
+        if test.outcome == "error":
+            gap = "error"
+        if gap not in groups:
+            groups[gap] = Group(_heading(gap, gaps), [])
+        groups[gap].tests.append(test)
         if test.outcome != "passed":
             said = test.message.rstrip()
-            if said in first_with:
-                said = f"the same as for \"{first_with[said]}\" above."
+            cause = next((c for c in groups[gap].causes if c.message == said), None)
+            if cause is None:
+                groups[gap].causes.append(cause := Cause(said))
+            cause.tests.append(test)
+    ranked = ["error"] + order
+    return [groups[gap] for gap in sorted(groups, key=ranked.index) if groups[gap].causes]
+
+
+def _heading(gap, gaps):
+    if gap == "error":
+        return "the grader itself broke"
+    if gap == manifest.GIVEN:
+        return "code the lesson gives you"
+    if gap in gaps:
+        return f"the {gap} gap ({', '.join(gaps[gap].get('names', []))})"
+    return "tests"
+
+
+def _failing(groups, verbose, budget):
+    """Every group's lines: its heading, its first cause in full, further causes in full while
+    they fit in `budget` lines with every group's first (all of them when `verbose`), the rest
+    by name."""
+    written = [[_cause(cause, alone=len(group.causes) == 1) for cause in group.causes]
+               for group in groups]
+    room = budget - sum(2 + len(causes[0]) + RESERVED for causes in written)
+    lines, hidden = [], False
+    for group, causes in zip(groups, written):
+        failing = len(group.failing)
+        lines.append(f"{FAIL} {group.heading}: {failing} of {len(group.tests)} "
+                     f"test{'s' if len(group.tests) != 1 else ''} fail{'s' if failing == 1 else ''}")
+        lines += causes[0]
+        named = []
+        for cause, shown in zip(group.causes[1:], causes[1:]):
+            if verbose or len(shown) <= room:
+                lines += shown
+                room -= len(shown)
             else:
-                first_with[said] = test.title
-            lines += ["", f"{FAIL} {test.title}", textwrap.indent(said, "  ")]
-            if test.printed:
-                shown = test.printed.rstrip().splitlines()[-PRINTED_LINES:]
-                lines.append("  your code printed (the last lines):")
-                lines += [f"    | {line}" for line in shown]
-    lines += ["", stamp, f"score: {grade.score:g} of {grade.max_score:g} points",
-              f"{grade.passed} passed, {grade.failed} failed"]
-    return "\n".join(lines) + "\n"
+                named += cause.tests
+        if named:
+            hidden = True
+            lines += _wrap(f"{FAIL} also failing, each for a reason of its own: "
+                           + " · ".join(t.title for t in named), indent="    ", first="  ")
+        lines.append("")
+    if hidden:
+        lines[-1:] = ["  (lab-check -k WORDS shows one test in full; --verbose shows them all)", ""]
+    return lines
+
+
+def _cause(cause, alone):
+    """A cause in full: the test (or how many, unless it is the `alone` cause of its group),
+    the explanation, what the code printed."""
+    if len(cause.tests) == 1:
+        lines = [f"  {FAIL} {cause.tests[0].title}"]
+    else:
+        lines = [] if alone else [f"  {FAIL} {len(cause.tests)} tests fail for one reason:"]
+    for line in cause.message.splitlines():
+        lines += _wrap(line, indent="    ", first="    ") if not line.startswith(" ") \
+            else [f"    {line}"]
+    if len(cause.tests) > 1:
+        lines += _wrap("failing: " + " · ".join(t.title for t in cause.tests),
+                       indent="      ", first="    ")
+    printed = next((t.printed for t in cause.tests if t.printed), "")
+    if printed:
+        lines.append("    your code printed (the last lines):")
+        lines += [f"      | {line}" for line in printed.rstrip().splitlines()[-PRINTED_LINES:]]
+    return lines
+
+
+def _next_step(groups, gaps, guide, names):
+    """The last line: the first gap to fill, or the first test to fix, and where it is taught."""
+    group = groups[0]
+    first = group.causes[0].tests[0]
+    if group.heading == "the grader itself broke":
+        return "next: this is a bug in the lab, not in your harness: please report it."
+    gap = gaps.get(first.gap)
+    if gap is not None and len(group.failing) == len(group.tests):
+        section = guide.section(gap=first.gap)
+        taught = f" The notebook's \"{section}\" teaches it." if section else ""
+        return (f"next: start with the {first.gap} gap, {gap.get('where', '')}.{taught} "
+                "Stuck? lab-check --hint")
+    section = guide.section(first.test, first.gap)
+    taught = f" The notebook's \"{section}\" teaches it." if section else ""
+    short = hints.short_name(first.test, names)
+    return (f"next: make \"{first.title}\" pass (its report is above).{taught} "
+            f"Stuck? lab-check --hint {short}")
+
+
+def _wrap(text, indent="", first=None):
+    return textwrap.wrap(text, WIDTH, initial_indent=indent if first is None else first,
+                         subsequent_indent=indent, break_on_hyphens=False,
+                         break_long_words=False) or [""]

@@ -43,6 +43,8 @@ class Grade:
     tests: list = field(default_factory=list)
     problem: str = ""    # set when nothing could be graded: what is wrong, and what to do
     seconds: float = 0.0
+    seed: int = 0        # the seed every variation of the tests came from (lab_check --seed)
+    isolation: str = ""  # how the student's code was isolated: bubblewrap, uid or none
     version: str = VERSION
 
     @classmethod
@@ -87,8 +89,9 @@ class Grade:
 
     @property
     def exit_code(self):
-        """0 every test passed, 1 some failed, 2 nothing could be graded, 3 the grader broke."""
-        if self.problem:
+        """0 every test passed, 1 some failed, 2 nothing could be graded (or nothing was: a
+        grading of no test is never a pass), 3 the grader broke."""
+        if self.problem or not self.tests:
             return 2
         if any(t.outcome == "error" for t in self.tests):
             return 3

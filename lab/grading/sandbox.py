@@ -1,47 +1,54 @@
-"""The grader's side of a graded test: fork a child for the student's code, ask it, judge.
+"""The grader's side of the sandbox: one zygote a grading, one clean process a test.
 
-One Sandbox serves one test. It copies harness.py into a scratch folder of its own, forks a
-child that imports it there (see child.py), and then sends requests and waits for answers, never
-longer than what is left of the test's time limit: writing a request and reading an answer
-both give up at the deadline, whatever the child does with its pipes. The child's output is
-read as it comes and only its first and last few kilobytes are kept. Whatever goes wrong (a
-timeout, a death, an exception, a missing name, something that is not an answer) becomes a
-StudentProblem raised in the test; after one, the sandbox is dead and every later request
-raises the same problem at once, so a test never waits twice. Closing the sandbox kills every
-process the child started, wherever it went (see reaper.py), and deletes the scratch folder.
+`Zygote` starts the sandbox (isolation.py) for one submission and keeps it for the whole
+grading. `Zygote.open(name)` asks it to fork the process for one test and returns a
+`StudentProcess`, which sends requests and reads answers, never waiting longer than the time
+limit for one answer, and reading the process's output all the while (its first and last few
+kilobytes are kept). Whatever goes wrong on the student's side (a timeout, a death, an
+exception, a missing name, something that is not an answer) becomes a StudentProblem raised in
+the test; after one, the process is dead and every later request raises the same problem at
+once. Ending a test (`StudentProcess.close`) has the zygote kill every process the test left.
 
-Nothing the grader reads comes from the scratch folder, which the student's code may fill
-with anything: the watchdog's stack dump goes to a private folder of the grader's, and source
-lines for a message are read from the grader's own copy of harness.py.
+While it waits for an answer, the grader serves the student's process: a call of the harness
+on an object of the grader's (the scripted model's `complete`, a tool's `execute`) arrives as a
+callback and is run here, on the grader's side, where the test sees it. A callback that raises
+PowerCut kills the student's process on the spot, as a power cut would.
 """
 
+import json
 import os
 import selectors
-import shutil
-import tempfile
-import threading
+import socket
 import time
 from dataclasses import dataclass
 
-from . import account, channel, child, problems, reaper
+from . import isolation, problems
+from .inside import wire
+from .inside.plain import Codec, NotPlain
 
-KEEP = 4096   # bytes of output kept from the start, and again from the end
-POLL = 0.25   # seconds between looks at whether the child is still alive, while waiting
-WATCHDOG_EARLY = 0.15  # seconds before the deadline that the child dumps its stacks
+KEEP = 4096            # bytes of output kept from the start, and again from the end
+POLL = 0.25            # seconds between looks at whether the process is still there
+WATCHDOG_EARLY = 0.15  # seconds before the deadline that the process dumps its stacks
 DUMP_WAIT = 0.6        # seconds past the deadline the grader waits for that dump, at most
+START = 30.0           # seconds a zygote may take to start, on a slow machine
+CONTROL = 10.0         # seconds the zygote may take to answer the grader
 FACTS = {"type", "message", "exit_code", "line", "function", "source"}
-CALL = {"type", "returned", "origins", "returned_input", "input_after", "input_kept_objects"}
-_live = set()  # this process's children that are sandboxes now: a sweep spares the others
+CPU_FACTOR = 6         # a test's process may use this many times its time limit in CPU time
 
 
 @dataclass(frozen=True)
 class Limits:
-    seconds: float = 5.0      # for the whole of one test, the import included
-    memory_mb: int = 1024     # what the student's code may allocate on top of the child's own
+    seconds: float = 5.0      # for one answer of the student's code, its import included
+    memory_mb: int = 1024     # what the student's code may allocate on top of its process's own
+
+
+class PowerCut(Exception):
+    """Raised by a grader-side callback (a tool, the model) to kill the student's process at
+    that moment, as if the power went; the test goes on and may restart it."""
 
 
 class Output:
-    """What the child printed: the first and last KEEP bytes of it, and how much in all."""
+    """What the process printed: the first and last KEEP bytes of it, and how much in all."""
 
     def __init__(self):
         self.head, self.tail, self.size = bytearray(), bytearray(), 0
@@ -59,233 +66,384 @@ class Output:
                 + bytes(self.tail).decode(errors="replace"))
 
 
-class Sandbox:
-    def __init__(self, harness_file, *, limits=Limits(), scenarios_file=None):
-        self.harness_file = os.path.abspath(harness_file)
-        self.scenarios_file = os.path.abspath(scenarios_file) if scenarios_file else None
-        self.limits = limits
-        self.output = Output()
-        self.names = None
-        self._pid = None
-        self._status = None
-        self._dead = None
+class Zygote:
+    """The sandbox of one grading: `kind` of isolation, the grader's private `snapshot` of the
+    student's file, a `bundle` (isolation.Bundle) and the grading's `private` folder."""
 
-    # -- life ------------------------------------------------------------------------------
+    def __init__(self, kind, snapshot, bundle, private, limits=Limits()):
+        self.kind, self.snapshot, self.bundle = kind, snapshot, bundle
+        self.private, self.limits = private, limits
+        self._launched = None
+        self._tests = 0
 
-    def start(self):
-        """Fork the child and wait until harness.py is imported; returns the names it has."""
-        self._scratch = tempfile.mkdtemp(prefix="lab-check-")
-        self._private = tempfile.mkdtemp(prefix="lab-check-watch-")
-        self._copy = os.path.join(self._scratch, "harness.py")
-        shutil.copyfile(self.harness_file, self._copy)
-        self._stacks = os.path.join(self._private, "stacks")
-        open(self._stacks, "w").close()
-        requests_r, self._requests = os.pipe()
-        self._answers, answers_w = os.pipe()
-        self._printed, output_w = os.pipe()
-        self._printing, self._frames = True, channel.FrameBuffer()
-        self._main_thread = threading.get_ident()  # the child's main thread, after the fork
-        copies = child.clean_copies(self.scenarios_file)
-        self._deadline = time.monotonic() + self.limits.seconds
-        pid = os.fork()
-        if pid == 0:  # the child: serve never returns
+    def _start(self):
+        launched = isolation.launch(self.kind, self.bundle, self.snapshot, self.private)
+        launched.control.settimeout(START)
+        try:
+            hello = json.loads(launched.control.recv(4096) or b"{}")
+        except (OSError, ValueError):
+            hello = {}
+        if "zygote" not in hello:
+            said = b""
+            if launched.process.poll() is not None:
+                said = launched.process.stderr.read()
+            launched.close()
+            raise RuntimeError(f"the sandbox ({self.kind}) did not start: "
+                               f"{said.decode(errors='replace').strip()[-400:] or 'no word'}")
+        launched.control.settimeout(CONTROL)
+        self._launched = launched
+
+    def _ask(self, message, fds=()):
+        control = self._launched.control
+        if fds:
+            socket.send_fds(control, [json.dumps(message).encode()], list(fds))
+        else:
+            control.send(json.dumps(message).encode())
+        answer = control.recv(4096)
+        if not answer:
+            raise OSError("the zygote hung up")
+        return json.loads(answer)
+
+    def open(self, name=None, scratch=None):
+        """Fork the process for one test and wait until harness.py is imported. `scratch`
+        names a scratch folder to use again (a restart after a power cut)."""
+        self._tests += 1
+        scratch = scratch or f"t{self._tests}"
+        for attempt in (1, 2):
+            if self._launched is None or self._launched.process.poll() is not None:
+                self.close()
+                self._start()
             try:
-                child.serve(copies=copies, harness_file=self._copy,
-                            requests_fd=requests_r, answers_fd=answers_w, output_fd=output_w,
-                            scratch=self._scratch, memory_limit_mb=self.limits.memory_mb,
-                            watchdog_file=self._stacks,
-                            watchdog_seconds=self.limits.seconds - WATCHDOG_EARLY,
-                            keep_fds={requests_r, answers_w, output_w})
-            finally:
-                os._exit(70)
-        self._pid = pid
-        _live.add(pid)
-        self._uid = account.uid_for(pid) if account.switching() else None
-        for fd in (requests_r, answers_w, output_w):
-            os.close(fd)
-        os.set_blocking(self._requests, False)
-        ready = self._exchange(None, "importing harness.py")
-        if "grader_broke" in ready:
-            raise RuntimeError(f"the child process could not be set up: {ready['grader_broke']}")
+                return StudentProcess(self, scratch)
+            except (OSError, ValueError):
+                self.close()  # the zygote died (the last test's code killed it): start anew
+                if attempt == 2:
+                    raise
+
+    def fork(self, scratch, fds):
+        request = {"op": "fork", "scratch": scratch,
+                   "watchdog": self.limits.seconds - WATCHDOG_EARLY,
+                   "memory_mb": self.limits.memory_mb,
+                   "cpu_seconds": max(10, CPU_FACTOR * self.limits.seconds),
+                   "processes": isolation.processes_allowed(self.kind)}
+        return self._ask(request, fds)["pid"]
+
+    def status(self, pid):
+        try:
+            return self._ask({"op": "status", "pid": pid})
+        except (OSError, ValueError):
+            return {}
+
+    def reset(self):
+        """Kill every process a test left; a zygote that does not answer is killed itself."""
+        if self._launched is None:
+            return
+        try:
+            if self._ask({"op": "reset"}).get("clean"):
+                return
+        except (OSError, ValueError):
+            pass
+        self.close()
+
+    def close(self):
+        if self._launched is not None:
+            self._launched.close()
+            self._launched = None
+
+
+class StudentProcess:
+    """One test's process: requests, answers and callbacks over its channel."""
+
+    def __init__(self, zygote, scratch):
+        self.zygote, self.scratch, self.limits = zygote, scratch, zygote.limits
+        self.output = Output()
+        self._dead = None
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        printed_r, printed_w = os.pipe()
+        stacks_r, stacks_w = os.pipe()
+        try:
+            self.pid = zygote.fork(scratch, (theirs.fileno(), printed_w, stacks_w))
+        finally:
+            theirs.close()
+            os.close(printed_w)
+            os.close(stacks_w)
+        self._channel, self._printed, self._stacks = ours, printed_r, stacks_r
+        os.set_blocking(self._stacks, False)
+        self._channel.setblocking(False)
+        self._frames, self._unsent = wire.FrameBuffer(), bytearray()
+        self._printing, self._next_id, self._deadline = True, 0, None
+        self.codec = Codec("grader", lambda side, n: Remote(self, n))
+        self.harness_file = (f"/scratch/{scratch}/harness.py" if zygote.kind == "bubblewrap"
+                             else os.path.join(zygote._launched.scratch, scratch, "harness.py"))
+        self.main_thread = None
+        try:
+            ready = self._wait(None, "importing harness.py", self.limits.seconds)
+            self.names, self.main_thread = self._ready(ready)
+        except BaseException:
+            self.close()
+            raise
+
+    def _ready(self, ready):
         if "import_failed" in ready and _is_facts(ready["import_failed"]):
-            self._dead = problems.StudentImportFailed(
+            raise self._fail(problems.StudentImportFailed(
                 "harness.py could not be imported: " + str(problems.raised(
-                    ready["import_failed"], "being imported", self.limits)))
-            raise self._dead
+                    ready["import_failed"], "being imported", self.limits))))
         names = ready.get("ready")
         if type(names) is not list or not all(type(n) is str for n in names):
             raise self._fail(problems.garbled("no list of names when ready", "importing harness.py"))
-        self.names = set(names)
-        return self.names
-
-    def close(self):
-        if self._pid is not None:
-            self._kill()
-            self._reap()
-            _live.discard(self._pid)
-            for fd in (self._requests, self._answers, self._printed):
-                os.close(fd)
-            for folder in (self._scratch, self._private):
-                shutil.rmtree(folder, ignore_errors=True)  # the student's files, whatever they are
-            self._pid = None
-
-    def __enter__(self):
-        try:
-            self.start()
-        except BaseException:  # a child that failed to start is still killed, its folder gone
-            self.close()
-            raise
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
+        thread = ready.get("thread")
+        return set(names), thread if type(thread) is int else None
 
     # -- asking ----------------------------------------------------------------------------
 
-    def ask(self, request, doing):
-        """Send one request and return the child's answer. `doing` says, for a sentence, what
-        the student's code was doing: "running repair_tool_history"."""
+    def request(self, payload, doing):
+        """Send one request from the test and return the answer: {"ok": value} (decoded) or
+        {"done": True} for an iterator at its end."""
         if self._dead is not None:
             raise self._dead
-        request = dict(request, watchdog=self._deadline - time.monotonic() - WATCHDOG_EARLY)
-        answer = self._exchange(request, doing)
-        wrong = _not_an_answer(request, answer)
-        if wrong:
-            raise self._fail(problems.garbled(wrong, doing))
+        top = self._deadline is None
+        if top:
+            self._deadline = time.monotonic() + self.limits.seconds
+        try:
+            self._next_id += 1
+            number = self._next_id
+            message = dict(payload, id=number)
+            if top:
+                message["watchdog"] = self.limits.seconds - WATCHDOG_EARLY
+            self._send(message, doing)
+            answer = self._wait(number, doing, None)
+        finally:
+            if top:
+                self._deadline = None
+        return self._judge(answer, doing)
+
+    def _judge(self, answer, doing):
+        kinds = [kind for kind in ("ok", "done", "missing", "raised", "not_plain") if kind in answer]
+        if len(kinds) != 1:
+            raise self._fail(problems.garbled(f"an answer with {sorted(answer)[:6]}", doing))
         if "raised" in answer:
+            if not _is_facts(answer["raised"]):
+                raise self._fail(problems.garbled("an exception without its facts", doing))
             raise problems.raised(answer["raised"], doing, self.limits)
         if "not_plain" in answer:
-            raise problems.StudentNotPlain(f"{answer['not_plain']}. The grader only judges "
-                                           "plain lists, dicts, strings and numbers.")
+            raise problems.StudentNotPlain(f"{str(answer['not_plain'])[:500]}. The grader only "
+                                           "judges plain lists, dicts, strings and numbers.")
+        if "missing" in answer:
+            return answer
+        if "ok" in answer:
+            try:
+                return {"ok": self.codec.decode(answer["ok"])}
+            except NotPlain as error:
+                raise self._fail(problems.garbled(str(error), doing)) from None
         return answer
 
-    def _exchange(self, request, doing):
-        """Send `request` (None: nothing), then return the next answer, reading the child's
-        output all the while; a StudentProblem when the deadline passes or the child ends."""
-        unsent = memoryview(channel.encode(request) if request is not None else b"")
+    def _send(self, message, doing):
+        try:
+            self._unsent += wire.encode(message)
+        except (TypeError, ValueError) as error:  # the grader handed over something odd
+            raise RuntimeError(f"the grader could not send {message.get('op')}: {error}")
+        self._flush(doing)
+
+    def _flush(self, doing):
+        while self._unsent:
+            try:
+                sent = self._channel.send(self._unsent)
+            except BlockingIOError:
+                return
+            except OSError:  # the process is gone: reading says how it ended
+                self._unsent.clear()
+                return
+            del self._unsent[:sent]
+
+    def _wait(self, number, doing, seconds):
+        """The answer to request `number` (None: the ready message), serving callbacks and
+        reading output until it comes; a StudentProblem when the deadline passes."""
+        deadline = self._deadline if seconds is None else time.monotonic() + seconds
         with selectors.DefaultSelector() as watch:
-            watch.register(self._answers, selectors.EVENT_READ, "answers")
+            watch.register(self._channel, selectors.EVENT_READ, "channel")
             if self._printing:
                 watch.register(self._printed, selectors.EVENT_READ, "printed")
-            if unsent:
-                watch.register(self._requests, selectors.EVENT_WRITE, "requests")
             while True:
-                answer = self._next_frame(doing)
-                if answer is not None:
-                    return answer
-                left = self._deadline - time.monotonic()
+                frame = self._next_frame(doing)
+                if frame is not None:
+                    if "cb" in frame:
+                        self._serve(frame, doing)
+                        continue
+                    if number is None or frame.get("id") == number:
+                        return frame
+                    raise self._fail(problems.garbled("an answer to a question not asked", doing))
+                left = deadline - time.monotonic()
                 if left <= 0:
                     raise self._fail(self._time_out(doing))
-                ready = watch.select(timeout=min(left, POLL))
-                for key, _ in ready:
-                    if key.data == "requests":
-                        unsent = self._write(unsent)
-                        if not unsent:
-                            watch.unregister(key.fd)
+                if self._unsent:
+                    self._flush(doing)
+                for key, _ in watch.select(timeout=min(left, POLL)):
+                    if key.data == "printed":
+                        chunk = os.read(self._printed, 1 << 16)
+                        if chunk:
+                            self.output.feed(chunk)
+                        else:
+                            watch.unregister(self._printed)
+                            self._printing = False
                         continue
-                    chunk = os.read(key.fd, 1 << 16)
-                    if key.data == "printed" and chunk:
-                        self.output.feed(chunk)
-                    elif key.data == "printed":
-                        watch.unregister(key.fd)
-                        self._printing = False
-                    elif chunk:
-                        self._frames.feed(chunk)
-                    else:
+                    try:
+                        chunk = self._channel.recv(1 << 16)
+                    except BlockingIOError:
+                        continue
+                    except OSError:
+                        chunk = b""
+                    if not chunk:
                         raise self._fail(self._gone(doing))
-                if not ready and self._exited():  # ended, but a process it forked holds the pipe
-                    raise self._fail(problems.died(self._status, doing))
+                    self._frames.feed(chunk)
 
     def _next_frame(self, doing):
         try:
-            return next(iter(self._frames.frames()), None)
-        except channel.Garbled as error:
+            return self._frames.next_frame()
+        except wire.Garbled as error:
             raise self._fail(problems.garbled(str(error), doing)) from None
 
-    def _write(self, unsent):
-        """Write what the pipe takes of `unsent`; what is left. Nothing is left when the child
-        is gone: reading its answers then says how it ended."""
+    def _serve(self, frame, doing):
+        """Run a callback of the student's process on the grader's side and answer it."""
+        number = frame.get("cb")
         try:
-            return unsent[os.write(self._requests, unsent):]
-        except BlockingIOError:
-            return unsent
-        except BrokenPipeError:
-            return memoryview(b"")
+            target = self.codec.kept(frame.get("target"))
+            method = frame.get("method")
+            if method is not None:
+                if type(method) is not str or method.startswith("_"):
+                    raise NotPlain(f"no method {str(method)[:40]!r} may be called")
+                target = getattr(target, method)
+            args, kwargs = self.codec.decode(frame.get("args")), self.codec.decode(frame.get("kwargs"))
+            if type(args) is not list or type(kwargs) is not dict:
+                raise NotPlain("arguments that are not a list and a dict")
+        except (NotPlain, AttributeError) as error:
+            raise self._fail(problems.garbled(f"a callback the lab does not take ({error})",
+                                              doing)) from None
+        try:
+            value = target(*args, **kwargs)
+            reply = {"cb": number, "ok": self.codec.encode(value)}
+        except PowerCut:
+            self.kill()
+            raise
+        except problems.StudentProblem:
+            raise
+        except Exception as error:  # a tool that fails, a model out of script: news for them
+            reply = {"cb": number, "raised": f"{type(error).__name__}: {error}"}
+        self._send(reply, doing)
+
+    # -- endings ---------------------------------------------------------------------------
 
     def _fail(self, problem):
         self._dead = problem
         return problem
 
     def _gone(self, doing):
-        """The child closed its answers: it has ended (how?) or shut the pipe and lives on."""
-        until = min(self._deadline, time.monotonic() + 1.0)
-        while not self._exited():
-            if time.monotonic() >= until:
-                self._kill()
-                self._reap()
-                return problems.stopped_answering(doing)
-            time.sleep(0.01)
-        return problems.died(self._status, doing)
+        status = self.zygote.status(self.pid)
+        if "status" in status and type(status["status"]) is int:
+            return problems.died(status["status"], doing)
+        return problems.stopped_answering(doing)
 
     def _time_out(self, doing):
-        # The watchdog fires just before the deadline, later on a busy machine: give it a moment
-        # to start (a stopped child never will), and a dump that has begun a moment to finish.
-        until = time.monotonic() + DUMP_WAIT
-        while os.path.getsize(self._stacks) == 0 and time.monotonic() < until:
-            time.sleep(0.02)
-        time.sleep(0.05)
-        with open(self._stacks, errors="replace") as dump:
-            stacks = dump.read()
-        self._kill()
-        self._reap()
-        return problems.timed_out(self.limits.seconds, doing, stacks, self._copy,
-                                  source_file=self.harness_file, main_thread=self._main_thread)
-
-    # -- ending ----------------------------------------------------------------------------
-
-    def _kill(self):
-        reaper.sweep(self._pid, self._uid, spare=_live - {self._pid})
-
-    def _exited(self):
-        """True once the child has ended (its status is then kept); never waits."""
-        if self._status is None:
+        until, stacks = time.monotonic() + DUMP_WAIT, b""
+        while time.monotonic() < until:
             try:
-                pid, status = os.waitpid(self._pid, os.WNOHANG)
-            except ChildProcessError:
-                pid, status = self._pid, 0  # reaped by someone else: nothing more to know
-            if pid:
-                self._status = status
-        return self._status is not None
+                chunk = os.read(self._stacks, 1 << 16)
+            except BlockingIOError:
+                chunk = None
+            if chunk:
+                stacks += chunk
+                until = min(until, time.monotonic() + 0.1)  # a dump under way: let it finish
+            elif chunk == b"":
+                break
+            else:
+                time.sleep(0.02)
+        self.kill()
+        return problems.timed_out(self.limits.seconds, doing, stacks.decode(errors="replace"),
+                                  self.harness_file, source_file=self.zygote.snapshot,
+                                  main_thread=self.main_thread)
 
-    def _reap(self):
-        """Wait for the child (killed by now) and return its status."""
-        if self._status is None:
+    def kill(self):
+        """Kill this test's processes (every process in the sandbox but the zygote)."""
+        self.zygote.reset()
+        if self._dead is None:
+            self._dead = problems.StudentDied("the harness's process was stopped by the test")
+
+    def printed(self):
+        """What the student's code printed in this test (the start and end of it)."""
+        self._drain()
+        return self.output.text() if self.output.size else ""
+
+    def _drain(self):
+        if not self._printing:
+            return
+        os.set_blocking(self._printed, False)
+        while True:
             try:
-                self._status = os.waitpid(self._pid, 0)[1]
-            except ChildProcessError:
-                self._status = 0
-        return self._status
+                chunk = os.read(self._printed, 1 << 16)
+            except BlockingIOError:
+                return
+            if not chunk:
+                self._printing = False
+                return
+            self.output.feed(chunk)
+
+    def close(self):
+        if self._channel is None:
+            return
+        self._channel.close()
+        self.zygote.reset()
+        self._drain()
+        for fd in (self._printed, self._stacks):
+            os.close(fd)
+        self._channel = None
+
+
+class Remote:
+    """A stand-in, in the grader, for an object that lives in the student's process (the
+    harness module, a Harness, a run's generator). Reading an attribute, calling, and taking
+    the next item are requests; what comes back is plain data or another Remote."""
+
+    def __init__(self, process, number, name="harness"):
+        object.__setattr__(self, "_lab_process", process)
+        object.__setattr__(self, "_lab_number", number)
+        object.__setattr__(self, "_lab_name", name)
+
+    @property
+    def _lab_marker(self):
+        return {"$lab": "remote", "n": self._lab_number}
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        answer = self._lab_process.request(
+            {"op": "get", "target": self._lab_number, "name": name},
+            f"reading {self._lab_name}.{name}")
+        if "missing" in answer:
+            raise problems.StudentMissingName(name, f"harness.py has no `{name}`.")
+        value = answer["ok"]
+        if isinstance(value, Remote):
+            object.__setattr__(value, "_lab_name", f"{self._lab_name}.{name}")
+        return value
+
+    def __call__(self, *args, **kwargs):
+        codec = self._lab_process.codec
+        answer = self._lab_process.request(
+            {"op": "call", "target": self._lab_number, "args": codec.encode(list(args)),
+             "kwargs": codec.encode(kwargs)}, f"running {self._lab_name}")
+        return answer["ok"]
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        answer = self._lab_process.request({"op": "next", "target": self._lab_number},
+                                           f"taking the next item of {self._lab_name}")
+        if answer.get("done"):
+            raise StopIteration
+        return answer["ok"]
+
+    def __repr__(self):
+        return f"<{self._lab_name} in the student's process>"
 
 
 def _is_facts(facts):
     return type(facts) is dict and set(facts) == FACTS
-
-
-def _not_an_answer(request, answer):
-    """Why `answer` is not one the child sends to `request`, or None. A forged answer (the
-    student's code writing to the grader's pipe) must fail its test, not break the grader."""
-    kinds = [kind for kind in ("data", "missing", "raised", "not_plain") if kind in answer]
-    if len(kinds) != 1:
-        return f"an answer with {sorted(answer)[:6]}"
-    if "raised" in answer and not _is_facts(answer["raised"]):
-        return "an exception without its facts"
-    if "data" in answer and request["op"] == "call":
-        data = answer["data"]
-        if type(data) is not dict or set(data) != CALL or type(data["type"]) is not str:
-            return "the facts of a call, but not all of them"
-        if data["type"] == "list" and not (
-                type(data["returned"]) is list and type(data["origins"]) is list
-                and len(data["origins"]) == len(data["returned"])
-                and all(o is None or type(o) is int for o in data["origins"])):
-            return "a list returned, without its origins"
-    return None

@@ -2,14 +2,23 @@
 
 A test takes the `student` fixture (see plugin.py) and asks it things:
 
-    view = student.repair(record)     # repair_tool_history(record), run in the child
+    view = student.repair(record)     # repair_tool_history(record), run in the sandbox
     view.messages, view.origins       # what came back; which of them are the given objects
     student.view(record)              # the same for context_for_model
+    student.value("safe_trim", record, 3)    # any function: its value, its arguments after
     student.constant("INTERRUPTED")
     student.scenario("session", job="tests", stop_after=5, then=[...])
 
-Every request sends a fresh copy of its transcript, so nothing a student's function does to
-its input can reach another test, or the grader's own copy.
+A scenario is a function of the lesson's scenarios.py, run here, on the grader's side, with
+the student's module as a proxy (sandbox.Remote): the scripted model and the tools it hands the
+harness stay here too, so every request the harness sends and every tool it runs is seen by
+the grader, not reported by the student's process. Facts only the student's process can see
+(whether a message returned is the very object handed over, whether the input was left alone)
+are reported by it, and a submission that tampers with the code reporting them could forge
+them: tests built on them say so, and are worth little.
+
+Every request sends a fresh copy of its data, so nothing a student's function does to its
+input can reach another test, or the grader's own copy.
 """
 
 from dataclasses import dataclass
@@ -17,17 +26,20 @@ from dataclasses import dataclass
 import lab
 
 from .problems import StudentMissingName, StudentNotPlain
-from .sandbox import Limits, Sandbox
+from .sandbox import PowerCut, Remote
+
+__all__ = ["PowerCut", "Returned", "Student", "Value"]
 
 
 @dataclass(frozen=True)
 class Returned:
-    """What one call of a student's function did, as facts.
+    """What one call of a student's function on a list of messages did, as facts.
 
     given          the transcript that was sent (the grader's plain copy)
     messages       what the function returned: a list of plain messages
     origins        for each message returned, the index in `given` of the very object that
-                   was handed over, or None for a message the function made (or copied)
+                   was handed over, or None for a message the function made (or copied);
+                   reported by the student's process
     returned_input True when the function returned the very list it was handed
     input_after    that list as it was after the call
     input_kept_objects  True when that list still held the very objects it was handed
@@ -49,16 +61,39 @@ class Returned:
         return [m for m, origin in zip(self.messages, self.origins) if origin is None]
 
 
+@dataclass(frozen=True)
+class Value:
+    """What one call name(*args) did: its plain `value`, each argument as it was afterwards,
+    and whether the value is the very first argument."""
+    args: tuple
+    value: object
+    args_after: list
+    returned_input: bool
+
+
 class Student:
-    def __init__(self, harness_file, *, limits=Limits(), scenarios_file=None, gaps=None):
-        self._sandbox = Sandbox(harness_file, limits=limits, scenarios_file=scenarios_file)
-        self._gaps = gaps or {}
-        self._started = False
+    def __init__(self, zygote, *, scenarios=None, gaps=None):
+        self._zygote, self._scenarios, self._gaps = zygote, scenarios, gaps or {}
+        self._process = None
+        self._printed = []
+
+    @property
+    def answered(self):
+        """True once the student's process has been started for this test."""
+        return self._process is not None
+
+    @property
+    def process(self):
+        if self._process is None:
+            self._process = self._zygote.open()
+        return self._process
 
     @property
     def printed(self):
         """What the student's code printed during this test (the start and end of it)."""
-        return self._sandbox.output.text() if self._sandbox.output.size else ""
+        if self._process is not None:
+            self._printed.append(self._process.printed())
+        return "\n".join(p for p in self._printed if p)
 
     def repair(self, record):
         return self.call("repair_tool_history", record)
@@ -67,43 +102,73 @@ class Student:
         return self.call("context_for_model", record)
 
     def call(self, name, record):
-        """name(record) in the child, checked to have returned a list of messages."""
-        answer = self._ask({"op": "call", "name": name, "messages": record},
-                           f"running {name}", name)
-        facts = answer["data"]
+        """name(record) in the sandbox, checked to have returned a list of messages."""
+        facts = self._ask({"op": "facts", "name": name, "messages": record},
+                          f"running {name}", name)
+        if type(facts) is not dict or facts.get("type") is None:
+            raise StudentNotPlain(f"{name} answered with something that is not its facts.")
         if facts["type"] != "list":
             raise StudentNotPlain(f"{name} returned a {facts['type']}, not a list of messages. "
                                   "It should build a new list and return it.")
-        bad = [f"item {i} ({lab.show([m], clip=40)})" for i, m in enumerate(facts["returned"])
-               if not _well_formed(m)]
+        returned, origins = facts.get("returned"), facts.get("origins")
+        if (type(returned) is not list or type(origins) is not list
+                or len(origins) != len(returned)
+                or not all(o is None or (type(o) is int and 0 <= o < len(record)) for o in origins)):
+            raise StudentNotPlain(f"{name} answered with facts that do not fit together.")
+        bad = [f"item {i} ({lab.show([m], clip=40)})" if isinstance(m, dict) else f"item {i}"
+               for i, m in enumerate(returned) if not _well_formed(m)]
         if bad:
             raise StudentNotPlain(f"{name} returned a list holding things that are not "
                                   f"messages: {'; '.join(bad[:3])}")
-        return Returned(given=record, messages=facts["returned"], origins=facts["origins"],
-                        returned_input=facts["returned_input"], input_after=facts["input_after"],
-                        input_kept_objects=facts["input_kept_objects"])
+        return Returned(given=record, messages=returned, origins=origins,
+                        returned_input=facts.get("returned_input") is True,
+                        input_after=facts.get("input_after"),
+                        input_kept_objects=facts.get("input_kept_objects") is True)
+
+    def value(self, name, *args):
+        """name(*args) in the sandbox: what it returned, and its arguments afterwards."""
+        codec = self.process.codec
+        facts = self._ask({"op": "value", "name": name, "args": codec.encode(list(args))},
+                          f"running {name}", name)
+        if type(facts) is not dict or type(facts.get("args_after")) is not list:
+            raise StudentNotPlain(f"{name} answered with something that is not its facts.")
+        if _holds_remote(facts.get("value")):
+            raise StudentNotPlain(f"{name} returned something that is not plain data (a "
+                                  "dict, list, str, number, bool or None).")
+        return Value(args=args, value=facts["value"], args_after=facts["args_after"],
+                     returned_input=facts.get("returned_input") is True)
 
     def constant(self, name):
-        return self._ask({"op": "constant", "name": name}, f"reading {name}", name)["data"]
+        value = self._ask({"op": "constant", "name": name}, f"reading {name}", name)
+        if _holds_remote(value):
+            raise StudentNotPlain(f"{name} is not plain data (a str, number, list or dict).")
+        return value
 
     def scenario(self, name, **params):
-        return self._ask({"op": "scenario", "name": name, "params": params},
-                         "running a session on your Harness (your run_agent and "
-                         "context_for_model inside it)", None)["data"]
+        """The lesson's scenario `name`, run here on the student's module (a proxy)."""
+        if self._scenarios is None or not hasattr(self._scenarios, name):
+            raise RuntimeError(f"the lesson has no scenario {name!r}")
+        return getattr(self._scenarios, name)(Remote(self.process, 0), **params)
+
+    def restart(self):
+        """A fresh process for this test on the same scratch folder (after a PowerCut)."""
+        scratch = self.process.scratch
+        self._printed.append(self._process.printed())
+        self._process.close()
+        self._process = self._zygote.open(scratch=scratch)
 
     def close(self):
-        self._sandbox.close()
+        if self._process is not None:
+            self._printed.append(self._process.printed())
+            self._process.close()
 
     def _ask(self, request, doing, name):
-        if not self._started:
-            self._started = True
-            self._sandbox.start()
-        answer = self._sandbox.ask(request, doing)
+        answer = self.process.request(request, doing)
         if "missing" in answer:
-            raise StudentMissingName(answer["missing"], self._missing(answer["missing"]))
-        return answer
+            raise StudentMissingName(answer["missing"], self.missing(answer["missing"]))
+        return answer["ok"]
 
-    def _missing(self, name):
+    def missing(self, name):
         for gap in self._gaps.values():
             if name in gap.get("names", ()):
                 return (f"harness.py has no `{name}` yet. It is yours to write, in "
@@ -112,22 +177,34 @@ class Student:
                 "the starter file (lab_check --where prints where that is).")
 
 
+def _holds_remote(value, depth=0):
+    if isinstance(value, Remote):
+        return True
+    if depth > 50:
+        return False
+    if type(value) is list:
+        return any(_holds_remote(v, depth + 1) for v in value)
+    if type(value) is dict:
+        return any(_holds_remote(v, depth + 1) for v in value.values())
+    return False
+
+
 ID_TYPES = (str, int, type(None))  # what a call id may be, for the grader to compare it
 
 
 def _well_formed(message):
-    if not isinstance(message, dict):
+    if type(message) is not dict:
         return False
     role = message.get("role")
     if role == "user":
-        return "content" in message
+        return "content" in message and not _holds_remote(message)
     if role == "toolResult":
         return (all(key in message for key in ("tool_call_id", "tool_name", "content", "is_error"))
-                and type(message["tool_call_id"]) in ID_TYPES)
+                and type(message["tool_call_id"]) in ID_TYPES and not _holds_remote(message))
     if role == "assistant":
         content = message.get("content")
-        return isinstance(content, list) and all(
-            isinstance(block, dict) and block.get("type") in ("text", "toolCall")
+        return type(content) is list and not _holds_remote(message) and all(
+            type(block) is dict and block.get("type") in ("text", "toolCall")
             and (block["type"] == "text" or type(block.get("id")) in ID_TYPES)
             for block in content)
     return False

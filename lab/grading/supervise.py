@@ -1,80 +1,138 @@
-"""Run the graded tests in a process of their own, watched, so that killing it is a failure.
+"""The worker: one grading's tests, run by pytest in a process of its own, watched by the host.
 
-The student's code runs in children of the process that runs the tests. Run as an ordinary
-user (not root, see account.py), it can signal that process, its parent, and kill it. So
-lab_check does not run pytest in its own process but in a worker it watches:
+    python -P -m lab.grading.supervise JOB_JSON RESULTS_FD
 
-    python -P -m lab.grading.supervise <pytest arguments>
-
-The worker adopts the orphans of everything below it (reaper.become_subreaper), so a sweep
-finds a harness's double-forked processes, and then runs pytest with this project's plugin and
-no other, its own report and bytecode written nowhere, in the grading's private folder (where
-hypothesis keeps its files too). `run` returns None when the worker ended by itself (the
-results file then says how each test went), or else an Outcome standing for every test: a
-failure when the worker was killed, an error when it ran past its ceiling.
+`run` (in the host) starts it and reads, from a pipe only the host and the worker hold, one
+frame: either {"problem": sentence} when nothing can be graded (the harness does not import,
+or lacks a name every test needs), or every test's outcome. The worker starts the sandbox's
+zygote once, checks the import in a clean process, then runs pytest with this project's plugin
+and no other, its own output, report and bytecode written nowhere, in the grading's private
+folder. `run` returns that frame, or an Outcome standing for every test: a failure when the
+worker was killed, an error when it ran past its ceiling.
 """
 
 import os
+import selectors
 import signal
 import subprocess
 import sys
+import time
 
-from .. import lessons
-from . import manifest, problems, reaper
+from . import manifest, problems
+from .inside import reaper, wire
+from .job import Job
 from .results import Outcome
 
 STARTUP = 60  # seconds for starting Python and pytest, on a slow machine, on top of the tests
 
 
-def run(args, private, lesson, limits):
-    """Run pytest with `args` in a worker working in `private`; None, or an Outcome as above."""
-    # The sandboxes' folders go in here too, so that they go with `private` even when the
-    # worker is killed before it can delete them; a child that is a user of its own must be
-    # able to pass through to its own folder (not to list or write anything else).
+def run(job, private, lesson):
+    """Run `job` in a worker working in `private`; its frame (a dict), or an Outcome."""
     sandboxes = os.path.join(private, "sandboxes")
     os.mkdir(sandboxes)
     for folder in (private, sandboxes):
         os.chmod(folder, 0o711)
     env = {key: value for key, value in os.environ.items()
            if key not in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS")}
+    # the tests import lab and damaged from the project, whatever the folder it runs in
+    paths = [str(lesson.folder.parent.parent), *filter(None, env.get("PYTHONPATH", "").split(":"))]
     env.update(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PYTHONDONTWRITEBYTECODE="1", TMPDIR=sandboxes,
-               PYTHONPATH=str(lessons.PROJECT))  # the tests import lab and damaged from there
+               PYTHONPATH=":".join(paths))
     points = manifest.total(lesson)
-    ceiling = ceiling_for(lesson, limits)
+    ceiling = ceiling_for(lesson, job.limits)
+    results_r, results_w = os.pipe()
     # -P: the working folder, which may be the student's, is never searched for modules
-    command = [sys.executable, "-P", "-m", "lab.grading.supervise", *args]
+    command = [sys.executable, "-P", "-m", "lab.grading.supervise", job.to_json(), str(results_w)]
     with subprocess.Popen(command, cwd=private, env=env, stdin=subprocess.DEVNULL,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as worker:
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          pass_fds=(results_w,)) as worker:
+        os.close(results_w)
         try:
-            status = worker.wait(timeout=ceiling)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
-            return Outcome(test="grading", outcome="error", points=points, message=(
-                f"the grading ran past its ceiling of {ceiling:g} s and was stopped, though "
-                "every test has its own time limit. This is a bug in the lab: please report it."))
+            frame, status = _read(worker, results_r, time.monotonic() + ceiling)
         except BaseException:  # Ctrl-C, say: the worker goes too, and its sandboxes after it
             worker.kill()
             raise
+        finally:
+            os.close(results_r)
+    if status is None:
+        return Outcome(test="grading", outcome="error", points=points, message=(
+            f"the grading ran past its ceiling of {ceiling:g} s and was stopped, though "
+            "every answer has its own time limit. This is a bug in the lab: please report it."))
     if status < 0:
         return Outcome(test="grading", outcome="failed", points=points,
                        message=problems.grader_killed(signal.Signals(-status).name))
-    return None
+    if frame is None:
+        return Outcome(test="grading", outcome="error", points=points, message=(
+            f"the grading process ended (exit {status}) without reporting any result. This is "
+            "a bug in the lab: please report it."))
+    return frame
+
+
+def _read(worker, fd, deadline):
+    """The worker's one frame (None if it sent none) and its exit status (None: killed at the
+    ceiling)."""
+    buffer, frame = wire.FrameBuffer(), None
+    with selectors.DefaultSelector() as watch:
+        watch.register(fd, selectors.EVENT_READ)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                worker.kill()
+                worker.wait()
+                return None, None
+            if watch.select(timeout=min(left, 1.0)):
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    break
+                buffer.feed(chunk)
+                try:
+                    frame = frame or buffer.next_frame()
+                except wire.Garbled:
+                    frame = None
+                    break
+    try:
+        return frame, worker.wait(timeout=max(0.1, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        worker.kill()
+        worker.wait()
+        return None, None
 
 
 def ceiling_for(lesson, limits):
-    """Seconds the whole grading may take: every test's limit twice over, and STARTUP."""
+    """Seconds the whole grading may take: STARTUP, and every test's limit many times over."""
     count = len(manifest.read(lesson).get("tests", {})) or 20
-    return STARTUP + 2 * limits.seconds * (count + 1)
+    return STARTUP + 20 * limits.seconds * (count + 1)
 
 
-def main(args):
-    """The worker: adopt orphans, run pytest (its output goes nowhere), exit with its status."""
+def main(job_json, results_fd):
+    """The worker: adopt orphans, start the sandbox, check the import, run pytest."""
     reaper.become_subreaper()
-    import pytest  # here: only the worker runs pytest
+    job = Job.from_json(job_json)
+    from . import checks, isolation, plugin
+    from .sandbox import Zygote
 
-    return int(pytest.main(args))
+    with isolation.Bundle(os.environ.get("TMPDIR")) as bundle:
+        zygote = Zygote(job.isolation, job.snapshot, bundle, os.environ.get("TMPDIR"), job.limits)
+        try:
+            problem = checks.import_problem(zygote, job)
+            if problem:
+                wire.write_frame(results_fd, {"problem": problem})
+                return 0
+            plugin.JOB, plugin.ZYGOTE, plugin.RESULTS_FD = job, zygote, results_fd
+            import pytest  # here: only the worker runs pytest
+
+            return int(pytest.main(pytest_args(job)))
+        finally:
+            zygote.close()
+
+
+def pytest_args(job):
+    """pytest's own arguments; everything else the plugin takes from the Job itself."""
+    args = [*job.tests, "-p", "lab.grading.plugin", "-p", "hypothesis.extra.pytestplugin",
+            "-p", "no:cacheprovider", "--rootdir", os.getcwd(), "-c", os.devnull, "-q",
+            "--hypothesis-seed", str(job.seed)]
+    return args + (["-k", job.select] if job.select else [])
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(sys.argv[1], int(sys.argv[2])))

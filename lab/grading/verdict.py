@@ -1,6 +1,6 @@
 """How a graded test says what is wrong: the rule, the input, what was expected, what came back.
 
-    expect(view.shape == "U A U", CARD_2, given=record, expected="U A U", got=view.shape)
+    expect(view.shape == "U A U", CARD_2, given=record, expected="U A U", got=view.messages)
 
 fails the test with
 
@@ -8,11 +8,25 @@ fails the test with
       given:    U A R(c7) U
       expected: U A U
       got:      U A[c7] R(c7) U
+                    ^ first difference: messages[2]
 
-Transcripts given as lists are written as their shape; strings are written as they are.
+One notation throughout: a transcript (a list of messages) is written as its shape. Where the
+expected and the got differ, a caret marks the first difference (see difference.py); when two
+transcripts have the same shape, the first message that differs is written out in full,
+labelled so. Other text is written as it is, a value of several lines indented under its label.
+Inside a hypothesis search, `given` is the smallest failing case found, and says so, and a
+short one is shown message by message too.
 """
 
+from hypothesis import currently_in_test_context
+
 import lab
+
+from . import difference
+
+INDENT = " " * 12        # where a value starts: two spaces, a label of nine, one space
+MOST_OBJECTIONS = 3      # of the strict provider's objections, shown; the rest are counted
+SHOWN_IN_FULL = 8        # a counterexample of at most this many messages is shown in full
 
 
 class GradeFailure(AssertionError):
@@ -27,15 +41,74 @@ def expect(ok, rule, *, given=None, expected=None, got=None, note=None):
 
 def explain(rule, *, given=None, expected=None, got=None, note=None):
     lines = [rule]
-    for label, value in (("given", given), ("expected", expected), ("got", got)):
-        if value is not None:
-            lines.append(f"  {label + ':':9} {_render(value)}")
+    if given is not None:
+        lines += _given(given)
+    if expected is not None and got is not None:
+        lines += _compared(expected, got)
+    else:
+        lines += [_line(label, _render(value)) for label, value
+                  in (("expected", expected), ("got", got)) if value is not None]
     if note:
-        lines.append(f"  {note}")
+        lines += [f"  {line}" for line in note.splitlines()]
     return "\n".join(lines)
+
+
+def objections(problems, most=MOST_OBJECTIONS):
+    """The strict provider's objections (lab.validate's list), a line each: the first `most`,
+    and how many more there are."""
+    if not problems:
+        return "no objection"
+    head = (f"the strict provider has {len(problems)} objections:" if len(problems) > 1
+            else "the strict provider objects:")
+    lines = [head] + [f"  {problem}" for problem in problems[:most]]
+    if len(problems) > most:
+        lines.append(f"  and {len(problems) - most} more")
+    return "\n".join(lines)
+
+
+def _given(value):
+    lines = [_line("given", _render(value))]
+    if currently_in_test_context():  # the failing example hypothesis shrank to, run once more
+        lines.append(f"{INDENT}(the smallest failing case hypothesis found)")
+        if isinstance(value, list) and 0 < len(value) <= SHOWN_IN_FULL:
+            lines += [f"{INDENT}[{i}] {line}" for i, line
+                      in enumerate(lab.show(value, clip=60).splitlines())]
+    return lines
+
+
+def _compared(expected, got):
+    """The expected and got lines, and under them a caret at their first difference."""
+    want, have = difference.as_tokens(expected), difference.as_tokens(got)
+    if want is not None and have is not None and want != have:
+        shown_want, shown_have, column, index = difference.of_shapes(want, have)
+        return [_line("expected", shown_want), _line("got", shown_have),
+                _caret(column, f"first difference: messages[{index}]")]
+    if want is not None and want == have and isinstance(expected, list) and isinstance(got, list):
+        index = difference.first_difference(expected, got)
+        if index is not None:
+            full_want, full_have, column = difference.of_messages(expected[index], got[index])
+            return [_line("expected", _render(expected)),
+                    _line("got", f"the same shape, but messages[{index}] differs; in full:"),
+                    _line("expected", full_want), _line("got", full_have),
+                    _caret(column, "first difference")]
+    rendered = [_render(expected), _render(got)]
+    lines = [_line("expected", rendered[0]), _line("got", rendered[1])]
+    cut = difference.of_texts(*rendered) if "\n" not in "".join(rendered) else None
+    if cut:
+        lines = [_line("expected", cut[0]), _line("got", cut[1]), _caret(cut[2], "first difference")]
+    return lines
 
 
 def _render(value):
     if isinstance(value, list):
-        return lab.shape(value) if value else "(an empty list)"
+        return lab.shape(value) if value else "(no messages)"
     return str(value)
+
+
+def _line(label, text):
+    first, *rest = text.splitlines() or [""]
+    return "\n".join([f"  {label + ':':9} {first}"] + [INDENT + line for line in rest])
+
+
+def _caret(column, words):
+    return f"{INDENT}{' ' * column}^ {words}"

@@ -62,7 +62,7 @@ def verify(lesson, *, jobs=None, limits=Limits(), progress_stream=None):
             (folder / batch.HARNESS).write_text(text)
             folders.append(folder)
         grades = batch.grade_all(folders, lesson, jobs=jobs, limits=limits,
-                                 progress_stream=progress_stream)
+                                 progress_stream=progress_stream, isolated=False)
     checks = [manifest_agrees(lesson), starter_is_generated(lesson)]
     checks += [judge(subject, grades[folder.name])
                for (subject, _, judge), folder in zip(answers, folders)]

@@ -1,3 +1,4 @@
+# lab: lesson 10  (lab-check reads this line to know which lesson's tests to run)
 """A small agent harness: lesson 10, "the poisoned transcript".
 
 Read it top to bottom: messages, tools, the loop and what it sends, the harness that owns the

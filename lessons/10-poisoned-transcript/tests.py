@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import damaged
 import lab
-from lab.grading.verdict import expect
+from lab.grading.verdict import expect, objections
 
 INTERRUPTED = ("Tool call interrupted: no result was recorded. It may not have run, or may have "
                "run partly; check before repeating it.")
@@ -45,8 +45,9 @@ IDEMPOTENT = ("idempotent: repairing a repaired list changes nothing, or every r
               "pile made-up results on made-up results.")
 PURE = ("pure: the record you are given is not touched, neither the list nor any message in "
         "it. The record is not the view.")
-THE_VIEW = ("the view: context_for_model leaves out an empty failed reply (lesson 5) and then "
-            "repairs, building a new list; the record keeps the failure and the hole.")
+THE_VIEW = ("the view: context_for_model leaves out an empty failed reply (as it did before "
+            "this lesson) and then repairs, building a new list; the record keeps the failure "
+            "and the hole.")
 WALK_AWAY = ("a walk-away at tool_execution_start: the tool never ran, the next prompts are "
              "answered because the model is shown INTERRUPTED for the call, and the record still "
              "ends that run on the dangling call.")
@@ -56,10 +57,11 @@ ANY_EVENT = ("walking away after any event of a job leaves a session that answer
              "prompts, and the model is never told a tool that ran was interrupted.")
 NO_DELETIONS = ("no deletions: every message of the record that is not a tool result stays in "
                 "the view, in order, as the very same object; no call is removed or rewritten.")
-REAL_WINS = ("a real result always beats a made-up one: a call with a result anywhere in the "
-             "record is shown that recorded result, never INTERRUPTED.")
-STEERING = ("lesson 09, which you were given: a steer typed while a tool runs lands at the top "
-            "of the next turn, after every result of the batch.")
+FIRST_WINS = ("the first result recorded wins, on any wreck: a call with a result anywhere in "
+              "the record is shown the first one recorded for it, never a later one and never "
+              "INTERRUPTED.")
+STEERING = ("code the lesson gives you (steering, from an earlier lesson): a steer typed while a "
+            "tool runs lands at the top of the next turn, after every result of the batch.")
 
 
 def interrupted_for(call_id, tool_name):
@@ -71,8 +73,16 @@ def is_interrupted(message):
     return message["role"] == "toolResult" and message["content"] == INTERRUPTED
 
 
-def one_line(messages):
-    return lab.show(messages, clip=60).replace("\n", " | ") or "(nothing)"
+def with_message(messages, index, message):
+    """`messages` with the one at `index` replaced by `message`: what was wanted, when only
+    that message is wrong, so the report can point at it."""
+    return messages[:index] + [message] + messages[index + 1:]
+
+
+def copies(returned):
+    """Which messages came back as new objects rather than the ones handed over, in words."""
+    made = [i for i, origin in enumerate(returned.origins) if origin is None]
+    return "none" if not made else ", ".join(f"messages[{i}]" for i in made)
 
 
 def expect_shape(view, wanted, rule):
@@ -84,13 +94,38 @@ def expect_interrupted(view, index, call_id, tool_name, rule):
     """view.messages[index] is the made-up result for call `call_id` of tool `tool_name`."""
     made = interrupted_for(call_id, tool_name)
     expect(view.messages[index:index + 1] == [made], rule, given=view.given,
-           expected=one_line([made]), got=one_line(view.messages[index:index + 1]))
+           expected=with_message(view.messages, index, made), got=view.messages)
+
+
+def expect_recorded(view, index, origin, rule):
+    """view.messages[index] is the very message recorded at view.given[origin], not a copy."""
+    recorded = view.given[origin]
+    copied = view.messages[index:index + 1] == [recorded]
+    expect(view.origins[index:index + 1] == [origin], rule, given=view.given,
+           expected=with_message(view.messages, index, recorded), got=view.messages,
+           note=f"messages[{index}] should be the very message recorded at given[{origin}]"
+                + ("; it is an equal copy, a new object" if copied else ""))
 
 
 def expect_valid(messages, rule, given):
     problems = lab.validate(messages)
-    expect(not problems, rule, given=given, got=messages,
-           note=f"the strict provider refuses it: {problems[0] if problems else ''}")
+    expect(not problems, rule, given=given, got=messages, note=objections(problems))
+
+
+def expect_answered(seen, rule, given, expected):
+    """No request of the session was refused; else the first refused one, with every
+    objection the strict provider has to it."""
+    refused = [(number, request, lab.validate(request))
+               for number, request in enumerate(seen["requests"], 1) if lab.validate(request)]
+    number, request, problems = refused[0] if refused else (0, [], [])
+    expect(not refused, rule, given=given, expected=expected,
+           got=f"request {number} refused: {lab.shape(request)}\n{objections(problems)}")
+
+
+def each_request(requests, first):
+    """Requests as shapes, a line each, numbered from `first`."""
+    return "\n".join(f"request {n}: {lab.shape(r)}" for n, r in enumerate(requests, first)) \
+        or "no request"
 
 
 # -- the five wrecks --------------------------------------------------------------------------
@@ -111,8 +146,7 @@ def test_orphan_result_is_dropped_without_inventing_a_call(student):
 
     expect_shape(view, "U A U", CARD_2)
     expect(view.origins == [0, 1, 3], CARD_2, given=record,
-           expected="the three messages that were recorded, as they were",
-           got=one_line(view.messages))
+           expected="the three messages recorded, the very objects", got=f"copies: {copies(view)}")
 
 
 def test_late_result_is_moved_up_not_made_up(student):
@@ -121,9 +155,7 @@ def test_late_result_is_moved_up_not_made_up(student):
     view = student.repair(record)
 
     expect_shape(view, "U A[c1] R(c1) U A", CARD_3)
-    expect(view.origins[2] == 3, CARD_3, given=record,
-           expected="in view[2], the very toolResult recorded at record[3]",
-           got=f"{one_line(view.messages[2:3])} (a message the function made)")
+    expect_recorded(view, 2, 3, CARD_3)
 
 
 def test_first_of_two_results_for_one_call_wins(student):
@@ -132,8 +164,7 @@ def test_first_of_two_results_for_one_call_wins(student):
     view = student.repair(record)
 
     expect_shape(view, "U A[c2] R(c2) A", CARD_4)
-    expect(view.origins[2] == 2, CARD_4, given=record,
-           expected=f"the first result, {one_line(record[2:3])}", got=one_line(view.messages[2:3]))
+    expect_recorded(view, 2, 2, CARD_4)
 
 
 def test_call_in_a_reply_cut_off_mid_stream_gets_interrupted(student):
@@ -157,10 +188,9 @@ def test_results_come_back_in_call_order(student):
     view = student.repair(record)
 
     expect_shape(view, "U A[c1,c2,c3] R(c1) R(c2) R(c3) U", IN_ORDER)
-    expect(view.origins[2] == 3 and view.origins[4] == 2, IN_ORDER, given=record,
-           expected="c1's recorded result, then INTERRUPTED for c2, then c3's recorded result",
-           got=one_line(view.messages[2:5]))
+    expect_recorded(view, 2, 3, IN_ORDER)
     expect_interrupted(view, 3, "c2", "read", CARD_1)
+    expect_recorded(view, 4, 2, IN_ORDER)
 
 
 def test_record_that_ends_on_its_own_damage_is_repaired_to_its_end(student):
@@ -171,16 +201,16 @@ def test_record_that_ends_on_its_own_damage_is_repaired_to_its_end(student):
 
     after_ask, after_one, after_healthy = (student.repair(r) for r in (asked, one_back, healthy))
 
-    expect(after_ask.shape == "U A[c1,c2] R(c1) R(c2)"
-           and after_ask.messages[2:] == [interrupted_for("c1", "read"), interrupted_for("c2", "bash")],
-           TO_THE_END, given=asked, expected="U A[c1,c2] R(c1) R(c2), both INTERRUPTED",
-           got=one_line(after_ask.messages))
-    expect(after_one.shape == "U A[c1,c2] R(c1) R(c2)"
-           and after_one.messages[3] == interrupted_for("c2", "bash"), TO_THE_END, given=one_back,
-           expected="U A[c1,c2] R(c1) R(c2), ending on INTERRUPTED for c2",
-           got=one_line(after_one.messages))
-    expect(after_healthy.messages == healthy and after_healthy.origins == [0, 1, 2, 3],
-           UNCHANGED, given=healthy, expected="the same four messages", got=after_healthy.messages)
+    both_made = asked + [interrupted_for("c1", "read"), interrupted_for("c2", "bash")]
+    expect(after_ask.messages == both_made, TO_THE_END, given=asked, expected=both_made,
+           got=after_ask.messages)
+    one_made = one_back + [interrupted_for("c2", "bash")]
+    expect(after_one.messages == one_made, TO_THE_END, given=one_back, expected=one_made,
+           got=after_one.messages)
+    expect(after_healthy.messages == healthy, UNCHANGED, given=healthy, expected=healthy,
+           got=after_healthy.messages)
+    expect(after_healthy.origins == [0, 1, 2, 3], UNCHANGED, given=healthy,
+           expected="the very four messages handed over", got=f"copies: {copies(after_healthy)}")
 
 
 def test_valid_transcript_comes_back_equal_holding_the_same_objects(student):
@@ -194,7 +224,7 @@ def test_valid_transcript_comes_back_equal_holding_the_same_objects(student):
     expect(view.messages == record, UNCHANGED, given=record, expected=record, got=view.messages)
     expect(view.origins == list(range(len(record))), UNCHANGED, given=record,
            expected="every message the very object that was handed over",
-           got=f"copies at {[i for i, o in enumerate(view.origins) if o is None]}")
+           got=f"copies: {copies(view)}")
     expect(not view.returned_input, UNCHANGED, given=record,
            expected="a new list holding those objects", got="the list it was given, returned")
 
@@ -208,11 +238,12 @@ def test_repairing_twice_is_repairing_once(student):
         twice = student.repair(once.messages)
 
         expect(twice.messages == once.messages, IDEMPOTENT, given=record,
-               expected=f"the second pass: {once.shape}", got=twice.messages)
+               expected=once.messages, got=twice.messages,
+               note="expected: the first repair's view; got: the second repair of that view")
         if record is not glued:  # glued, the wrecks' ids repeat, and only equality is asked
             expect(twice.origins == list(range(len(once.messages))), IDEMPOTENT,
                    given=once.messages, expected="the very same objects back from the second pass",
-                   got=f"copies at {[i for i, o in enumerate(twice.origins) if o is None]}")
+                   got=f"copies: {copies(twice)}")
 
 
 def test_repair_leaves_its_input_untouched(student):
@@ -222,10 +253,9 @@ def test_repair_leaves_its_input_untouched(student):
         view = student.repair(record)
 
         expect(view.input_after == record and view.input_kept_objects, PURE, given=record,
-               expected=f"the record afterwards: {lab.shape(record)}, every message as it was",
-               got=f"the record afterwards: {one_line(view.input_after)}"
-               + ("" if view.input_kept_objects else " (messages in it were replaced)"),
-               note=f"on damaged.{name}")
+               expected=record, got=view.input_after,
+               note=f"on damaged.{name}; expected and got are the record after the call"
+                    + ("" if view.input_kept_objects else " (messages in it were replaced)"))
 
 
 def test_view_drops_empty_failures_then_repairs_and_leaves_the_record_alone(student):
@@ -239,11 +269,12 @@ def test_view_drops_empty_failures_then_repairs_and_leaves_the_record_alone(stud
     expect_valid(view.messages, THE_VIEW, given=record)
     expect_interrupted(view, 3, "c1", "bash", THE_VIEW)
     expect(view.origins == [0, 2, 3, None, 4], THE_VIEW, given=record,
-           expected="4 of the 5 messages the very objects of the record",
-           got=f"{sum(o is not None for o in view.origins)} of {len(view.origins)}")
+           expected="copies: messages[3] (the made-up result), every other the recorded object",
+           got=f"copies: {copies(view)}")
     expect(view.input_after == record and view.input_kept_objects, THE_VIEW, given=record,
-           expected=f"the record afterwards: {lab.shape(record)}",
-           got=f"the record afterwards: {lab.shape(view.input_after)}")
+           expected=record, got=view.input_after,
+           note="expected and got are the record after the view was built"
+                + ("" if view.input_kept_objects else " (messages in it were replaced)"))
 
 
 # -- whole sessions on your Harness -----------------------------------------------------------
@@ -255,15 +286,13 @@ def test_walk_away_at_tool_start_leaves_a_session_that_still_answers(student):
     expect(seen["events"][-1:] == ["tool_execution_start"] and seen["ran"] == [], WALK_AWAY,
            expected="five events, the last tool_execution_start, and no command run",
            got=f"{seen['events'][-1:]} with commands run: {seen['ran']}")
-    refused = [a.get("error_message") for a in seen["answers"] if a.get("stop_reason") == "error"]
-    expect(not refused, WALK_AWAY, given=seen["left"], expected="both prompts answered",
-           got=f"refused: {refused[0] if refused else ''}")
+    expect_answered(seen, WALK_AWAY, given=seen["left"], expected="both prompts answered")
     expect(all(interrupted_for("c1", "bash") in request for request in later), WALK_AWAY,
            given=seen["left"], expected="every later request holds INTERRUPTED for c1",
-           got=" / ".join(lab.shape(r) for r in later))
+           got=each_request(later, 2))
     expect(lab.shape(seen["record"]) == "U A[c1] U A U A", WALK_AWAY, given=seen["left"],
-           expected="the record: U A[c1] U A U A (the hole stays where it happened)",
-           got=seen["record"])
+           expected="U A[c1] U A U A", got=seen["record"],
+           note="expected and got are the record at the end: the hole stays where it happened")
 
 
 def test_failed_reply_with_a_call_runs_no_tool_and_next_prompt_is_answered(student):
@@ -271,15 +300,14 @@ def test_failed_reply_with_a_call_runs_no_tool_and_next_prompt_is_answered(stude
 
     expect(seen["ran"] == [], FAILED_REPLY, expected="the write tool never runs",
            got=f"it ran for {seen['ran']}")
-    answer = seen["answers"][0]
-    expect(answer.get("stop_reason") != "error", FAILED_REPLY, given=seen["left"],
-           expected="the next prompt answered", got=f"refused: {answer.get('error_message')}")
+    expect_answered(seen, FAILED_REPLY, given=seen["left"], expected="the next prompt answered")
     expect(len(seen["requests"]) == 2
            and interrupted_for("c1", "write") in seen["requests"][1], FAILED_REPLY,
-           given=seen["left"], expected="the second request: U A[c1](error) R(c1) U, with INTERRUPTED",
-           got=" / ".join(lab.shape(r) for r in seen["requests"][1:]) or "no second request")
+           given=seen["left"], expected="request 2: U A[c1](error) R(c1) U, with INTERRUPTED",
+           got=each_request(seen["requests"][1:], 2))
     expect(lab.shape(seen["record"]) == "U A[c1](error) U A", FAILED_REPLY, given=seen["left"],
-           expected="the record: U A[c1](error) U A", got=seen["record"])
+           expected="U A[c1](error) U A", got=seen["record"],
+           note="expected and got are the record at the end: it keeps the failed reply as it was")
 
 
 def test_walking_away_after_any_event_never_bricks_the_session(student):
@@ -292,10 +320,8 @@ def test_walking_away_after_any_event_never_bricks_the_session(student):
         seen = student.scenario("session", job="three_steps", stop_after=k, then=THEN)
 
         walked = f"walked away after event {k} ({(seen['events'] or ['no event'])[-1]}), leaving"
-        refused = [a.get("error_message") for a in seen["answers"] if a.get("stop_reason") == "error"]
-        expect(not refused, ANY_EVENT, given=f"{walked} {lab.shape(seen['left'])}",
-               expected="both later prompts answered",
-               got=f"refused: {refused[0] if refused else ''}")
+        expect_answered(seen, ANY_EVENT, given=f"{walked} {lab.shape(seen['left'])}",
+                        expected="both later prompts answered")
         steps = {block["id"]: block["arguments"]["n"] for m in seen["record"]
                  if m["role"] == "assistant" for block in m["content"] if block["type"] == "toolCall"}
         told = sorted({steps.get(m["tool_call_id"]) for request in seen["requests"]
@@ -363,7 +389,8 @@ def test_repair_of_any_wreck_is_idempotent(student, record):
     twice = student.repair(once.messages)
 
     expect(twice.messages == once.messages, IDEMPOTENT, given=record,
-           expected=f"the second pass: {once.shape}", got=twice.messages)
+           expected=once.messages, got=twice.messages,
+           note="expected: the first repair's view; got: the second repair of that view")
 
 
 @given(wrecks())
@@ -373,10 +400,12 @@ def test_repair_of_any_wreck_leaves_its_input_untouched(student, record):
 
     view = student.repair(record)
 
-    expect(view.input_after == sent and view.input_kept_objects and not view.returned_input,
-           PURE, given=record, expected=f"a new list; the record afterwards {lab.shape(sent)}",
-           got=("the very list it was given" if view.returned_input
-                else f"the record afterwards: {one_line(view.input_after)}"))
+    expect(not view.returned_input, PURE, given=record, expected="a new list",
+           got="the very list it was given")
+    expect(view.input_after == sent and view.input_kept_objects, PURE, given=record,
+           expected=sent, got=view.input_after,
+           note="expected and got are the record after the call"
+                + ("" if view.input_kept_objects else " (messages in it were replaced)"))
 
 
 @given(wrecks())
@@ -394,7 +423,7 @@ def test_repair_keeps_every_message_that_is_not_a_result_as_the_same_object(stud
 
 @given(wrecks())
 @settings(max_examples=40)
-def test_repair_never_replaces_a_recorded_result_with_a_made_up_one(student, record):
+def test_repair_of_any_wreck_shows_each_call_the_first_result_recorded_for_it(student, record):
     first = {}
     for i, m in enumerate(record):
         if m["role"] == "toolResult":
@@ -402,9 +431,11 @@ def test_repair_never_replaces_a_recorded_result_with_a_made_up_one(student, rec
 
     view = student.repair(record)
 
-    for m, origin in zip(view.messages, view.origins):
+    for index, (m, origin) in enumerate(zip(view.messages, view.origins)):
         if m["role"] == "toolResult" and m["tool_call_id"] in first:
-            expect(origin == first[m["tool_call_id"]], REAL_WINS, given=record,
-                   expected=f"for {m['tool_call_id']}, the first result recorded: "
-                            f"{one_line([record[first[m['tool_call_id']]]])}",
-                   got=one_line([m]) + ("" if origin is not None else " (made by the repair)"))
+            wanted = record[first[m["tool_call_id"]]]
+            expect(origin == first[m["tool_call_id"]], FIRST_WINS, given=record,
+                   expected=with_message(view.messages, index, wanted), got=view.messages,
+                   note=f"messages[{index}] should be given[{first[m['tool_call_id']]}], the "
+                        f"first result recorded for {m['tool_call_id']}"
+                        + ("; it is an equal copy" if m == wanted else ""))

@@ -8,7 +8,7 @@
 # %% [markdown]
 # # 10 · The poisoned transcript
 #
-# *Part two of watching and steering a run · roughly 50 minutes · one lab · after lesson 09*
+# *Part two of watching and steering a run · roughly 50 minutes · one lab*
 #
 # Picture the session. Your user asks the agent to reformat a file and run the test suite,
 # and shuts the laptop lid just as pytest is about to launch. When they come back, they type
@@ -51,13 +51,20 @@ print(chosen)
 # %% [markdown]
 # ## Warm-up: where does a steer land?
 #
+# **The notation.** This lesson writes a transcript as its *shape*, one token a message, as
+# `lab.shape` prints it (and lab_check's reports too): `U` is a user message, `A` an assistant
+# reply, `A[c1,c2]` a reply asking for the tool calls `c1` and `c2`, `(error)` after an `A`
+# marks a reply that failed, and `R(c1)` is the result of call `c1`. So `U A[c1] R(c1) A`
+# reads: the user asks, the model calls one tool, its result comes back, the model answers.
+# Where a message is named by its place, as in `messages[1]`, counting starts at 0.
+#
 # One reply from the model requests three tools: `c1`, `c2` and `c3`. Midway through the
 # second, *"Actually, use spaces."* arrives from the user, and `steer()` queues it. Once the run is over, where in the record does that user message sit?
 #
 # <details><summary><b>A</b> · Immediately after c2's result: <code>U A[c1,c2,c3] R(c1) R(c2) U R(c3) A</code></summary>
 #
 # ✗ **No.** That files the message the instant it is typed, which leaves a user turn wedged
-# between call `c3` and its answer: the very slot lesson 09 taught you to keep empty.
+# between call `c3` and its answer: the very slot an earlier lesson taught you to keep empty.
 #
 # </details>
 #
@@ -118,7 +125,7 @@ for label, value in report.items():
 #
 # <details><summary><b>A</b> · Business as usual: the failure is saved like any message, and the following prompt simply calls the model again</summary>
 #
-# ✗ **No.** Being saved like any other message is the problem. Since lesson 05, a failed
+# ✗ **No.** Being saved like any other message is the problem. Since an earlier lesson, a failed
 # reply is stored with empty content, and providers reject an assistant turn with nothing in
 # it.
 #
@@ -180,7 +187,7 @@ print("the record:", lab.shape(h.messages))
 # tests."* along with a `bash` call for `pytest`. Your harness emits `tool_execution_start`,
 # a spinner starts turning, and the user shuts the browser tab.
 #
-# Lesson 08 already handles that exit gracefully. The consumer closes the generator, the
+# Your harness already handles that exit gracefully, as an earlier lesson made it. The consumer closes the generator, the
 # `finally` clause of `_run` fires, `is_running` is reset, and new prompts are welcome again. No crash, no lost work. An hour passes. The user returns and types something
 # new.
 #
@@ -306,7 +313,7 @@ lab.draw(
 #   changed, and the user has already said never mind. You would pay to answer a question
 #   that has been withdrawn.
 # - *Insert a user message describing what happened.* The provider wants a `toolResult` for
-#   `c1`; an explanation in some other role does not supply one (lesson 02's maxim: prose is
+#   `c1`; an explanation in some other role does not supply one (an earlier lesson's maxim: prose is
 #   not protocol).
 # - *Strip the call out of the assistant message but keep its words.* Neat and valid, and
 #   now the record shows a model announcing a test run and then requesting nothing. That is
@@ -427,7 +434,7 @@ print(lab.show(sent[3:4], clip=200))
 # <details><summary><b>C</b> · Keep it, but relabel it as a user message so the text is not lost</summary>
 #
 # ✗ **No.** Then file contents masquerade as something the user typed. A role asserts who is
-# speaking, and this assertion would be false. (Lesson 14 has more on that.)
+# speaking, and this assertion would be false.
 #
 # </details>
 
@@ -461,7 +468,7 @@ print("  arguments:   ", matching[0]["arguments"] if matching
 # ### Card 3 · `damaged.late_result`
 #
 # The call `c1` comes first, a user message second, and `c1`'s genuine result third: two
-# writers on one list, the bug that lesson 08 got rid of. The result is real; it just arrived one slot
+# writers on one list, the bug an earlier lesson got rid of. The result is real; it just arrived one slot
 # late. What should the request contain?
 #
 # <details><summary><b>A</b> · No change: each call has a result somewhere, and pairing happens by id</summary>
@@ -555,13 +562,13 @@ print(lab.show(results_in(sent)))
 # ### Card 5 · a reply cut off mid-call
 #
 # This one is new. A streamed reply dies halfway: it got out *"Writing the file."* and a
-# `write` call cut in half (a path, no content), and it is flagged as an error. Since lesson
-# 05 your loop ignores everything in a failed reply, so nothing executed. What will the next
+# `write` call cut in half (a path, no content), and it is flagged as an error. Since an
+# earlier lesson your loop ignores everything in a failed reply, so nothing executed. What will the next
 # request contain?
 #
-# <details><summary><b>A</b> · The reply is omitted, calls included, as lesson 05 omits failed replies</summary>
+# <details><summary><b>A</b> · The reply is omitted, calls included, as the view already omits failed replies</summary>
 #
-# ✗ **No.** Lesson 05 omits failed replies that are *empty*. This one managed to emit text
+# ✗ **No.** The view omits failed replies that are *empty*. This one managed to emit text
 # before the connection dropped, and that text is the model's only clue about what went
 # wrong. Check what the view retains.
 #
@@ -678,7 +685,7 @@ print("  anything else:          ", "nothing was written down")
 # (`src/tau_agent/tool_history.py`), yet the same code path is taken after an ordinary
 # provider failure in which no user was involved at all.
 #
-# One thing you can be sure of, thanks to lesson 07: your loop records each result before
+# One thing you can be sure of, thanks to an earlier lesson: your loop records each result before
 # announcing it, so a consumer can never stop listening in a way that leaves a completed tool
 # unrecorded. What it cannot exclude is a tool that began, did part of its work, and was
 # mid-flight when the process died. That is why the text says "may have run partly" rather
@@ -714,7 +721,7 @@ print("  anything else:          ", "nothing was written down")
 #
 # ✗ **No.** That runs a repair you already own only after paying for a failed request, and the
 # retry must parse the provider's error message to decide whether the rejection is fixable.
-# Lesson 12 shows a harness that pattern-matches error text, and what that costs.
+# And a harness that reads error text to decide breaks the day a provider rewords it.
 #
 # </details>
 
@@ -724,8 +731,8 @@ YESTERDAY = [lab.user("Reformat main.py and run the tests."),
                        lab.call("bash", {"command": "pytest"}, id="y1"))]
 
 
-def lesson_05_view(messages):
-    """Lesson 05's context_for_model and nothing more: failed replies with no content are left out."""
+def view_before_this_lesson(messages):
+    """context_for_model as it stood before this lesson: failed replies with no content are left out."""
     return [m for m in messages
             if m["content"] or m["role"] != "assistant" or m.get("stop_reason") != "error"]
 
@@ -764,7 +771,7 @@ async def two_walk_aways(title, view, messages):
 
 
 await two_walk_aways("repaired once, when the session was loaded:",
-                     lesson_05_view, harness.repair_tool_history(YESTERDAY))
+                     view_before_this_lesson, harness.repair_tool_history(YESTERDAY))
 print()
 await two_walk_aways("repaired before every request:", harness.context_for_model, list(YESTERDAY))
 
@@ -814,13 +821,13 @@ await two_walk_aways("repaired before every request:", harness.context_for_model
 # A last question, and the central one. The repair yields a list. Should the harness keep
 # that list from now on, in place of the one it holds?
 #
-# The record below combines both of today's problems: lesson 05's empty `503` failure, and
+# The record below combines both of today's problems: an empty `503` failure, as an earlier lesson met it, and
 # a call that was never answered. Where should the repaired list go?
 #
 # <details><summary><b>A</b> · Into h.messages: fix the stored list once, and then nobody ever needs to remember to repair it again</summary>
 #
 # ✗ **No.** Then the record claims an outcome for a tool that may not even have begun, and
-# the claim looks exactly like real tool output. Lesson 05's failure
+# the claim looks exactly like real tool output. The empty failure
 # would have to be removed as well, erasing any trace of why the session stalled.
 #
 # </details>
@@ -843,7 +850,7 @@ await two_walk_aways("repaired before every request:", harness.context_for_model
 # %% id=record-and-view
 pytest_call = lab.call("bash", {"command": "pytest"}, id="c1")
 record = [lab.user("Run the tests."),
-          lab.fail("503 overloaded"),               # lesson 05's failure, with no content
+          lab.fail("503 overloaded"),               # the empty failure, with no content
           lab.user("Try again."),
           lab.reply(pytest_call),                   # a call that never got its result
           lab.user("Never mind. What is in config.py?")]
@@ -902,8 +909,27 @@ lab.draw(lab.Panel("the record", record, note="Stored for good: what happened.")
 #    stay unchanged, and the output reuses the same message objects. And it must be
 #    **idempotent**: repairing twice equals repairing once, and a transcript that needs no
 #    repair is returned equal to itself. You may assume that call ids never repeat.
-# 2. **`context_for_model(messages)`.** Keep lesson 05's filter, and pass its output through
+# 2. **`context_for_model(messages)`.** Keep the filter it already has, and pass its output through
 #    `repair_tool_history`.
+#
+# <details><summary>An outline of the repair: two passes over the record</summary>
+#
+# **Pass one: find each call's result.** Walk the record once, looking at tool results only,
+# and file each one under its call id, unless that id has a result filed already: the first
+# one recorded stays, which is card 4's rule. Nothing is built yet.
+#
+# **Pass two: build the view.** Walk the record again from the top, into a new, empty list.
+# Skip every tool result, because this pass puts each back in its place. Put every other
+# message in as it is, the very object. After an assistant message, go through its calls in
+# the order the model wrote them, and put for each the result filed under its id, or, when
+# none was filed, a new result saying `INTERRUPTED`. Return the new list.
+#
+# Notice what needed no rule of its own: an orphan (card 2) and the second of two results
+# (card 4) are results no call ever asks for, so they never reach the view, and a late
+# result (card 3) is asked for by its call and lands right after it. In `context_for_model`,
+# what the filter returns goes through the repair: one more call.
+#
+# </details>
 #
 # Five of the graded tests are the wrecks in `damaged.py`; inspect them with `lab.show` first.
 # To grade your file, run this from the project root:
@@ -911,6 +937,9 @@ lab.draw(lab.Panel("the record", record, note="Stored for good: what happened.")
 # ```sh
 # .venv/bin/lab-check --harness harness.py --lesson 10
 # ```
+#
+# The report ends with the next thing to do. `lab-check --watch` grades again each time you
+# save, and `lab-check --hint` gives up to three hints for the first failing test.
 #
 # Once everything passes, re-run this notebook's first cell. It will switch to your
 # `harness.py`, and every example except the bricked session will use your code.
@@ -984,7 +1013,7 @@ for k in (5, 8, 14):
 # Three abandoned runs, six later prompts, no rejections. Compare the final two lines of
 # each block: across all three cases the model was only ever told "interrupted" about steps
 # that had not finished (1 and 2, then 2, then 3), never about one whose tool had really
-# completed. That is lesson 07's ordering guarantee at work: a completed tool's
+# completed. That is the ordering guarantee of an earlier lesson at work: a completed tool's
 # result lands in the record before anyone is told that the tool finished. It is what allows
 # the invented message to say "no result was recorded" instead of "this never happened".
 #
@@ -1047,7 +1076,7 @@ for k in (5, 8, 14):
 #   (`src/tau_agent/tool_history.py`).
 # - **The view, not the record.** The repair lives in the function that builds the model's
 #   context, whose name and docstring both state that an empty failed turn is not context
-#   (`src/tau_agent/loop.py`): lesson 05's filter, then this lesson's repair.
+#   (`src/tau_agent/loop.py`): the earlier filter, then this lesson's repair.
 # - **Every request.** It runs where each provider call is assembled, not once on load.
 # - **A test per decision**, starting with the one you wrote first: valid history comes back
 #   unchanged (`tests/test_tool_history.py`). Its design notes name the idempotence property
@@ -1062,7 +1091,7 @@ for k in (5, 8, 14):
 # **Why Tau needs it.** In Tau's loop the order is: `tool_execution_end` goes out, then the
 # result message is announced, and only then is it appended (`src/tau_agent/loop.py`). A consumer
 # that stops listening in between leaves a completed tool with no recorded result. Your rule
-# from lesson 07, record and then announce, eliminates that gap, and that is why your harness
+# from an earlier lesson, record and then announce, eliminates that gap, and that is why your harness
 # can get away with repairing only the view.
 #
 # **Your weak spot.** You assume that call ids never repeat. Tau does not assume it, because it

@@ -36,7 +36,9 @@ READ = {"type": "object", "properties": {"path": PATH}, "required": ["path"]}
 
 def repair(harness, messages, read_only=None):
     """repair_history(messages) (with is_read_only when `read_only` lists tool names), twice on
-    the same input and once more on its own output, and the input as it was afterwards."""
+    the same input and once more on its own output, and the input as it was afterwards (run
+    through a proxy, the harness gets a copy of the input, so only the view's tests, through
+    the student's own process, can see it changed)."""
     given = copy.deepcopy(messages)
     args = (messages,) if read_only is None else (messages, lambda name: name in read_only)
     first = harness.repair_history(*args)
@@ -51,11 +53,6 @@ def repair(harness, messages, read_only=None):
 def repair_each(harness, histories):
     """repair_history(h).messages for each history h, in order."""
     return [plain(harness.repair_history(history).messages) for history in histories]
-
-
-def view(harness, messages):
-    """context_for_model(messages), and the record as it was afterwards."""
-    return {"messages": plain(harness.context_for_model(messages)), "input_after": plain(messages)}
 
 
 def load(harness, text):

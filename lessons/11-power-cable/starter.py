@@ -1,3 +1,4 @@
+# lab: lesson 11  (lab-check reads this line to know which lesson's tests to run)
 """A small agent harness: lesson 11, "the power cable".
 
 Read it top to bottom: messages, tools, the loop and what it sends, the repair every request
@@ -354,9 +355,34 @@ def interrupted_result(call, is_read_only=None):
 # rewritten: a crash can only cut its last line short, and loading says what it set aside.
 
 def open_record(path):
-    """The record's file at `path`, open for reading and appending ("a+"), created when it is
-    not there. Undecodable bytes (a character cut in half by a crash) read as U+FFFD."""
-    return open(path, "a+", encoding="utf-8", errors="replace")
+    """The record's file at `path`, created when it is not there: a RecordFile."""
+    return RecordFile(path)
+
+
+class RecordFile:
+    """A real file opened for reading and appending ("a+"): writes always go to the end.
+    flush() hands what was written to the operating system, which outlives a killed process,
+    and then os.fsync asks it to put the bytes on the disk itself, which outlives a power cut.
+    Undecodable bytes (a character cut in half by a crash) read as U+FFFD."""
+
+    def __init__(self, path):
+        self._file = open(path, "a+", encoding="utf-8", errors="replace")
+
+    def write(self, text):
+        return self._file.write(text)
+
+    def flush(self):
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def seek(self, offset):
+        return self._file.seek(offset)
+
+    def read(self):
+        return self._file.read()
+
+    def close(self):
+        self._file.close()
 
 
 @dataclass(frozen=True)
@@ -391,7 +417,7 @@ class Harness:
 
     Harness(model, system, tools, messages=(), max_turns=None, file=None) keeps a list of its
     own, starting from a copy of `messages`. With a `file` (open_record(path), or a file of
-    the lab's Disk), every message recorded from then on is appended to it before it is
+    the lab's Disk: anything with write, flush, seek and read), every message recorded from then on is appended to it before it is
     announced; `messages` are taken to be in the file already. Harness.resume(...) picks a
     record up from its file after a crash.
       .messages     the transcript as a tuple: a snapshot nobody outside can append to.

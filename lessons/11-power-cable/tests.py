@@ -11,6 +11,7 @@ files, and once a real process killed), then each rule of repair_history, then t
 last the same rules on histories hypothesis makes up, full of repeated and empty ids.
 """
 
+import copy
 import json
 
 from hypothesis import given, settings
@@ -83,6 +84,8 @@ VALID = "the view of any history is a request the strict provider accepts."
 IDEMPOTENT = "idempotent: repairing a repaired history changes nothing."
 PURE = ("pure: the history handed over is not changed, and the same history repaired twice "
         "gives the same bytes.")
+PURE_RECORD = ("the record is not the view: building the view changes neither the record nor "
+               "any message in it (a renamed id lives in a copy).")
 PREFIX = ("prefix-stable: the repair of a longer history starts with the bytes of the repair of "
           "any shorter one that ends where an assistant message begins, so a prompt cache "
           "keeps hitting.")
@@ -427,14 +430,15 @@ def test_view_drops_empty_failures_then_repairs_and_leaves_the_record_alone(stud
               lab.fail("503 overloaded"), lab.user("Now b."), lab.reply(again),
               lab.tool_result(again, "B"), lab.user("And?")]
 
-    seen = student.scenario("view", messages=record)
+    view = student.view(record)
 
     wanted = [record[0], record[1], record[2], record[4], lab.reply(dict(again, id="call_0_1")),
               dict(record[6], tool_call_id="call_0_1"), record[7]]
-    expect(seen["messages"] == wanted, THE_VIEW, given=record, expected=one_line(wanted),
-           got=one_line(seen["messages"]))
-    expect(seen["input_after"] == record, THE_VIEW, given=record, expected=lab.shape(record),
-           got=f"the record afterwards: {one_line(seen['input_after'])}")
+    expect(view.messages == wanted, THE_VIEW, given=record, expected=one_line(wanted),
+           got=one_line(view.messages))
+    expect(view.input_after == record and view.input_kept_objects, THE_VIEW, given=record,
+           expected=f"the record afterwards: {lab.shape(record)}, every message as it was",
+           got=f"the record afterwards: {one_line(view.input_after)}")
 
 
 def test_a_provider_that_restarts_or_leaves_out_ids_is_answered_every_time(student):
@@ -492,12 +496,17 @@ def histories(draw):
 
 @given(histories())
 @settings(max_examples=60)
-def test_view_of_any_history_is_accepted_by_the_provider(student, record):
-    seen = student.scenario("view", messages=record)
+def test_view_of_any_history_is_accepted_and_leaves_the_record_alone(student, record):
+    sent = copy.deepcopy(record)
 
-    problems = lab.validate(seen["messages"])
-    expect(not problems, VALID, given=record, got=seen["messages"],
+    view = student.view(record)
+
+    problems = lab.validate(view.messages)
+    expect(not problems, VALID, given=record, got=view.messages,
            note=f"the strict provider refuses it: {problems[0] if problems else ''}")
+    expect(view.input_after == sent and view.input_kept_objects, PURE_RECORD, given=record,
+           expected=f"the record afterwards: {lab.shape(sent)}, every message as it was",
+           got=f"the record afterwards: {one_line(view.input_after)}")
 
 
 @given(histories())

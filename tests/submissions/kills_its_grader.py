@@ -1,12 +1,11 @@
 # base: finished
-# needs: root
 # args: --time-limit 2 -k "orphan or steering"
-# exit: 1
-# says: PermissionError: [Errno 1] Operation not permitted
-# closing: 1 passed, 1 failed
-# Sends SIGKILL to its parent, the process that grades it. Run by root, the grader makes the
-# child another user, who may not; run as an ordinary user, the grader is killed, and
-# lab_check says so (tests/test_untrusted.py runs it that way too).
+# exit: 0
+# closing: 2 passed, 0 failed
+# Sends SIGKILL to its parent, and to every process it may signal, while it repairs. Inside the
+# sandbox its parent is the sandbox's first process, which its own namespace cannot kill, and
+# nothing of the grader's is in reach: its correct repair still scores, as root and as a
+# plain user.
 
 import os
 import signal
@@ -16,5 +15,9 @@ _repair = repair_tool_history
 
 def repair_tool_history(messages):
     if any(m.get("tool_call_id") == "c7" for m in messages):
-        os.kill(os.getppid(), signal.SIGKILL)
+        for target in (os.getppid(), -1):
+            try:
+                os.kill(target, signal.SIGKILL)
+            except OSError:
+                pass
     return _repair(messages)

@@ -1,7 +1,8 @@
 # base: starter
 # args: --time-limit 3 -k "missing or steering or view_drops or walk_away or any_wreck_gives"
-# exit: 1
-# closing: 1 passed, 4 failed
+# exit: 2
+# says: No module named '_pytest'
+# closing: nothing was graded
 # The starter, with pytest and unittest patched so that nothing can fail, and every test
 # function it can find through the garbage collector rewritten to do nothing, at import.
 

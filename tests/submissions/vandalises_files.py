@@ -1,5 +1,4 @@
 # base: finished
-# needs: root
 # args: --time-limit 5 -k "missing or orphan"
 # exit: 1
 # says: vandal: 0 of

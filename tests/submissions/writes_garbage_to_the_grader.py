@@ -16,7 +16,8 @@ def repair_tool_history(messages):
     if any(m.get("tool_call_id") == "c7" for m in messages):
         for name in os.listdir("/proc/self/fd"):
             try:
-                if int(name) > 2 and stat.S_ISFIFO(os.fstat(int(name)).st_mode):
+                if int(name) > 2 and (stat.S_ISFIFO(os.fstat(int(name)).st_mode)
+                                         or stat.S_ISSOCK(os.fstat(int(name)).st_mode)):
                     os.write(int(name), b"\x00\x00\x00\x05{oops\xff")
             except OSError:  # the descriptor the listing itself used is closed by now
                 continue

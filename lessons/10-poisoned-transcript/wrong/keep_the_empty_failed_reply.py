@@ -1,5 +1,5 @@
-"""Wrong: the view repairs the pairs but forgets lesson 5, and sends the empty failed reply
-that every provider refuses.
+"""Wrong: the view repairs the pairs but forgets the filter it had before this lesson, and
+sends the empty failed reply that every provider refuses.
 Fails: test_view_drops_empty_failures_then_repairs_and_leaves_the_record_alone
 """
 

@@ -10,6 +10,7 @@ process groups.
 import ctypes
 import os
 
+PR_SET_DUMPABLE = 4             # 0: no core dumps, no ptrace, /proc/PID/mem shut to its own user
 PR_SET_PDEATHSIG = 1            # the signal this process gets when its parent dies
 PR_SET_CHILD_SUBREAPER = 36     # orphans below this process become its children, not init's
 PR_SET_KEEPCAPS = 8             # keep the permitted capabilities through setuid from root

@@ -1,0 +1,91 @@
+"""A lesson's hints.toml: where its notebook teaches each gap and each graded test, up to three
+hints a test, and what to do once everything passes.
+
+It lives beside the lesson's manifest.toml, one file a lesson:
+
+    [passed]
+    next = "what comes after this lesson"
+    [gaps.repair]
+    section = "Five wrecks"                      # a heading of walkthrough.py
+    [tests.test_orphan_result_is_dropped_without_inventing_a_call]
+    section = "Card 2 · `damaged.orphan_result`"
+    hints = ["a nudge", "a step closer", "nearly there"]
+
+A lesson without the file has no hints, and its report points at nothing: that is allowed.
+"""
+
+import functools
+import pathlib
+import textwrap
+import tomllib
+from dataclasses import dataclass, field
+
+MOST = 3    # hints a test may have
+WIDTH = 96  # columns hints are wrapped to
+
+
+@dataclass(frozen=True)
+class Guide:
+    gap_sections: dict = field(default_factory=dict)   # gap -> notebook section
+    tests: dict = field(default_factory=dict)          # test -> {"section", "hints"}
+    after: str = ""                                    # what to do once every test passes
+
+    def section(self, test=None, gap=None):
+        """The notebook section that teaches `test` (else its `gap`), or ""."""
+        return self.tests.get(test, {}).get("section") or self.gap_sections.get(gap, "")
+
+    def hints(self, test):
+        return list(self.tests.get(test, {}).get("hints", []))[:MOST]
+
+
+def guide(lesson):
+    """The Guide of `lesson` (a lessons.Lesson), empty when it has no hints.toml."""
+    return read_file(pathlib.Path(lesson.folder) / "hints.toml")
+
+
+@functools.cache
+def read_file(path):
+    if not path.exists():
+        return Guide()
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return Guide(gap_sections={gap: meta.get("section", "")
+                               for gap, meta in data.get("gaps", {}).items()},
+                 tests=data.get("tests", {}), after=data.get("passed", {}).get("next", ""))
+
+
+def text(test, lesson):
+    """What `lab-check --hint` prints for `test` of `lesson`: its hints, numbered, and the
+    notebook section that teaches it."""
+    found = guide(lesson)
+    title = test.removeprefix("test_").replace("_", " ")
+    given = found.hints(test)
+    if not given:
+        return f"lab_check: lesson {lesson.number} has no hints for \"{title}\".\n"
+    lines = [f"hints for \"{title}\", each a step closer: read one, try it, then the next."]
+    for number, hint in enumerate(given, 1):
+        lines += textwrap.wrap(hint, WIDTH, initial_indent=f"  {number}. ",
+                               subsequent_indent="     ")
+    section = found.section(test)
+    if section:
+        lines.append(f"The notebook's \"{section}\" teaches it "
+                     f"({pathlib.Path(lesson.folder).name}/walkthrough.ipynb).")
+    return "\n".join(lines) + "\n"
+
+
+def matching(names, words):
+    """The test names among `names` that `words` picks: the exact name, the name without its
+    test_ prefix, its title (spaces for underscores), or else every name holding the words."""
+    wanted = words.strip().lower().replace(" ", "_")
+    exact = [n for n in names if wanted in (n, n.removeprefix("test_"))]
+    return exact or [n for n in names if wanted in n]
+
+
+def short_name(test, names):
+    """The fewest leading words of `test`'s name that `matching` takes for it alone, joined by
+    spaces and quoted when there are several: what to type after --hint."""
+    words = test.removeprefix("test_").split("_")
+    for count in range(1, len(words) + 1):
+        if matching(names, "_".join(words[:count])) == [test]:
+            picked = " ".join(words[:count])
+            return f'"{picked}"' if count > 1 else picked
+    return test.removeprefix("test_")

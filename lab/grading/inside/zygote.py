@@ -1,0 +1,187 @@
+"""The first process inside the sandbox: forks one clean process for each graded test.
+
+Started by the grader as a fresh interpreter (`python -I -S`), it imports the lab's
+student-facing modules once, never the grader, and never the student's file. Then it waits on
+its control socket for the grader:
+
+    {"op": "fork", ...}   with three descriptors passed alongside (the test's channel, its
+                          output, its stack dumps): fork a process that copies harness.py into
+                          the test's scratch folder, sets its limits and serves the test
+                          (serve.py); answers {"pid": n}
+    {"op": "reset"}       kill every process a test left, wherever it went; answers {"clean": 1}
+
+Inside a pid namespace the zygote is process 1, which its own namespace cannot kill, and
+`kill(-1)` there reaches every other process in the sandbox. Outside one (a grader with no
+namespaces), it adopts every orphan below it and sweeps its family instead (reaper.py). It
+cannot be read or traced by the processes it forks (it is not dumpable), and if the student's
+code kills it anyway (possible without a pid namespace), the grader starts another.
+"""
+
+import json
+import os
+import resource
+import signal
+import socket
+import sys
+import time
+
+from . import linux, reaper, serve
+
+FILE_MB = 64  # the largest file a test may write
+
+
+def main(control_fd, submission, scratch_root):
+    linux.prctl(linux.PR_SET_DUMPABLE, 0)
+    first = os.getpid() == 1
+    if not first:
+        reaper.become_subreaper()
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
+        signal.signal(number, signal.SIG_DFL)
+    _warm_up()
+    control = socket.socket(fileno=control_fd)
+    children, ended = set(), {}
+    control.send(json.dumps({"zygote": os.getpid()}).encode())
+    while True:
+        _reap_quietly(ended)
+        try:
+            data, fds, _, _ = socket.recv_fds(control, 1 << 16, 4)
+        except OSError:
+            break
+        if not data:
+            break
+        request = json.loads(data)
+        if request["op"] == "fork":
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    control.close()
+                    _serve(request, fds, submission, scratch_root)
+                finally:
+                    os._exit(0)
+            children.add(pid)
+            for fd in fds:
+                os.close(fd)
+            control.send(json.dumps({"pid": pid}).encode())
+        elif request["op"] == "status":
+            control.send(json.dumps(_status(request["pid"], ended)).encode())
+        elif request["op"] == "reset":
+            _kill_everything(first, children)
+            children.clear()
+            ended.clear()
+            control.send(b'{"clean": 1}')
+    _kill_everything(first, children)
+
+
+def _warm_up():
+    """Load the student-facing lab now, once, so each test's fork starts with it loaded."""
+    try:
+        import damaged  # noqa: F401  (it imports lab)
+    except Exception:  # a lesson without it: the harness imports what it needs itself
+        pass
+
+
+def _reap_quietly(ended):
+    """Collect every process that has ended, keeping how it ended for "status"."""
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        ended[pid] = status
+
+
+def _status(pid, ended):
+    """How the test's process `pid` ended, waiting a moment for it: {"status": n} from
+    waitpid, or {"alive": 1} when it has not ended (it shut its channel and lives on)."""
+    for _ in range(50):
+        _reap_quietly(ended)
+        if pid in ended:
+            return {"status": ended[pid]}
+        time.sleep(0.02)
+    return {"alive": 1}
+
+
+def _kill_everything(first, children):
+    if first:
+        try:
+            os.kill(-1, signal.SIGKILL)  # every process in the namespace but this one
+        except ProcessLookupError:
+            pass
+    else:
+        for pid in children:
+            reaper.sweep(pid)
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+
+
+def _serve(request, fds, submission, scratch_root):
+    """In the forked process: become the test's clean process, then serve it."""
+    channel, output, stacks = fds
+    os.setsid()
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(output, 1)
+    os.dup2(output, 2)
+    keep = {0, 1, 2, channel, stacks}
+    for fd in _open_fds():
+        if fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                continue
+    sys.stdin = open(0, closefd=False)
+    sys.stdout = open(1, "w", buffering=1, closefd=False, errors="backslashreplace")
+    sys.stderr = open(2, "w", buffering=1, closefd=False, errors="backslashreplace")
+    sys.__stdout__, sys.__stderr__, sys.__stdin__ = sys.stdout, sys.stderr, sys.stdin
+    scratch = os.path.join(scratch_root, request["scratch"])
+    os.makedirs(scratch, exist_ok=True)
+    copy = os.path.join(scratch, "harness.py")
+    try:
+        os.unlink(copy)  # whatever the last process left under that name, a pipe included
+    except OSError:
+        pass
+    with open(submission, "rb") as source, open(copy, "wb") as target:
+        target.write(source.read())
+    _limit(request)
+    linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
+    linux.prctl(linux.PR_SET_DUMPABLE, 1)  # its own stacks may be dumped; the zygote's stay shut
+    os.chdir(scratch)
+    os.environ.clear()
+    os.environ.update(PATH="/usr/bin:/bin", LANG="C.UTF-8", HOME=scratch, TMPDIR=scratch,
+                      PYTHONDONTWRITEBYTECODE="1")
+    sys.dont_write_bytecode = True
+    sys.argv = [copy]
+    sys.path[:] = [scratch] + [p for p in sys.path if p not in ("", ".")]
+    serve.Server(channel, os.fdopen(stacks, "w"), copy).run(request["watchdog"])
+
+
+def _limit(request):
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_MB << 20, FILE_MB << 20))
+    cpu = request.get("cpu_seconds")
+    if cpu:
+        resource.setrlimit(resource.RLIMIT_CPU, (int(cpu), int(cpu) + 1))
+    nproc = request.get("processes")
+    if nproc:
+        resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+    memory = request.get("memory_mb")
+    if memory:
+        in_use = os.sysconf("SC_PAGE_SIZE") * int(open("/proc/self/statm").read().split()[0])
+        ceiling = in_use + memory * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (ceiling, ceiling))
+
+
+def _open_fds():
+    try:
+        return [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        return list(range(3, 256))
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]), sys.argv[2], sys.argv[3])

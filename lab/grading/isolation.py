@@ -1,0 +1,296 @@
+"""Where the student's code runs: which isolation this machine allows, and how to start it.
+
+Three kinds, strongest first; `detect()` picks the strongest that works here:
+
+bubblewrap  bwrap (Debian's bubblewrap) starts the zygote in new mount, pid, IPC, network, UTS
+            and user namespaces. It sees a read-only /usr and Python, a read-only bundle of
+            the lab's student-facing modules (`bundle`), the submission read-only, and
+            private, size-capped /scratch, /tmp and /dev/shm; nothing else of the machine: no
+            lesson folder, no finished file, no tests, no other submission, no grader's
+            folder. Every capability is dropped. Run as root, each sandbox also gets cgroups
+            of its own (a cap on processes, an equal share of the CPU); as anyone else,
+            process limits come from RLIMIT_NPROC.
+uid         no namespaces, but root (a Docker-based grading platform): the zygote runs as a
+            user of its own with no groups, which can read only what "others" may read. The
+            grader-only files must be unreadable to others (`exposed`): an instructor mode
+            refuses to grade until they are.
+none        a plain user with no namespaces: the student's own machine. A local run may go
+            on, and its report says it was not isolated; an instructor mode refuses.
+
+LAB_ISOLATION=bubblewrap|uid|none asks for a kind; asking for one that cannot work here is
+an error, never a silent fall back to something weaker.
+"""
+
+import functools
+import os
+import pathlib
+import shutil
+import socket
+import stat
+import subprocess
+import sys
+
+from .inside import linux
+
+KINDS = ("bubblewrap", "uid", "none")
+ENV = "LAB_ISOLATION"
+PROCESSES = 64          # processes and threads one sandbox may have at once
+SCRATCH_MB = 256        # the size of the sandbox's /scratch; /tmp and /dev/shm get TMP_MB
+TMP_MB = 64
+BASE_UID = 3_000_000_000  # uid mode: far above real accounts and what containers usually map
+INSIDE = "/lab-bundle"
+# The lab's modules a student's code may use; the rest of lab (lessons, harnesses, lab_check,
+# grading) knows where the answers are and stays out of the sandbox.
+STUDENT_MODULES = ("__init__", "display", "drive", "figures", "messages", "model", "shell",
+                   "validate", "workspace")
+LAB = pathlib.Path(__file__).resolve().parent.parent
+PROJECT = LAB.parent
+
+
+class Unavailable(RuntimeError):
+    """The isolation asked for cannot be had on this machine; the message says why."""
+
+
+def detect():
+    """The kind of isolation this grading uses, as above."""
+    wanted = os.environ.get(ENV, "")
+    if wanted:
+        if wanted not in KINDS:
+            raise Unavailable(f"{ENV}={wanted!r}: expected one of {', '.join(KINDS)}")
+        why = why_not(wanted)
+        if why:
+            raise Unavailable(f"{ENV}={wanted} cannot be used here: {why}")
+        return wanted
+    return next(kind for kind in KINDS if not why_not(kind))
+
+
+def why_not(kind):
+    """Why `kind` cannot work on this machine, or "" when it can."""
+    if kind == "bubblewrap":
+        return _bubblewrap_problem()
+    if kind == "uid":
+        if os.geteuid() != 0:
+            return "only root can run code as another user"
+        if not readable_by_others(python()):
+            return f"other users cannot read the Python at {python()}"
+        return ""
+    return ""
+
+
+def python():
+    """The interpreter the sandbox runs: this one, without its virtual environment."""
+    return os.path.realpath(sys.executable)
+
+
+@functools.cache
+def _bubblewrap_problem():
+    if not shutil.which("bwrap"):
+        return "bwrap is not installed (Debian: apt-get install bubblewrap)"
+    with Bundle() as empty:
+        try:
+            done = subprocess.run(
+                _bwrap_argv(empty.path, os.devnull, 0) + [python(), "-I", "-S", "-c", "pass"],
+                stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            return f"bwrap did not start ({error})"
+    if done.returncode != 0:
+        said = done.stderr.decode(errors="replace").strip().splitlines()
+        return f"bwrap could not make a sandbox here ({said[-1] if said else done.returncode})"
+    return ""
+
+
+def readable_by_others(path):
+    """True when the permission bits let any user read `path` and reach it."""
+    path = os.path.realpath(path)
+    try:
+        mode = os.stat(path).st_mode
+        if not mode & stat.S_IROTH:
+            return False
+        folder = path if stat.S_ISDIR(mode) else os.path.dirname(path)
+        while True:
+            if not os.stat(folder).st_mode & stat.S_IXOTH:
+                return False
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                return True
+            folder = parent
+    except OSError:
+        return False
+
+
+def exposed(lesson):
+    """The grader-only files of `lesson` that any user could read: [] is what uid isolation
+    needs. (bubblewrap never shows them to the sandbox at all.)"""
+    folder = pathlib.Path(lesson.folder)
+    return [str(p) for p in [folder, *folder.rglob("*")] if p.is_file()
+            and readable_by_others(p)]
+
+
+# -- the bundle ------------------------------------------------------------------------------
+
+class Bundle:
+    """A folder holding what the sandbox may import: lab/ (the student-facing modules only),
+    lab_inside/ (the zygote and the code that serves a test), and damaged.py. Made once for a
+    grading, readable by anyone, deleted with it."""
+
+    def __init__(self, parent=None):
+        self.path = None
+        self._parent = parent
+
+    def __enter__(self):
+        import tempfile
+
+        self.path = tempfile.mkdtemp(prefix="lab-bundle-", dir=self._parent)
+        os.mkdir(os.path.join(self.path, "lab"))
+        for name in STUDENT_MODULES:
+            shutil.copyfile(LAB / f"{name}.py", os.path.join(self.path, "lab", f"{name}.py"))
+        shutil.copytree(LAB / "grading" / "inside", os.path.join(self.path, "lab_inside"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        damaged = PROJECT / "damaged.py"
+        if damaged.exists():
+            shutil.copyfile(damaged, os.path.join(self.path, "damaged.py"))
+        for root, folders, files in os.walk(self.path):
+            os.chmod(root, 0o755)
+            for name in files:
+                os.chmod(os.path.join(root, name), 0o644)
+        return self
+
+    def __exit__(self, *exc):
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+# -- starting the zygote ---------------------------------------------------------------------
+
+def _bwrap_argv(bundle, submission, control_fd):
+    argv = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
+            "--new-session", "--as-pid-1", "--cap-drop", "ALL"]
+    if os.geteuid() == 0:  # inside, not root; a plain user stays itself
+        argv += ["--uid", "1000", "--gid", "1000"]
+    argv += ["--ro-bind", "/usr", "/usr"]
+    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            argv += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            argv += ["--ro-bind", top, top]
+    prefix = os.path.realpath(sys.base_prefix)
+    if not prefix.startswith("/usr/"):
+        argv += ["--ro-bind", prefix, prefix]
+    if os.path.dirname(python()) != os.path.join(prefix, "bin") and \
+            not python().startswith("/usr/"):
+        argv += ["--ro-bind", python(), python()]
+    size = str(TMP_MB << 20)
+    argv += ["--ro-bind", bundle, INSIDE, "--ro-bind", submission, "/submission/harness.py",
+             "--size", str(SCRATCH_MB << 20), "--tmpfs", "/scratch",
+             "--size", size, "--tmpfs", "/tmp", "--dev", "/dev",
+             "--size", size, "--tmpfs", "/dev/shm", "--proc", "/proc",
+             "--remount-ro", "/", "--clearenv", "--setenv", "PATH", "/usr/bin:/bin",
+             "--setenv", "LANG", "C.UTF-8", "--chdir", "/scratch"]
+    return argv
+
+
+def _boot(bundle_path, submission, scratch):
+    code = (f"import sys; sys.path[:0] = [{bundle_path!r}]; from lab_inside import zygote; "
+            f"zygote.main(int(sys.argv[1]), {submission!r}, {scratch!r})")
+    return [python(), "-I", "-S", "-B", "-c", code]
+
+
+class Launched:
+    """A zygote that is running: its process, the grader's end of its control socket, the
+    kind of isolation, and the user its processes count against (for RLIMIT_NPROC)."""
+
+    def __init__(self, process, control, kind, cgroups, scratch):
+        self.process, self.control, self.kind = process, control, kind
+        self.cgroups, self.scratch = cgroups, scratch
+
+    def close(self):
+        try:
+            self.control.close()
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+            self.process.wait()
+            for group in self.cgroups:
+                group.remove()
+            if self.scratch:
+                from .tidy import remove_tree
+
+                remove_tree(self.scratch)
+
+
+def launch(kind, bundle, submission, private):
+    """Start a zygote of `kind` for `submission` (the grader's private snapshot of it)."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    cgroups, scratch = [], None
+    fd = theirs.fileno()
+    options = {}
+    if kind == "bubblewrap":
+        argv = _bwrap_argv(bundle.path, submission, fd) + _boot(INSIDE, "/submission/harness.py",
+                                                               "/scratch")
+        if os.geteuid() == 0:
+            cgroups = Cgroup.make_all()
+    else:
+        import tempfile
+
+        scratch = tempfile.mkdtemp(prefix="scratch-", dir=private)
+        argv = _boot(bundle.path, submission, scratch)
+        if kind == "uid":
+            uid = BASE_UID + os.getpid() % 1_000_000
+            os.chown(scratch, uid, uid)
+            options = dict(user=uid, group=uid, extra_groups=[])
+    argv += [str(fd)]
+    preexec = (lambda: [group.join() for group in cgroups]) if cgroups else None
+    process = subprocess.Popen(argv, pass_fds=(fd,), stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               close_fds=True, preexec_fn=preexec, cwd="/", **options)
+    theirs.close()
+    return Launched(process, ours, kind, cgroups, scratch)
+
+
+def processes_allowed(kind):
+    """RLIMIT_NPROC for a test's process, or None when cgroups (or nothing) limit it. The
+    limit counts every process of the real user, so it is set above those it has already."""
+    if kind == "bubblewrap" and os.geteuid() == 0:
+        return None  # root's processes are not counted; the sandbox's cgroup caps them
+    if kind == "uid":
+        return PROCESSES
+    uid = os.getuid()
+    return sum(owner == uid for _, owner, _ in linux.processes().values()) + PROCESSES
+
+
+class Cgroup:
+    """A cgroup (v1) of one controller for one sandbox, made only when root can write there."""
+
+    ROOT = "/sys/fs/cgroup"
+    SETTINGS = {"pids": {"pids.max": str(PROCESSES)}, "cpu": {"cpu.shares": "1024"}}
+
+    def __init__(self, path):
+        self.path = path
+
+    @classmethod
+    def make_all(cls):
+        made = []
+        for controller, settings in cls.SETTINGS.items():
+            parent = os.path.join(cls.ROOT, controller)
+            if not os.access(os.path.join(parent, "cgroup.procs"), os.W_OK):
+                continue
+            try:
+                path = os.path.join(parent, f"lab-check-{os.getpid()}-{len(made)}-{id(made)}")
+                os.mkdir(path)
+                for name, value in settings.items():
+                    with open(os.path.join(path, name), "w") as f:
+                        f.write(value)
+            except OSError:
+                continue
+            made.append(cls(path))
+        return made
+
+    def join(self):
+        """Called in the child before exec: it, and all it starts, belong to this group."""
+        with open(os.path.join(self.path, "cgroup.procs"), "w") as f:
+            f.write(str(os.getpid()))
+
+    def remove(self):
+        try:
+            os.rmdir(self.path)
+        except OSError:
+            pass  # still has a process for a moment; the kernel frees an empty one anyway

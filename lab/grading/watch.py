@@ -1,0 +1,74 @@
+"""lab-check --watch: grade the harness now and again after every save, until Ctrl-C.
+
+Each round prints a line saying when it graded and what changed since the round before (the
+tests newly passing and newly failing), then the report. On a terminal the screen is cleared
+first, so the newest report is all there is to read. Saves are noticed by watchfiles, which
+watches the harness's folder (an editor often saves by writing a new file and renaming it over
+the old) and waits for a burst of writes to settle before a round starts. Ctrl-C, while waiting
+or while grading, ends the watch with exit status 0; a grading it interrupts stops its worker.
+"""
+
+import os
+import sys
+import time
+
+import watchfiles
+
+CLEAR = "\x1b[2J\x1b[H"   # clear the screen, cursor to the top
+SETTLE_MS = 200           # a save's burst of writes is over after this much quiet
+
+
+def run(harness_file, grade_once, render, out=None):
+    """Watch `harness_file`: `grade_once()` returns a Grade, `render(grade)` its report."""
+    out = out or sys.stdout
+    path = os.path.realpath(harness_file)
+    previous = None
+    try:
+        previous = _round(grade_once(), previous, render, out, "first run")
+        for _ in watchfiles.watch(os.path.dirname(path), debounce=SETTLE_MS, step=50,
+                                  watch_filter=lambda change, changed: changed == path,
+                                  raise_interrupt=True):
+            previous = _round(grade_once(), previous, render, out, f"{harness_file} saved")
+    except KeyboardInterrupt:
+        out.write("\nlab_check: stopped watching.\n")
+        out.flush()
+    return 0
+
+
+def changes(before, after):
+    """(newly passing, newly failing): titles of the tests graded in both Grades whose outcome
+    turned from `before` to `after`."""
+    was = {test.test: test.outcome == "passed" for test in before.tests}
+    now_passing = [t.title for t in after.tests if t.outcome == "passed" and was.get(t.test) is False]
+    now_failing = [t.title for t in after.tests if t.outcome != "passed" and was.get(t.test)]
+    return now_passing, now_failing
+
+
+def _round(grade, previous, render, out, why):
+    if out.isatty():
+        out.write(CLEAR)
+    out.write(f"lab_check --watch: graded at {time.strftime('%H:%M:%S')} ({why}); Ctrl-C to "
+              "stop\n")
+    out.write(_since(previous, grade) + "\n\n")
+    out.write(render(grade))
+    out.write(f"\nwatching {os.path.basename(grade.harness)} for the next save...\n")
+    out.flush()
+    return grade
+
+
+def _since(previous, grade):
+    if previous is None:
+        return "(the first grading: from the next save on, this line says what changed)"
+    if grade.problem:
+        return "since the last run: it cannot be graded now (the report says why)"
+    if previous.problem:
+        return "since the last run: it can be graded again"
+    passing, failing = changes(previous, grade)
+    if not passing and not failing:
+        return "since the last run: no test changed"
+    said = []
+    if passing:
+        said.append(f"now passing ({len(passing)}): {' · '.join(passing)}")
+    if failing:
+        said.append(f"now failing ({len(failing)}): {' · '.join(failing)}")
+    return "since the last run: " + "; ".join(said)

@@ -1,0 +1,54 @@
+"""lab-check --reset: the lesson's starter back in the student's harness file, their own kept.
+
+The student's file is first copied, byte for byte, to a backup beside it named
+`harness.py.bak-1` (or -2, -3, ...: the lowest number not taken, so no backup is ever
+overwritten), and read back to check it. Only then is the starter put in its place, written
+beside it and renamed over it, so that at no moment is there neither the student's work nor a
+whole starter. A file that is the starter already is left alone, and no backup is made.
+"""
+
+import os
+import pathlib
+
+
+def reset(target, starter):
+    """Put the text of `starter` in `target`; a sentence saying what was done. OSError (and
+    nothing changed) when a step cannot be taken."""
+    target, fresh = pathlib.Path(target), pathlib.Path(starter).read_bytes()
+    if not os.path.lexists(target):
+        _replace(target, fresh)
+        return f"wrote the starter to {target} (there was no file there)."
+    if target.is_dir():
+        raise IsADirectoryError(21, "it is a folder, not a file")
+    mine = target.read_bytes()
+    if mine == fresh:
+        return f"{target} is the starter already: nothing changed."
+    backup = _keep(target, mine)
+    _replace(target, fresh)
+    return f"{target} is the starter again. Your file is kept as {backup}."
+
+
+def backup_name(target, number):
+    return target.with_name(f"{target.name}.bak-{number}")
+
+
+def _keep(target, data):
+    """Write `data` to the first free backup name of `target` and check it; its path."""
+    number = 1
+    while True:
+        backup = backup_name(target, number)
+        try:
+            with open(backup, "xb") as copy:  # x: never over a backup that exists
+                copy.write(data)
+        except FileExistsError:
+            number += 1
+            continue
+        if backup.read_bytes() != data:
+            raise OSError(5, f"the backup {backup} does not read back as written")
+        return backup
+
+
+def _replace(target, data):
+    part = target.with_name(f".{target.name}.reset")
+    part.write_bytes(data)
+    os.replace(part, target)

@@ -1,0 +1,377 @@
+"""lab_check as a student meets it: the lesson's own command works word for word, a grading of
+no test is never a pass, a near miss shows where it misses, a failing property shows its
+counterexample, the starter's report fits a screen and ends with what to do next, and
+lab-check finds the harness and its lesson from anywhere in the project, re-grades on every
+save, gives hints that are not the answer, and puts the starter back without losing a file."""
+
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import tomllib
+
+import pytest
+
+from conftest import LESSON_10, PROJECT
+from lab import lessons, project, reset, starter
+from lab.display import LEGEND
+from lab.grading import difference, hints, manifest
+from lab.grading.results import Grade, Outcome
+from lab.grading.verdict import explain, objections
+
+LESSON = lessons.lesson(10)
+SEED_COMMAND = ["--harness", "harness.py", "--lesson", "10", "tests.py"]  # the lesson prints it
+SCREEN = 40          # lines the starter's report must fit in
+ROUND_ENDS = "for the next save..."  # the last line of each --watch round
+HANG = 120           # seconds after which a --watch run is taken to hang (not a speed check)
+
+
+def lab_check(*args, cwd=PROJECT, timeout=300):
+    return subprocess.run([sys.executable, str(PROJECT / "lab" / "lab_check.py"), *args],
+                          capture_output=True, text=True, cwd=cwd, timeout=timeout,
+                          stdin=subprocess.DEVNULL)
+
+
+def variant(tmp_path, text, name="harness.py"):
+    """A folder outside the project holding a harness.py with `text`."""
+    (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def finished_with(old, new):
+    text = LESSON.finished.read_text()
+    assert old in text, f"finished.py no longer holds {old!r}"
+    return text.replace(old, new)
+
+
+def score_line(report):
+    found = re.search(r"^score: .* points, (\d+) passed, (\d+) failed$", report, re.MULTILINE)
+    assert found, f"no score line in the report:\n{report}"
+    return int(found[1]), int(found[2])
+
+
+@pytest.fixture(scope="module")
+def seed_run():
+    """The lesson's own command, word for word, from the project's folder, on the starter."""
+    return lab_check(*SEED_COMMAND)
+
+
+# -- 1. never a silent pass ------------------------------------------------------------------
+
+def test_the_seed_lessons_command_grades_every_test_of_the_starter_and_exits_1(seed_run):
+    run = seed_run
+
+    assert run.returncode == 1, f"exit {run.returncode}:\n{run.stdout}{run.stderr}"
+    passed, failed = score_line(run.stdout)
+    assert passed + failed == len(manifest.graded_tests(LESSON.tests)), run.stdout
+
+
+@pytest.mark.parametrize("args, phrase", [
+    (["no_such_tests.py"], "there is no test file no_such_tests.py"),
+    (["README.md"], "is not a Python file of tests"),
+    (["-k", "nosuchthing"], "-k 'nosuchthing' matches none of the 20 tests"),
+], ids=["a missing test file", "not a test file", "a -k matching nothing"])
+def test_a_run_that_can_grade_no_test_exits_2_with_a_sentence(args, phrase):
+    run = lab_check("--harness", str(LESSON.finished), "--lesson", "10", *args)
+
+    assert run.returncode == 2, f"exit {run.returncode}:\n{run.stdout}{run.stderr}"
+    assert phrase in run.stdout + run.stderr, run.stdout + run.stderr
+
+
+def test_a_test_file_with_no_test_in_it_is_nothing_graded_not_a_pass(tmp_path):
+    (tmp_path / "harness.py").write_text(LESSON.finished.read_text())
+    (tmp_path / "my_tests.py").write_text('"""No tests here yet."""\n')
+
+    run = lab_check("--harness", "harness.py", "--lesson", "10", "my_tests.py", cwd=tmp_path)
+
+    assert run.returncode == 2, f"exit {run.returncode}:\n{run.stdout}{run.stderr}"
+    assert "holds no graded test" in run.stdout and "nothing was graded" in run.stdout, run.stdout
+
+
+def test_a_grade_of_no_test_never_exits_0():
+    empty = Grade(lesson=10, title="t", harness="harness.py")
+
+    assert empty.exit_code == 2, empty.exit_code
+
+
+# -- 2. show the difference ------------------------------------------------------------------
+
+def test_interrupted_one_character_short_shows_where_it_differs(tmp_path):
+    folder = variant(tmp_path, finished_with('check before repeating it.")',
+                                             'check before repeating it")'))
+
+    run = lab_check("--harness", "harness.py", "--lesson", "10", "-k", "missing_result",
+                    cwd=folder)
+
+    assert run.returncode == 1, f"exit {run.returncode}:\n{run.stdout}{run.stderr}"
+    lines = run.stdout.splitlines()
+    expected = next(i for i, line in enumerate(lines) if line.endswith('before repeating it."  [is_error]'))
+    assert lines[expected + 1].endswith('before repeating it"  [is_error]'), run.stdout
+    caret = lines[expected + 2]
+    assert lines[expected][caret.index("^")] == "." and lines[expected + 1][caret.index("^")] == '"', \
+        f"the caret should stand under the first difference:\n{run.stdout}"
+
+
+def test_a_difference_far_into_a_long_text_is_kept_in_the_window_on_both_lines():
+    same = "x" * 300
+
+    shown_a, shown_b, column = difference.window(same + "abc" + same, same + "abd" + same, 302)
+
+    assert shown_a[column] == "c" and shown_b[column] == "d", (shown_a, shown_b, column)
+    assert shown_a.startswith("…") and shown_a.endswith("…"), shown_a
+
+
+def test_transcripts_of_different_shapes_mark_the_first_message_that_differs():
+    said = explain("rule", expected="U A[c1] R(c1) U", got="U A[c1] U")
+
+    lines = said.splitlines()
+    caret = lines[-1]
+    assert caret.strip() == "^ first difference: messages[2]", said
+    assert lines[-2][caret.index("^"):].startswith("U"), said
+
+
+def test_every_objection_is_shown_up_to_three_then_counted():
+    problems = [f"messages[{i}]: toolCall c{i} has no toolResult" for i in range(1, 6)]
+
+    said = objections(problems)
+
+    assert said.splitlines() == ["the strict provider has 5 objections:",
+                                 *[f"  {p}" for p in problems[:3]], "  and 2 more"], said
+
+
+def test_a_refused_request_shows_every_objection_the_validator_has():
+    run = lab_check(*SEED_COMMAND, "-k", "walking_away_after_any_event", "--verbose")
+
+    assert "the strict provider has 2 objections:" in run.stdout, run.stdout
+    assert "messages[1]: toolCall c1 has no toolResult" in run.stdout, run.stdout
+    assert "messages[1]: toolCall c2 has no toolResult" in run.stdout, run.stdout
+
+
+# -- 3. counterexamples, not timeouts --------------------------------------------------------
+
+def test_a_failing_property_shows_its_smallest_counterexample_within_three_seconds(tmp_path):
+    folder = variant(tmp_path, LESSON.variant(LESSON.folder / "wrong" / "last_duplicate_wins.py"))
+
+    run = lab_check("--harness", "harness.py", "--lesson", "10", "--time-limit", "3",
+                    "-k", "first_result_recorded", cwd=folder)
+
+    assert run.returncode == 1, f"exit {run.returncode}:\n{run.stdout}{run.stderr}"
+    assert "timed out" not in run.stdout, run.stdout
+    assert "(the smallest failing case hypothesis found)" in run.stdout, run.stdout
+    given = re.search(r"given: +(.+)", run.stdout)
+    assert given and given[1].count("R(") >= 2, f"two results for one call, at least:\n{run.stdout}"
+
+
+# -- 5 and 6. one notation, short reports that end with the next step ------------------------
+
+def test_the_starters_report_fits_a_screen_names_both_gaps_and_where_to_start(seed_run):
+    report = seed_run.stdout.rstrip("\n").splitlines()
+    gaps = manifest.read(LESSON)["gaps"]
+
+    assert len(report) <= SCREEN, f"{len(report)} lines:\n{seed_run.stdout}"
+    for gap in gaps:
+        assert any(line.startswith(f"✗ the {gap} gap") for line in report), seed_run.stdout
+    for name in manifest.graded_tests(LESSON.tests):
+        title = name.removeprefix("test_").replace("_", " ")
+        assert title in " ".join(seed_run.stdout.split()), \
+            f"the report should name {title!r}:\n{seed_run.stdout}"
+    first = next(iter(gaps))
+    closing = " ".join(seed_run.stdout[seed_run.stdout.index("\nnext: "):].split())
+    assert closing.startswith(f"next: start with the {first} gap"), closing
+    assert hints.guide(LESSON).section(gap=first) in closing, closing
+
+
+def test_a_failing_report_ends_with_the_legend_the_score_and_the_next_step(seed_run):
+    report = seed_run.stdout
+
+    assert LEGEND in report.splitlines(), report
+    assert report.index(LEGEND) < report.index("\nscore: ") < report.index("\nnext: "), report
+
+
+def test_the_readme_explains_the_shape_notation_with_the_reports_legend():
+    assert LEGEND in (PROJECT / "README.md").read_text(), \
+        "the README's student section should show lab.display.LEGEND word for word"
+
+
+def test_a_passing_report_says_what_comes_next():
+    run = lab_check("--harness", str(LESSON.finished), "--lesson", "10", "-k", "orphan")
+
+    assert run.returncode == 0, run.stdout
+    assert "\nnext: " + hints.guide(LESSON).after.split(".")[0] in run.stdout, run.stdout
+
+
+def test_the_made_up_test_name_is_gone_and_its_rule_names_what_a_last_duplicate_breaks():
+    names = manifest.graded_tests(LESSON.tests)
+
+    assert not any("made_up" in name for name in names), names
+    assert "test_repair_of_any_wreck_shows_each_call_the_first_result_recorded_for_it" in names
+
+
+# -- 7. found from anywhere ------------------------------------------------------------------
+
+def test_from_a_lesson_folder_it_finds_the_harness_and_the_lesson_it_declares():
+    run = lab_check("-k", "steering", cwd=LESSON_10)
+
+    assert run.returncode == 0, f"exit {run.returncode}:\n{run.stdout}{run.stderr}"
+    assert run.stdout.startswith("lab_check: lesson 10, The poisoned transcript: ../../harness.py"), \
+        run.stdout
+
+
+def test_outside_a_project_a_missing_harness_says_where_it_was_looked_for(tmp_path):
+    run = lab_check("--lesson", "10", cwd=tmp_path)
+
+    assert run.returncode == 2, f"exit {run.returncode}:\n{run.stdout}{run.stderr}"
+    assert f"looked for it in {tmp_path.resolve()}" in " ".join(run.stdout.split()), run.stdout
+    assert "found no project above it" in " ".join(run.stdout.split()), run.stdout
+
+
+def test_inside_a_project_the_harness_is_looked_for_up_to_the_projects_folder(tmp_path):
+    (tmp_path / "lessons").mkdir()
+    (tmp_path / "lab").mkdir()
+    deep = tmp_path / "lessons" / "10-x"
+    deep.mkdir()
+    (tmp_path / "harness.py").write_text("# lab: lesson 10\n")
+
+    found = project.find_harness("harness.py", start=deep)
+
+    assert found == tmp_path / "harness.py", found
+    assert project.declared_lesson(found) == "10"
+
+
+def test_the_starter_declares_its_lesson():
+    made = starter.make_starter(LESSON.finished.read_text())
+
+    assert (PROJECT / "harness.py").read_text() == made
+    assert project.declared_lesson(PROJECT / "harness.py") == "10"
+
+
+def test_help_shows_the_students_options_before_the_instructors_heading():
+    run = lab_check("--help", timeout=60)
+
+    text = run.stdout
+    instructors = text.index("for instructors:")
+    for option in ("--harness", "--lesson", "-k EXPR", "--watch", "--hint", "--reset"):
+        assert text.index(f"  {option}") < instructors, f"{option} should come first:\n{text}"
+    for option in ("--batch", "--verify", "--format", "--output", "--jobs", "--where"):
+        assert text.index(f"  {option}") > instructors, f"{option} is an instructor's:\n{text}"
+
+
+# -- 8. --watch, --hint, --reset -------------------------------------------------------------
+
+def test_watch_grades_again_after_a_save_says_what_changed_and_leaves_on_ctrl_c(tmp_path):
+    harness = tmp_path / "harness.py"
+    harness.write_text(LESSON.finished.read_text())
+    watcher = subprocess.Popen(
+        [sys.executable, str(PROJECT / "lab" / "lab_check.py"), "--watch", "--lesson", "10",
+         "-k", "orphan"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL, text=True)
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in watcher.stdout], daemon=True).start()
+    try:
+        first = read_round(lines)
+        harness.write_text(harness.read_text() + "\n\ndef repair_tool_history(messages):\n"
+                                                 "    return list(messages)\n")
+        second = read_round(lines)
+        watcher.send_signal(signal.SIGINT)
+        status = watcher.wait(timeout=HANG)
+    finally:
+        watcher.kill()
+
+    assert "✓ orphan result is dropped without inventing a call" in first, first
+    assert "now failing (1): orphan result is dropped without inventing a call" in second, second
+    assert status == 0, f"exit {status} after Ctrl-C:\n{watcher.stderr.read()}"
+
+
+def read_round(lines):
+    """Every line up to the end of one --watch round; fails the test if none comes."""
+    said = []
+    while not said or ROUND_ENDS not in said[-1]:
+        try:
+            said.append(lines.get(timeout=HANG))
+        except queue.Empty:
+            pytest.fail("no round of --watch ended:\n" + "".join(said))
+    return "".join(said)
+
+
+def test_hint_gives_up_to_three_numbered_hints_for_the_first_failing_test():
+    run = lab_check("--harness", "harness.py", "--lesson", "10", "--hint", "-k", "orphan")
+
+    assert run.returncode == 0, f"exit {run.returncode}:\n{run.stdout}{run.stderr}"
+    wanted = hints.guide(LESSON).hints("test_orphan_result_is_dropped_without_inventing_a_call")
+    assert run.stdout.startswith('hints for "orphan result is dropped without inventing a call"')
+    for number, hint in enumerate(wanted, 1):
+        assert f"  {number}. {hint.split()[0]}" in run.stdout, run.stdout
+    assert " ".join(wanted[-1].split()) in " ".join(run.stdout.split()), run.stdout
+
+
+def test_every_graded_test_has_one_to_three_hints_and_a_section_the_notebook_has():
+    guide = hints.guide(LESSON)
+    headings = {line.lstrip("# ").strip() for line in
+                (LESSON.folder / "walkthrough.py").read_text().splitlines()
+                if re.match(r"# #{2,3} ", line)}
+
+    for name in manifest.graded_tests(LESSON.tests):
+        assert 1 <= len(guide.hints(name)) <= 3, f"{name}: {guide.hints(name)}"
+        assert guide.section(name) in headings, f"{name}: no heading {guide.section(name)!r}"
+    for gap in manifest.read(LESSON)["gaps"]:
+        assert guide.section(gap=gap) in headings, f"gap {gap}: {guide.section(gap=gap)!r}"
+
+
+def test_no_hint_holds_a_line_of_the_finished_gaps():
+    gap_lines = finished_gap_lines(LESSON.finished.read_text())
+    every_hint = tomllib.loads((LESSON.folder / "hints.toml").read_text())
+
+    written = " ".join(hint for meta in every_hint["tests"].values() for hint in meta["hints"])
+
+    assert len(gap_lines) > 20, gap_lines
+    leaked = [line for line in gap_lines if line in written]
+    assert not leaked, f"hints give away the answer: {leaked}"
+
+
+def finished_gap_lines(text):
+    """The non-blank lines of finished.py's finished code inside its gaps, stripped."""
+    inside, found = False, []
+    for line in text.splitlines():
+        marker = line.strip()
+        if marker in (starter.BEGIN, starter.SWAP):
+            inside = marker == starter.BEGIN
+        elif inside and marker and any(c.isalnum() for c in marker):
+            found.append(marker)
+    return found
+
+
+def test_reset_puts_the_starter_back_and_keeps_every_earlier_file(tmp_path):
+    harness = tmp_path / "harness.py"
+    harness.write_text("my first try\n")
+
+    said = reset.reset(harness, LESSON.starter)
+    harness.write_text("my second try\n")
+    reset.reset(harness, LESSON.starter)
+
+    assert harness.read_text() == LESSON.starter.read_text()
+    assert (tmp_path / "harness.py.bak-1").read_text() == "my first try\n"
+    assert (tmp_path / "harness.py.bak-2").read_text() == "my second try\n"
+    assert "harness.py.bak-1" in said, said
+
+
+def test_reset_from_the_command_line_leaves_a_starter_alone(tmp_path):
+    (tmp_path / "harness.py").write_text(LESSON.starter.read_text())
+
+    run = lab_check("--reset", "--lesson", "10", cwd=tmp_path, timeout=60)
+
+    assert run.returncode == 0 and "is the starter already" in run.stdout, run.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["harness.py"]
+
+
+def test_a_grade_line_of_a_report_made_from_outcomes_counts_them():
+    grade = Grade(lesson=10, title="t", harness="h.py", tests=[
+        Outcome("test_a", "passed"), Outcome("test_b", "failed", "wrong", gap="repair")])
+
+    assert score_line(grade_text(grade)) == (1, 1)
+
+
+def grade_text(grade):
+    from lab.grading.report import text_report
+    return text_report(grade, LESSON)
