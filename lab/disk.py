@@ -32,6 +32,8 @@ class Disk:
     power_fails_after  how many bytes may still be written before the power goes; None: never
     .written           bytes written since the disk was made
     .dead              True once the power has gone
+    .writes            (name, start, end) for every write, in order: where its bytes went
+                       in the file (end - start is what reached it)
     .truncations       (name, size) for every truncate() of a file, in order
     """
 
@@ -41,7 +43,7 @@ class Disk:
         self._files = {name: bytearray(data.encode() if isinstance(data, str) else data)
                        for name, data in (files or {}).items()}
         self.power_fails_after = power_fails_after
-        self.written, self.dead, self.truncations = 0, False, []
+        self.written, self.dead, self.writes, self.truncations = 0, False, [], []
 
     def open(self, name):
         """The file `name`, for appending and reading (created empty if it is not there)."""
@@ -75,8 +77,10 @@ class Disk:
             raise PowerCut(f"the power is off: nothing more reaches {name}")
         room = (len(data) if self.power_fails_after is None
                 else max(0, min(len(data), self.power_fails_after - self.written)))
+        start = len(self._files[name])
         self._files[name] += data[:room]
         self.written += room
+        self.writes.append((name, start, start + room))
         if room < len(data):
             self.dead = True
             raise PowerCut(f"the power went off after byte {self.power_fails_after} was "

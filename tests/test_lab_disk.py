@@ -16,6 +16,7 @@ def test_power_fails_at_the_byte_asked_for_and_the_write_that_crosses_it_raises(
 
     assert disk.read_bytes("log") == b"abc\ndef", f"kept: {disk.read_bytes('log')!r}"
     assert disk.dead and disk.written == 7, (disk.dead, disk.written)
+    assert disk.writes == [("log", 0, 4), ("log", 4, 7)], disk.writes
     assert "3 of the 6 bytes" in str(cut.value), str(cut.value)
     with pytest.raises(lab.PowerCut):
         file.write("more")

@@ -69,7 +69,7 @@ def power_cut(harness, at_byte=None, after_event=None, then=THEN):
     resume from the file, and put each prompt of `then`.
 
     Returns: the events announced before the cut (plain), the record the harness held in
-    memory at the cut, the file's text at the cut, what resume loaded, set aside, called
+    memory at the cut, the file's text at the cut and where each write before it went, what resume loaded, set aside, called
     interrupted and told the user, the answers to `then`, every request the resumed session
     made, the file's text at the end, and load_record's reading of that text."""
     job = _files_job()
@@ -77,7 +77,7 @@ def power_cut(harness, at_byte=None, after_event=None, then=THEN):
     first = harness.Harness(job["model"](), harness.SYSTEM, job["tools"], file=disk.open(RECORD))
     events = _until_the_power_goes(first.prompt(PROMPT), disk, after_event)
     recorded, ran = plain(first.messages), list(job["ran"])
-    at_cut = disk.read_text(RECORD)
+    at_cut, writes = disk.read_text(RECORD), list(disk.writes)
 
     disk = disk.restart()
     model = job["model"]()
@@ -87,11 +87,17 @@ def power_cut(harness, at_byte=None, after_event=None, then=THEN):
              "interrupted": plain(resumed.interrupted), "notice": resumed.notice}
     facts["answers"] = [_prompt(resumed, words) for words in then]
     reread = harness.load_record(disk.read_text(RECORD))
-    facts.update(requests=[request.messages for request in model.calls],
+    facts.update(writes=[list(w) for w in writes],
+                 requests=[request.messages for request in model.calls],
                  resumed_record=plain(resumed.messages), final_text=disk.read_text(RECORD),
                  reloaded=plain(reread.messages), reloaded_set_aside=plain(reread.set_aside),
                  truncations=[list(t) for t in disk.truncations])
     return facts
+
+
+def loads(harness, texts):
+    """load_record(text) for each text: what it loads and what it sets aside."""
+    return [load(harness, text) for text in texts]
 
 
 def power_cuts(harness, at_bytes):

@@ -228,14 +228,17 @@ def test_power_cut_after_any_event_leaves_a_session_that_resumes_and_loses_nothi
         judge_the_cut(seen, f"the power went after event {k} ({last_event(seen)})")
 
 
-def test_power_cut_at_any_byte_leaves_a_session_that_resumes_and_loses_nothing(student):
-    size = len(student.scenario("power_cut")["text_at_cut"].encode())
-    expect(size > 0, PERSIST, given="the job, left to finish", expected="a record on disk",
-           got="an empty file")
+def test_power_cut_inside_any_write_leaves_a_session_that_resumes_and_loses_nothing(student):
+    whole = student.scenario("power_cut")
+    size = len(whole["text_at_cut"].encode())
+    cuts = sorted({n for _, start, end in whole["writes"] for n in (start, (start + end) // 2, end - 1)
+                   if 0 <= n < size})
+    expect(size > 0 and len(cuts) >= len(whole["recorded"]), PERSIST, given="the job, left to finish",
+           expected="a line written for each message", got=f"{size} bytes in {len(whole['writes'])} writes")
 
-    cuts = student.scenario("power_cuts", at_bytes=list(range(size + 1)))
+    briefs = student.scenario("power_cuts", at_bytes=cuts)
 
-    for n, seen in enumerate(cuts):
+    for n, seen in zip(cuts, briefs):
         given = f"the power went when byte {n} of {size} was to be written; loaded {seen['loaded_shape']}"
         expect(seen["answered"] == 2 and not seen["refused"], ANSWERS, given=given,
                expected="both prompts answered", got=f"refused: {seen['refused'][:1]}")
@@ -251,6 +254,23 @@ def test_power_cut_at_any_byte_leaves_a_session_that_resumes_and_loses_nothing(s
         wanted = [seen["tail"]] if seen["tail"] and not is_whole(seen["tail"]) else []
         expect(seen["set_aside"] == wanted, SET_ASIDE, given=given, expected=wanted,
                got=seen["set_aside"])
+
+
+def test_a_file_cut_at_any_byte_loads_its_whole_lines_and_sets_the_torn_one_aside(student):
+    whole = student.scenario("power_cut")
+    data = whole["text_at_cut"].encode()
+    texts = [data[:n].decode(errors="replace") for n in range(len(data) + 1)]
+
+    loaded = student.scenario("loads", texts=texts)
+
+    for n, (text, seen) in enumerate(zip(texts, loaded)):
+        lines = text.split("\n")
+        messages = [json.loads(line) for line in lines if is_whole(line)]
+        set_aside = [line for line in lines if line and not is_whole(line)]
+        expect(seen["messages"] == messages and seen["set_aside"] == set_aside, TORN,
+               given=f"the job's file cut after byte {n} of {len(data)}, ending {text[-50:]!r}",
+               expected=f"loaded {lab.shape(messages)}, set aside {set_aside}",
+               got=f"loaded {lab.shape(seen['messages'])}, set aside {seen['set_aside']}")
 
 
 def test_resume_tells_the_user_which_calls_did_not_finish(student):
