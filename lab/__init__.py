@@ -1,16 +1,19 @@
 """The lab: everything a lesson's examples and tests need that is not the harness itself.
 
-Builders for messages, a scripted model that refuses malformed requests like a provider, the
-strict validator it uses, ways to print a transcript, a driver for a run's events, and an
-in-memory workspace with a small shell over it; for the lesson notebooks, SVG figures of
-transcripts and the choice of which harness the examples run on. For checkpoint B,
-lab.clinic runs a case written as plain data on a harness, and lab.rules judges what it did
-(import them by name). Importing it has no side effects.
+Builders for messages, a scripted model that refuses malformed requests like a provider (and
+names its calls as one does), the strict validator it uses, ways to print a transcript, a
+driver for a run's events, an in-memory workspace with a small shell over it, and a disk that
+can lose power at any byte; for the lesson notebooks, SVG figures of transcripts and the
+choice of which harness the examples run on. For checkpoint B, lab.clinic runs a case written
+as plain data on a harness, and lab.rules judges what it did (import them by name). Importing
+it has no side effects.
 """
 
+from .disk import Disk, DiskFile, PowerCut
 from .display import shape, show
 from .drive import drive
 from .figures import Figure, Panel, draw
+from .ids import empty_ids, numbered, restarting_ids
 from .messages import call, fail, forever, reply, say, text, tool_result, user
 from .model import Request, ScriptedModel, ScriptExhausted
 from .shell import Shell
@@ -20,6 +23,8 @@ from .workspace import Workspace
 __all__ = ["Request", "ScriptExhausted", "ScriptedModel", "Shell", "Workspace", "call", "drive",
            "fail", "forever", "reply", "say", "shape", "show", "text", "tool_result", "user",
            "validate"]
+# Lesson 11: a disk that can lose power, and models that name their calls as providers do.
+__all__ += ["Disk", "DiskFile", "PowerCut", "empty_ids", "numbered", "restarting_ids"]
 # Lesson notebooks: figures drawn from transcripts, and which harness the examples run on.
 __all__ += ["Figure", "Panel", "draw", "patched", "pick_harness", "starter_harness", "with_repair"]
 

@@ -21,7 +21,7 @@ import types
 from dataclasses import dataclass
 
 from . import lessons
-from .messages import call, reply, text, user
+from .messages import call, reply, text, tool_result as result_for, user
 from .validate import validate
 
 ENV = "LAB_HARNESS"  # names a harness file to use instead, e.g. in the project's own tests
@@ -42,8 +42,8 @@ def pick_harness(lesson=10, environ=None, project=None):
     """The harness the lesson's examples should run on, as a Pick.
 
     If the environment names a file in LAB_HARNESS, that file, whatever it holds. Otherwise
-    the project's top-level harness.py once it repairs a dangling call (see `repair_problem`),
-    else the lesson's finished harness. A harness.py that does not even import is not an
+    the project's top-level harness.py once it does the lesson's job (see READY: for lesson
+    10 it repairs a dangling call, see `repair_problem`), else the lesson's finished harness. A harness.py that does not even import is not an
     error here: its error becomes the reason the finished harness is used. The module chosen
     is also installed as `harness` in sys.modules, so `import harness` gets the same one.
     """
@@ -56,9 +56,9 @@ def pick_harness(lesson=10, environ=None, project=None):
             raise FileNotFoundError(f"{ENV}={named} names no file; point it at a harness file, "
                                     "e.g. lessons/10-poisoned-transcript/finished.py, or unset it")
         module = load_harness(path)
-        problem = repair_problem(module)
+        problem = READY[lesson].check(module)
         chosen = Pick(module, path, f"{ENV} names it" +
-                      (f" (it does not repair a dangling call yet: {problem})" if problem else ""))
+                      (f" (it {READY[lesson].does_not} yet: {problem})" if problem else ""))
     else:
         chosen = _student_or_finished(project / "harness.py", lesson)
     sys.modules["harness"] = chosen.module
@@ -66,18 +66,20 @@ def pick_harness(lesson=10, environ=None, project=None):
 
 
 def with_repair(chosen, lesson=10):
-    """`chosen` (a Pick) if its harness repairs a dangling call, else the finished harness,
-    as a Pick whose reason says why. Installed as `harness` in sys.modules, like pick_harness.
+    """`chosen` (a Pick) if its harness does the lesson's job (for lesson 10, it repairs a
+    dangling call), else the finished harness, as a Pick whose reason says why. Installed as
+    `harness` in sys.modules, like pick_harness.
     """
-    problem = repair_problem(chosen.module)
+    ready = READY[lesson]
+    problem = ready.check(chosen.module)
     if not problem:
         picked = Pick(chosen.module, chosen.path,
-                      "it repairs a dangling call, which the examples from here on need")
+                      f"it {ready.does}, which the examples from here on need")
     else:
         path = lessons.lesson(lesson).finished
         picked = Pick(load_harness(path), path,
-                      f"{_shown(chosen.path)} does not repair a dangling call yet ({problem}), "
-                      "and the examples from here on need the repair")
+                      f"{_shown(chosen.path)} {ready.does_not} yet ({problem}), "
+                      f"and the examples from here on need {ready.needed}")
     sys.modules["harness"] = picked.module
     return picked
 
@@ -138,6 +140,52 @@ def repair_problem(module):
     return ""
 
 
+def power_problem(module):
+    """"" when `module` does lesson 11's job, else what it is missing, in a few words: it has
+    repair_history, save_message, load_record and Harness.resume; load_record sets a torn last
+    line aside; and its context_for_model makes a history whose provider restarted its ids
+    (call_0 twice) into a request a strict provider accepts, leaving the record as it was."""
+    for name in ("repair_history", "save_message", "load_record", "context_for_model", "Harness"):
+        if not hasattr(module, name):
+            return f"it has no {name}"
+    if not hasattr(module.Harness, "resume"):
+        return "its Harness has no resume"
+    first, again = call("read", {"path": "a"}, id="call_0"), call("read", {"path": "b"}, id="call_0")
+    record = [user("Read a, then b."), reply(first), result_for(first, "A"), reply(again),
+              result_for(again, "B"), user("Thanks.")]
+    untouched = copy.deepcopy(record)
+    try:
+        view = list(module.context_for_model(record))
+        loaded = module.load_record('{"role": "user", "content": "hi"}\n{"role": "us')
+    except Exception as error:  # half-written student code: how it fails is the answer
+        return f"it raised {type(error).__name__}: {error}"
+    if record != untouched:
+        return "its context_for_model changed the record it was given"
+    problems = validate(view)
+    if problems:
+        return f"its context_for_model sends a request a provider refuses: {problems[0]}"
+    if list(loaded.set_aside) != ['{"role": "us']:
+        return "its load_record does not set a torn last line aside"
+    return ""
+
+
+@dataclass(frozen=True)
+class Ready:
+    """What a lesson's examples need of a harness: what one that has it does, what one that
+    lacks it does not do, what it is called (for the reasons a Pick gives), and the check
+    that says which."""
+    does: str
+    does_not: str
+    needed: str
+    check: object
+
+
+READY = {10: Ready("repairs a dangling call", "does not repair a dangling call", "the repair",
+                   repair_problem),
+         11: Ready("picks a record up after a crash", "does not pick a record up after a crash",
+                   "the record on disk and the repair", power_problem)}
+
+
 @contextlib.contextmanager
 def patched(module, **replacements):
     """Inside the block, `module` has the given names set to the given values; afterwards
@@ -159,7 +207,7 @@ def patched(module, **replacements):
 
 
 def _student_or_finished(path, lesson):
-    finished = lessons.lesson(lesson).finished
+    finished, ready = lessons.lesson(lesson).finished, READY[lesson]
     if not path.is_file():
         problem = f"there is no {path.name} at {path.parent}"
     else:
@@ -168,10 +216,10 @@ def _student_or_finished(path, lesson):
         except Exception as error:  # the student's file, mid-edit: report it, use the finished one
             problem = f"{path.name} does not import: {type(error).__name__}: {error}"
         else:
-            problem = repair_problem(module)
+            problem = ready.check(module)
             if not problem:
-                return Pick(module, path, f"{path.name} repairs a dangling call: its gaps are filled")
-            problem = f"{path.name} does not repair a dangling call yet: {problem}"
+                return Pick(module, path, f"{path.name} {ready.does}: its gaps are filled")
+            problem = f"{path.name} {ready.does_not} yet: {problem}"
     return Pick(load_harness(finished), finished,
                 f"{problem}. Fill its gaps and run this cell again to use your own.")
 

@@ -7,8 +7,23 @@ refuses a malformed request with a 400 instead of answering it, and it hands out
 import copy
 from dataclasses import dataclass
 
+from .ids import numbered
 from .messages import fail, forever
 from .validate import validate
+
+
+def snapshot(value):
+    """A deep copy of `value`. Plain dicts, lists and scalars, which is what a request holds,
+    are copied directly (several times quicker than copy.deepcopy, which a lesson that runs a
+    session at every byte of a file notices); anything else goes through copy.deepcopy."""
+    kind = type(value)
+    if kind is dict:
+        return {key: snapshot(item) for key, item in value.items()}
+    if kind is list:
+        return [snapshot(item) for item in value]
+    if kind in (str, int, float, bool, type(None)):
+        return value
+    return copy.deepcopy(value)
 
 
 @dataclass(frozen=True)
@@ -36,17 +51,20 @@ class ScriptedModel:
     the first violation. A refusal does not use up a scripted reply.
 
     Call blocks without an id are given c1, c2, ... in the order this model hands them out;
-    an explicit id is kept. Replies are copies: the script itself is never changed.
+    an explicit id is kept. `ids` names them another way, as a provider does: see lab.ids
+    (ScriptedModel(script, ids=lab.restarting_ids("call_{k}")) starts again every reply).
+    Replies are copies: the script itself is never changed.
     """
 
-    def __init__(self, script):
+    def __init__(self, script, ids=numbered):
         self._script = list(script)
         self._next = 0
         self._ids_given = 0
+        self._ids = ids
         self.calls = []
 
     def complete(self, system, messages, tools):
-        request = Request(system, copy.deepcopy(list(messages)), copy.deepcopy(list(tools)))
+        request = Request(system, snapshot(list(messages)), snapshot(list(tools)))
         self.calls.append(request)
         problems = validate(request.messages)
         if problems:
@@ -67,8 +85,9 @@ class ScriptedModel:
         return entry
 
     def _number_calls(self, message):
-        for block in message.get("content", []):
-            if block.get("type") == "toolCall" and block.get("id") is None:
-                self._ids_given += 1
-                block["id"] = f"c{self._ids_given}"
+        unnamed = [block for block in message.get("content", [])
+                   if block.get("type") == "toolCall" and block.get("id") is None]
+        for k, block in enumerate(unnamed):
+            self._ids_given += 1
+            block["id"] = self._ids(self._ids_given, k, block)
         return message

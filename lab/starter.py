@@ -10,9 +10,9 @@ In finished.py, each gap the student fills is marked like this:
 
 The starter keeps the two outer markers, drops the finished code, and un-quotes the "#|"
 lines. Run `python -m lab.starter` to write every lesson's starter.py and the student's
-harness.py (the newest lesson's starter), and for a checkpoint whose manifest names a
-`student_file` (checkpoint B's doctor.py), that file too; `--check` only says whether they are
-up to date.
+harness.py (the first lesson's starter: where a new student begins), and for a checkpoint
+whose manifest names a `student_file` (checkpoint B's doctor.py), that file too; `--check` only
+says whether they are up to date.
 """
 
 import argparse
@@ -69,11 +69,11 @@ def _expect(state, wanted, name, number, marker):
 
 def targets():
     """(path, text) for every file the starters make: each lesson's starter.py (a checkpoint's
-    too), and the top-level harness.py from the newest numbered lesson."""
+    too), and the top-level harness.py from the first numbered lesson."""
     found = lessons.available().values()
     made = [(l.starter, _starter_of(l)) for l in found]
     if made:
-        made.append((lessons.PROJECT / "harness.py", _starter_of(lessons.newest())))
+        made.append((lessons.PROJECT / "harness.py", _starter_of(lessons.first())))
     made += [(lessons.PROJECT / manifest.read(l)["student_file"], _starter_of(l))
              for l in found if "student_file" in manifest.read(l)]
     return made

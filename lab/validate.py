@@ -5,8 +5,8 @@ provider might put after "400 invalid_request: ". An empty list means the reques
 
 The rules are about pairing, not truth: every tool call is answered by exactly one toolResult,
 in the run of results directly after the assistant message that asked, in the order of the
-calls; no result answers a call that was never made; no call id is used twice; no assistant
-message is empty. Two user messages in a row are fine, and so is a failed reply that got some
+calls; no result answers a call that was never made; no call id is empty or used twice; no
+assistant message is empty. Two user messages in a row are fine, and so is a failed reply that got some
 content out before it failed. One walk over the list, so it costs little beside a model call.
 """
 
@@ -30,6 +30,8 @@ def validate(messages):
                 problems.append(f"messages[{i}]: assistant message has empty content")
             answered_here = _ids_in_run_after(messages, i) if calls else set()
             for call_id in calls:
+                if not isinstance(call_id, str) or not call_id.strip():
+                    problems.append(f"messages[{i}]: toolCall id {call_id!r} is empty")
                 if call_id in owner_of:
                     problems.append(
                         f"messages[{i}]: toolCall id {call_id} is used twice in this request")
