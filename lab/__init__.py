@@ -15,10 +15,11 @@ from .messages import call, fail, forever, reply, say, text, tool_result, user
 from .model import Request, ScriptedModel, ScriptExhausted
 from .shell import Shell
 from .validate import validate
+from .wire import Violation
 from .workspace import Workspace
 
 __all__ = ["Request", "ScriptExhausted", "ScriptedModel", "Shell", "Workspace", "call", "drive",
            "fail", "forever", "reply", "say", "shape", "show", "text", "tool_result", "user",
-           "validate"]
+           "validate", "Violation"]
 # Lesson notebooks: figures drawn from transcripts, and which harness the examples run on.
 __all__ += ["Figure", "Panel", "draw", "patched", "pick_harness", "starter_harness", "with_repair"]

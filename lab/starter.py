@@ -10,7 +10,7 @@ In finished.py, each gap the student fills is marked like this:
 
 The starter keeps the two outer markers, drops the finished code, and un-quotes the "#|"
 lines. Run `python -m lab.starter` to write every lesson's starter.py and the student's
-harness.py (the newest lesson's starter); `--check` only says whether they are up to date.
+harness.py (lesson HARNESS_LESSON's starter); `--check` only says whether they are up to date.
 """
 
 import argparse
@@ -19,6 +19,7 @@ import sys
 
 from . import lessons
 
+HARNESS_LESSON = 10  # the top-level harness.py is the lesson the course starts a student on
 BEGIN, SWAP, END = "# --- your code ---", "# --- starter ---", "# --- end ---"
 QUOTED = re.compile(r"^(\s*)#\|(?: (.*))?$")
 
@@ -66,12 +67,14 @@ def _expect(state, wanted, name, number, marker):
 
 def targets():
     """(path, text) for every file the starters make: each lesson's starter.py, and the
-    top-level harness.py from the newest lesson."""
+    top-level harness.py from lesson HARNESS_LESSON's (a later lesson's starter would hand a
+    student that lesson's answers to the earlier ones)."""
     found = lessons.available()
-    made = [(l.starter, make_starter(l.finished.read_text(), str(l.finished))) for l in found.values()]
-    if made:
-        made.append((lessons.PROJECT / "harness.py", made[-1][1]))
-    return made
+    made = {n: (l.starter, make_starter(l.finished.read_text(), str(l.finished)))
+            for n, l in found.items()}
+    if HARNESS_LESSON in made:
+        return [*made.values(), (lessons.PROJECT / "harness.py", made[HARNESS_LESSON][1])]
+    return list(made.values())
 
 
 def main(argv=None):

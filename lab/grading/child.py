@@ -10,6 +10,7 @@ folder, says which names it has, and answers requests until the pipe closes:
     {"op": "call", "name": "repair_tool_history", "messages": [...]}
     {"op": "scenario", "name": "session", "params": {...}}
     {"op": "constant", "name": "INTERRUPTED"}
+    {"op": "value", "name": "to_openai", "args": [[...]]}
 
 Each answer is plain data (see plain.py). The code that answers, and the lab the lesson's
 scenarios drive the harness with, are private copies loaded before the student's code runs
@@ -207,6 +208,8 @@ def _answer(request, module, scenarios, harness_file):
         if request["op"] == "constant":
             value = getattr(module, name)
             return {"data": to_plain(value, name), "type": type(value).__name__}
+        if request["op"] == "value":
+            return _value(getattr(module, name), name, request["args"])
         return _call(getattr(module, name), name, request["messages"])
     except NotPlain as error:
         return {"not_plain": str(error)}
@@ -231,6 +234,17 @@ def _call(function, name, messages):
         "input_after": to_plain(messages, f"the list {name} was given, afterwards"),
         "input_kept_objects": len(messages) == len(given) and all(
             a is b for a, b in zip(messages, given)),
+    }}
+
+
+def _value(function, name, args):
+    """Call function(*args) and report, as plain data, what it returned and what became of
+    the arguments: for functions whose inputs or outputs are not lab messages."""
+    returned = function(*args)
+    return {"data": {
+        "value": to_plain(returned, f"what {name} returned"),
+        "args_after": to_plain(list(args), f"the arguments of {name}, afterwards"),
+        "returned_input": bool(args) and returned is args[0],
     }}
 
 

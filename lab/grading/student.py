@@ -49,6 +49,15 @@ class Returned:
         return [m for m, origin in zip(self.messages, self.origins) if origin is None]
 
 
+@dataclass(frozen=True)
+class Value:
+    """What name(*args) did: `value`, its plain return value; `args_after`, each argument as
+    it was after the call; `returned_input`, True when it returned its first argument itself."""
+    value: object
+    args_after: list
+    returned_input: bool
+
+
 class Student:
     def __init__(self, harness_file, *, limits=Limits(), scenarios_file=None, gaps=None):
         self._sandbox = Sandbox(harness_file, limits=limits, scenarios_file=scenarios_file)
@@ -82,6 +91,13 @@ class Student:
         return Returned(given=record, messages=facts["returned"], origins=facts["origins"],
                         returned_input=facts["returned_input"], input_after=facts["input_after"],
                         input_kept_objects=facts["input_kept_objects"])
+
+    def value(self, name, *args):
+        """name(*args) in the child, for any plain arguments and any plain return value."""
+        answer = self._ask({"op": "value", "name": name, "args": list(args)},
+                           f"running {name}", name)
+        facts = answer["data"]
+        return Value(facts["value"], facts["args_after"], facts["returned_input"])
 
     def constant(self, name):
         return self._ask({"op": "constant", "name": name}, f"reading {name}", name)["data"]
