@@ -56,8 +56,9 @@ def validate_wire(messages, wire):
 def shape(request, wire):
     """A request on `wire` as one line, one token a message, the way lab.shape does it for the
     lab's messages. Anthropic: each turn's role and its blocks, `assistant[text,use(c1)]
-    user[result(c1),text]`. OpenAI: `user assistant[c1,c2] tool(c1) tool(c2)`, an assistant's
-    calls in brackets. Anything that is not a message is `?`."""
+    user[result(c1),text]`, a plain string content being one text block, as the API reads
+    it. OpenAI: `user assistant[c1,c2] tool(c1) tool(c2)`, an assistant's calls in brackets.
+    Anything that is not a message is `?`."""
     if wire not in WIRES:
         raise ValueError(f"wire={wire!r}: name one of {', '.join(map(repr, WIRES))}")
     if not isinstance(request, list):
@@ -69,9 +70,6 @@ def shape(request, wire):
 def _anthropic_token(message):
     if not isinstance(message, dict):
         return "?"
-    content = _get(message, "content")
-    if isinstance(content, str):
-        return f"{message.get('role')}(string)"
     names = {"text": lambda b: "text", "tool_use": lambda b: f"use({b.get('id')})",
              "tool_result": lambda b: f"result({b.get('tool_use_id')})"}
     blocks = [names.get(b.get("type"), lambda b: f"{b.get('type')}?")(b) for b in _blocks(message)]
