@@ -1,0 +1,121 @@
+"""Lesson 16, "the adapter": its tests hold (lab_check --verify 16), and what the official SDKs'
+request types would have caught of the lesson's wrong answers, had they been the only check.
+
+The SDK check reads the adapters' output with pydantic, against the TypedDicts the `anthropic`
+and `openai` packages declare for a request's messages (anthropic.types.MessageParam,
+openai.types.chat.ChatCompletionMessageParam). No request is sent anywhere. Types describe
+fields, not the pairing between messages, so they catch one of the five mistakes; the lesson's
+validator and scripted models catch all five (verify proves it).
+"""
+
+import subprocess
+import sys
+import types
+
+import pytest
+
+import lab
+from lab import lessons
+from conftest import PROJECT, load_harness
+
+pydantic = pytest.importorskip("pydantic", reason="the SDK checks need the test extra")
+anthropic_types = pytest.importorskip("anthropic.types")
+openai_chat = pytest.importorskip("openai.types.chat")
+
+LESSON = lessons.lesson(16)
+REQUEST = {"anthropic": pydantic.TypeAdapter(list[anthropic_types.MessageParam]),
+           "openai": pydantic.TypeAdapter(list[openai_chat.ChatCompletionMessageParam])}
+# What the SDKs' types say about each wrong answer: the wire that refuses it, or None when the
+# types let it through (the mistake is in how messages pair up, which no field type describes).
+CAUGHT_BY_SDK_TYPES = {
+    "arguments_as_a_dict": "openai",        # function.arguments is declared a str
+    "results_after_the_steer": None,        # any order of blocks in a user turn type-checks
+    "unmerged_user_turns": None,            # two user turns in a row type-check
+    "naive_tail_slice": None,               # a leading tool_result / tool message type-checks
+    "drop_the_orphaned_results": None,      # a short trim is well-typed, only short
+}
+
+
+def lab_check(*args):
+    return subprocess.run([sys.executable, str(PROJECT / "lab" / "lab_check.py"), *args],
+                          capture_output=True, text=True, cwd=PROJECT, timeout=600)
+
+
+def test_verify_16_proves_the_lessons_tests():
+    run = lab_check("--verify", "16")
+
+    assert run.returncode == 0, f"exit {run.returncode}:\n{run.stdout}{run.stderr}"
+    assert "11 checks: 11 as expected, 0 surprises." in run.stdout, run.stdout
+
+
+def test_where_16_names_the_lessons_files():
+    run = lab_check("--where", "16")
+
+    assert run.stdout.splitlines() == [f"starter: {LESSON.starter}", f"finished: {LESSON.finished}",
+                                       f"tests: {LESSON.tests}"], run.stdout
+
+
+def answer_module(path):
+    """The harness a wrong or right answer stands for, loaded here (it is the lesson's own code)."""
+    module = types.ModuleType(f"lesson16_{path.stem}")
+    exec(compile(LESSON.variant(path), str(path), "exec"), module.__dict__)
+    return module
+
+
+def requests_of(harness):
+    """Every request the lesson's cards make through `harness`, by wire: each card's view
+    translated, and the trim card's view trimmed at every keep and translated."""
+    cards = load_harness(LESSON.tests, "lesson16_tests")
+    views = [harness.context_for_model(make()) for make, _, _ in cards.CARDS.values()]
+    trim_view = cards.parallel_reads() + [lab.user("Now the tests."), lab.say("They pass.")]
+    views += [harness.safe_trim(trim_view, keep) for keep in range(len(trim_view) + 1)]
+    return {wire: [harness.request_for(wire, view) for view in views] for wire in REQUEST}
+
+
+def refused_by_sdk_types(harness):
+    """The wires whose SDK request type rejects some request of `harness`, with the first
+    complaint."""
+    refused = {}
+    for wire, requests in requests_of(harness).items():
+        for request in requests:
+            try:
+                drain(REQUEST[wire].validate_python(request))
+            except pydantic.ValidationError as error:
+                refused.setdefault(wire, str(error).splitlines()[1])
+    return refused
+
+
+def drain(value):
+    """pydantic checks an Iterable field lazily, as it is read: read everything."""
+    if isinstance(value, dict):
+        for item in value.values():
+            drain(item)
+    elif not isinstance(value, (str, bytes)) and hasattr(value, "__iter__"):
+        for item in value:
+            drain(item)
+
+
+def test_the_finished_adapters_requests_fit_both_sdks_types():
+    refused = refused_by_sdk_types(load_harness(LESSON.finished, "lesson16_finished"))
+
+    assert refused == {}, f"the SDK types refuse the finished adapter's requests: {refused}"
+
+
+@pytest.mark.parametrize("answer", LESSON.wrong_answers, ids=lambda p: p.stem)
+def test_what_the_sdk_types_catch_of_each_wrong_answer(answer):
+    expected = CAUGHT_BY_SDK_TYPES[answer.stem]
+
+    refused = refused_by_sdk_types(answer_module(answer))
+
+    caught = sorted(refused)
+    assert caught == ([expected] if expected else []), (
+        f"{answer.name}: expected the SDK types to "
+        f"{'refuse it on ' + expected if expected else 'let it through'}; refused on "
+        f"{caught or 'no wire'}: {refused}")
+
+
+@pytest.mark.parametrize("answer", LESSON.right_answers, ids=lambda p: p.stem)
+def test_the_right_answers_requests_fit_both_sdks_types(answer):
+    refused = refused_by_sdk_types(answer_module(answer))
+
+    assert refused == {}, f"{answer.name}: the SDK types refuse it: {refused}"
