@@ -40,10 +40,10 @@ def pick_harness(lesson=10, environ=None, project=None):
     """The harness the lesson's examples should run on, as a Pick.
 
     If the environment names a file in LAB_HARNESS, that file, whatever it holds. Otherwise
-    the project's top-level harness.py once it repairs a dangling call (see `repair_problem`),
-    else the lesson's finished harness. A harness.py that does not even import is not an
-    error here: its error becomes the reason the finished harness is used. The module chosen
-    is also installed as `harness` in sys.modules, so `import harness` gets the same one.
+    the project's top-level harness.py once it does what the lesson's examples need (CHECKS:
+    lesson 10's `repair_problem`, lesson 16's `adapter_problem`), else the lesson's finished
+    harness. A harness.py that does not even import is not an error here: its error becomes
+    the reason the finished harness is used. The module chosen is also installed as `harness` in sys.modules, so `import harness` gets the same one.
     """
     environ = os.environ if environ is None else environ
     project = pathlib.Path(project) if project is not None else lessons.PROJECT
@@ -54,9 +54,10 @@ def pick_harness(lesson=10, environ=None, project=None):
             raise FileNotFoundError(f"{ENV}={named} names no file; point it at a harness file, "
                                     "e.g. lessons/10-poisoned-transcript/finished.py, or unset it")
         module = load_harness(path)
-        problem = repair_problem(module)
+        check = CHECKS.get(lesson, CHECKS[10])
+        problem = check.problem(module)
         chosen = Pick(module, path, f"{ENV} names it" +
-                      (f" (it does not repair a dangling call yet: {problem})" if problem else ""))
+                      (f" (it {check.lacks}: {problem})" if problem else ""))
     else:
         chosen = _student_or_finished(project / "harness.py", lesson)
     sys.modules["harness"] = chosen.module
@@ -125,6 +126,47 @@ def repair_problem(module):
     return ""
 
 
+def adapter_problem(module):
+    """"" when `module` does lesson 16's job, else what it is missing, in a few words: it
+    must translate a view with a call, its result and a steer into a request each provider's
+    validator accepts, and trim it without parting the call from its result."""
+    for name in ("to_anthropic", "to_openai", "safe_trim"):
+        if not hasattr(module, name):
+            return f"it has no {name}"
+    asked = call("bash", {"command": "pytest"}, id="c1")
+    answered = {"role": "toolResult", "tool_call_id": "c1", "tool_name": "bash",
+                "content": "3 passed", "is_error": False}
+    view = [user("Run the tests."), reply(text("Running them."), asked), answered,
+            user("Use spaces.")]
+    try:
+        for wire in ("anthropic", "openai"):
+            problems = validate(getattr(module, f"to_{wire}")(view), wire=wire)
+            if problems:
+                return f"its to_{wire} sends a request that provider refuses: {problems[0]}"
+        trimmed = module.safe_trim(view, 2)
+    except Exception as error:  # half-written student code: how it fails is the answer
+        return f"it raised {type(error).__name__}: {error}"
+    if trimmed != view[1:]:
+        return "its safe_trim(view, 2) does not back up to the call its result answers"
+    return ""
+
+
+@dataclass(frozen=True)
+class Check:
+    """What a lesson's examples need of a harness: `problem(module)` says what is missing
+    ("" when nothing is), and the two phrases say so in a reason."""
+    problem: object
+    does: str
+    lacks: str
+
+
+CHECKS = {
+    10: Check(repair_problem, "repairs a dangling call", "does not repair a dangling call yet"),
+    16: Check(adapter_problem, "translates the view for both wires",
+              "does not translate the view for both wires yet"),
+}
+
+
 @contextlib.contextmanager
 def patched(module, **replacements):
     """Inside the block, `module` has the given names set to the given values; afterwards
@@ -147,6 +189,7 @@ def patched(module, **replacements):
 
 def _student_or_finished(path, lesson):
     finished = lessons.lesson(lesson).finished
+    check = CHECKS.get(lesson, CHECKS[10])
     if not path.is_file():
         problem = f"there is no {path.name} at {path.parent}"
     else:
@@ -155,10 +198,10 @@ def _student_or_finished(path, lesson):
         except Exception as error:  # the student's file, mid-edit: report it, use the finished one
             problem = f"{path.name} does not import: {type(error).__name__}: {error}"
         else:
-            problem = repair_problem(module)
+            problem = check.problem(module)
             if not problem:
-                return Pick(module, path, f"{path.name} repairs a dangling call: its gaps are filled")
-            problem = f"{path.name} does not repair a dangling call yet: {problem}"
+                return Pick(module, path, f"{path.name} {check.does}: its gaps are filled")
+            problem = f"{path.name} {check.lacks}: {problem}"
     return Pick(load_harness(finished), finished,
                 f"{problem}. Fill its gaps and run this cell again to use your own.")
 

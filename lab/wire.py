@@ -41,7 +41,7 @@ class Violation:
     error: str
 
     def __str__(self):
-        return f"{self.code} at {self.where} ({self.call_id}): {self.detail}"
+        return _line(self.code, self.where, self.call_id, self.detail)
 
 
 def validate_wire(messages, wire):
@@ -269,7 +269,12 @@ def _openai_result(i, call_id, asked, answered):
 
 def _own(code, where, call_id, detail):
     """A violation whose provider wording we do not know: the error is our own line."""
-    return Violation(code, where, call_id, detail, f"{code} at {where} ({call_id}): {detail}")
+    return Violation(code, where, call_id, detail, _line(code, where, call_id, detail))
+
+
+def _line(code, where, call_id, detail):
+    """`orphaned_tool_use at messages[1].content[1] (c1): why`; no id when none is involved."""
+    return f"{code} at {where}{'' if call_id is None else f' ({call_id})'}: {detail}"
 
 
 def _bad_call(call_id, name):

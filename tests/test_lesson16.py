@@ -8,14 +8,17 @@ fields, not the pairing between messages, so they catch one of the five mistakes
 validator and scripted models catch all five (verify proves it).
 """
 
+import os
 import subprocess
 import sys
 import types
 
+import nbformat
 import pytest
+from nbclient import NotebookClient
 
 import lab
-from lab import lessons
+from lab import lessons, notebook
 from conftest import PROJECT, load_harness
 
 pydantic = pytest.importorskip("pydantic", reason="the SDK checks need the test extra")
@@ -119,3 +122,99 @@ def test_the_right_answers_requests_fit_both_sdks_types(answer):
     refused = refused_by_sdk_types(answer_module(answer))
 
     assert refused == {}, f"{answer.name}: the SDK types refuse it: {refused}"
+
+
+# -- the walkthrough, made from its source and run on a real kernel --
+
+SOURCE, COMMITTED = LESSON.folder / notebook.SOURCE, LESSON.folder / notebook.NOTEBOOK
+CELL_TIMEOUT = 60
+
+
+def test_committed_notebook_is_exactly_what_its_source_makes():
+    made = notebook.build(SOURCE.read_text(encoding="utf-8"), str(SOURCE))
+
+    assert COMMITTED.read_text(encoding="utf-8") == made, (
+        f"{COMMITTED.relative_to(PROJECT)} is not what {SOURCE.relative_to(PROJECT)} makes; "
+        "edit the source, then run `python -m lab.notebook` from the project root")
+
+
+def test_the_notebook_says_which_lessons_it_builds_on_and_which_are_missing():
+    nb = nbformat.reads(COMMITTED.read_text(encoding="utf-8"), as_version=4)
+
+    markdown = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+
+    assert "builds on lessons 10 and 11" in markdown, markdown[:400]
+    assert "Lessons 12 to 15 are not in this course yet" in markdown, markdown[:800]
+
+
+@pytest.fixture(scope="module")
+def executed():
+    """The committed notebook run on a real ipykernel, on the finished lesson-16 harness."""
+    nb = nbformat.reads(COMMITTED.read_text(encoding="utf-8"), as_version=4)
+    client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
+                            resources={"metadata": {"path": str(LESSON.folder)}})
+    client.reset_execution_trackers()
+    with client.setup_kernel(env=dict(os.environ, LAB_HARNESS=str(LESSON.finished))):
+        for index, cell in enumerate(nb.cells):  # an error in a cell raises here
+            client.execute_cell(cell, index)
+    return nb
+
+
+def cell(nb, cell_id):
+    found = [c for c in nb.cells if c.get("id") == cell_id]
+    assert found, f"expected a cell with id {cell_id!r} in the notebook; there is none"
+    return found[0]
+
+
+def printed(nb, cell_id):
+    return "".join(o.text for o in cell(nb, cell_id).outputs if o.output_type == "stream")
+
+
+def shown(nb, cell_id, kind):
+    data = [o["data"][kind] for o in cell(nb, cell_id).outputs if kind in o.get("data", {})]
+    assert data, f"expected cell {cell_id!r} to show {kind}; it showed {cell(nb, cell_id).outputs}"
+    return data[0]
+
+
+def test_the_notebook_runs_on_the_finished_harness_and_shows_each_wire(executed):
+    assert "examples run on: lessons/16-adapter/finished.py" in printed(executed, "setup")
+    assert printed(executed, "anthropic").startswith(
+        "user[text] assistant[text,use(c1),use(c2)] user[result(c1),result(c2),text] "
+        "assistant[text]\n"), printed(executed, "anthropic")
+    assert printed(executed, "openai").startswith(
+        "user assistant[c1,c2] tool(c1) tool(c2) user assistant\n"), printed(executed, "openai")
+
+
+def test_the_notebook_shows_both_refusals_in_the_providers_words(executed):
+    said = printed(executed, "refusals")
+
+    assert "anthropic: 400 invalid_request_error: messages.1: `tool_use` ids were found without " \
+           "`tool_result` blocks immediately after: c2." in said, said
+    assert "openai: 400 invalid_request_error: Invalid type for " \
+           "'messages[1].tool_calls[0].function.arguments': expected a string" in said, said
+
+
+def test_figure_one_is_one_view_in_three_formats_each_accepted(executed):
+    html = shown(executed, "figure-16-1", "text/html")
+
+    for label in ("the view (the lab&#x27;s messages)", "Anthropic Messages",
+                  "OpenAI Chat Completions"):
+        assert label in html, f"expected the column {label!r} in figure 1"
+    assert html.count(">accepted<") == 3, "expected all three columns accepted"
+    assert "&quot;tool_use_id&quot;: &quot;c2&quot;" in html and "tool_call_id" in html, html[:500]
+
+
+def test_figure_two_is_a_trim_that_backs_up_to_a_legal_boundary(executed):
+    svg = shown(executed, "figure-16-2", "image/svg+xml")
+
+    assert "the cut falls among the results" in svg and "backed up to the call" in svg
+    assert "messages[0]: toolResult c4 has no" in svg, "the naive tail should be refused"
+    said = printed(executed, "trim")
+    assert "naive tail:  R(c4) R(c5) A\nsafe_trim:   A[c3,c4,c5] R(c3) R(c4) R(c5) A\n" in said, said
+
+
+def test_the_adapted_session_is_never_refused(executed):
+    said = printed(executed, "session")
+
+    assert "the record:    U A[c1,c2] R(c1) R(c2) A U A\n" in said, said
+    assert "request 3:     assistant[c1,c2] tool(c1) tool(c2) assistant user\n" in said, said
