@@ -122,7 +122,7 @@ def _anthropic_calls(messages, i, blocks):
     found, unanswered = [], []
     answers = _results_in(messages[i + 1]) if i + 1 < len(messages) else {}
     for j, block in _typed(blocks, "tool_use"):
-        where, call_id = f"messages[{i}].content[{j}]", block.get("id")
+        where, call_id = f"messages[{i}].content[{j}]", _id(block.get("id"))
         problem = _bad_call(call_id, block.get("name"))
         if problem is None and not isinstance(block.get("input"), dict):
             problem = f"its input is a {type(block.get('input')).__name__}, not an object"
@@ -150,7 +150,7 @@ def _anthropic_results(messages, i, blocks):
         if block.get("type") != "tool_result":
             text_before = True
             continue
-        where, call_id = f"messages[{i}].content[{j}]", block.get("tool_use_id")
+        where, call_id = f"messages[{i}].content[{j}]", _id(block.get("tool_use_id"))
         if call_id not in asked:
             found.append(Violation(
                 "orphaned_tool_result", where, call_id,
@@ -173,7 +173,7 @@ def _results_in(message):
     places = {}
     if _get(message, "role") == "user":
         for j, block in _typed(_blocks(message), "tool_result"):
-            places.setdefault(block.get("tool_use_id"), j)
+            places.setdefault(_id(block.get("tool_use_id")), j)
     return places
 
 
@@ -191,7 +191,7 @@ def _openai(messages):
     for i, message in enumerate(messages):
         role = _get(message, "role")
         if role == "tool":
-            call_id = _get(message, "tool_call_id")
+            call_id = _id(_get(message, "tool_call_id"))
             found += _openai_result(i, call_id, asked, answered)
             answered.add(call_id)
             continue
@@ -201,10 +201,14 @@ def _openai(messages):
                               f"role is {role!r}, which Chat Completions does not have"))
         elif role == "assistant":
             calls = _get(message, "tool_calls") or []
+            if not isinstance(calls, list):
+                found.append(_own("malformed_tool_use", f"messages[{i}]", None,
+                                  f"tool_calls is a {type(calls).__name__}, not a list"))
+                calls = []
             if not calls and not _get(message, "content"):
                 found.append(_own("empty_content", f"messages[{i}]", None,
                                   "an assistant message needs content or tool_calls"))
-            asked = {call.get("id") for call in calls if isinstance(call, dict)}
+            asked = {_id(call.get("id")) for call in calls if isinstance(call, dict)}
             found += _openai_calls(messages, i, calls)
     return found
 
@@ -215,10 +219,10 @@ def _openai_calls(messages, i, calls):
     for later in messages[i + 1:]:
         if _get(later, "role") != "tool":
             break
-        run.add(_get(later, "tool_call_id"))
+        run.add(_id(_get(later, "tool_call_id")))
     for j, call in enumerate(calls):
         call = call if isinstance(call, dict) else {}
-        where, call_id = f"messages[{i}].tool_calls[{j}]", call.get("id")
+        where, call_id = f"messages[{i}].tool_calls[{j}]", _id(call.get("id"))
         function = call.get("function") if isinstance(call.get("function"), dict) else {}
         arguments = function.get("arguments")
         problem = _bad_call(call_id, function.get("name"))
@@ -285,6 +289,11 @@ def _bad_call(call_id, name):
     return None
 
 
+def _id(value):
+    """A call id as something a set can hold: a scalar as it is, anything else as its repr."""
+    return value if isinstance(value, (str, int, float, bool, type(None))) else repr(value)
+
+
 def _get(message, key):
     return message.get(key) if isinstance(message, dict) else None
 
@@ -302,7 +311,7 @@ def _typed(blocks, kind):
 
 
 def _ids(blocks, kind):
-    return {block.get("id") for _, block in _typed(blocks, kind)}
+    return {_id(block.get("id")) for _, block in _typed(blocks, kind)}
 
 
 def _is_json(text):

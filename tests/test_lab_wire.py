@@ -2,6 +2,8 @@
 violations by code and place, and its refusals in the provider's own words."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import damaged
 import lab
@@ -134,3 +136,22 @@ def test_wire_shapes_name_roles_blocks_and_ids():
         "user[text] assistant[text,use(c1),use(c2)] user[text]"
     assert shape([openai_ask("c1", "c2"), tool("c1"), tool("c2")], "openai") == \
         "assistant[c1,c2] tool(c1) tool(c2)"
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5)
+                    | st.sampled_from(["user", "assistant", "tool", "tool_use", "tool_result",
+                                       "text", "function", "c1"]),
+                    lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(st.sampled_from(["role", "content", "type", "id", "name",
+                                                       "input", "tool_use_id", "tool_calls",
+                                                       "tool_call_id", "function", "arguments"]),
+                                      inner, max_size=5), max_leaves=25)
+
+
+@given(st.lists(JSON, max_size=5), st.sampled_from(["anthropic", "openai"]))
+@settings(max_examples=150, deadline=None)
+def test_the_wire_validator_reads_any_json_without_raising(request, wire):
+    problems = lab.validate(request, wire=wire)
+
+    assert all(isinstance(p, lab.Violation) and p.error for p in problems), problems
+    lab.ScriptedModel([lab.say("ok")], wire=wire).complete("system", request, [])

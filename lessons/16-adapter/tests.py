@@ -122,12 +122,20 @@ def judge_card(student, wire, card):
 
 
 def expect_accepted(request, wire, rule, shown):
+    expect_messages(request, wire, rule, shown)
     problems = lab.validate(request, wire=wire)
     expect(not problems, rule, given=shown, got=wire_shape(request, wire),
            note=f"lab.validate(request, wire={wire!r}) says: {problems[0] if problems else ''}")
     answer = lab.ScriptedModel([lab.say("Done.")], wire=wire).complete(SYSTEM, request, [])
     expect(answer["stop_reason"] != "error", rule, given=shown,
            expected=f"the {wire} scripted model answers", got=answer.get("error_message"))
+
+
+def expect_messages(request, wire, rule, shown):
+    """The translation came back as a list of messages (dicts), or the test fails saying so."""
+    expect(isinstance(request, list) and all(isinstance(m, dict) for m in request), rule,
+           given=shown, expected=f"a new list of {wire} messages, each a dict",
+           got=wire_shape(request, wire))
 
 
 def test_anthropic_parallel_calls_have_their_results_in_one_user_turn(student):
@@ -355,8 +363,10 @@ def test_a_valid_history_translates_the_same_every_time(student, record, data):
         whole = student.value(f"to_{wire}", record).value
         before = student.value(f"to_{wire}", record[:cut]).value
 
-        settled = before[:-1] if isinstance(before, list) else before
-        expect(isinstance(whole, list) and whole[:len(settled)] == settled, STABLE,
+        for request in (whole, before):
+            expect_messages(request, wire, STABLE, f"the history {lab.shape(record)}")
+        settled = before[:-1]
+        expect(whole[:len(settled)] == settled, STABLE,
                given=f"the history {lab.shape(record)}, and its first {cut} messages",
                expected=f"the request for all of it to begin with {wire_shape(settled, wire)}",
                got=wire_shape(whole, wire), note=f"on the {wire} wire")
