@@ -1,10 +1,11 @@
 """The lab: everything a lesson's examples and tests need that is not the harness itself.
 
 Builders for messages, a scripted model that refuses malformed requests like a provider, the
-strict validator it uses, ways to print a transcript, a driver for a run's events, and an
-in-memory workspace with a small shell over it; for the lesson notebooks, SVG figures of
-transcripts and the choice of which harness the examples run on. Importing it has no side
-effects.
+strict validator it uses (for lesson 16 also on Anthropic's and OpenAI's wire formats: see
+lab.wire), ways to print a transcript, a driver for a run's events, and an in-memory workspace
+with a small shell over it; for the lesson notebooks, SVG figures of transcripts (and
+lab.wire_figure, one request in several formats) and the choice of which harness the examples
+run on. Importing it has no side effects.
 """
 
 from .display import shape, show

@@ -30,9 +30,9 @@ STEER = ("card 2, a steer after the results: the user typed while the tools ran,
          "puts their words after the results. On Anthropic's wire the words join the results' "
          "user turn, after them (roles alternate); on OpenAI's, a user message after the tool "
          "messages.")
-FAILED = ("card 3, a failed reply: a reply that broke off mid-call is sent as what it got out "
-          "(its words and its call, answered by INTERRUPTED), and an empty failed reply is not "
-          "sent at all: the translation is of the view, never the record.")
+FAILED = ("card 3, a failed reply: a reply that broke off mid-call is sent as what it got out, "
+          "its words and its call, with the INTERRUPTED result the view gave the call; that it "
+          "failed is the record's business, not the provider's.")
 OUT_OF_ORDER = ("card 4, results recorded out of order: the view puts them back in call order, "
                 "and the translation keeps that order.")
 KEPT = ("the translation keeps every word, call and result of the view, in the view's order, "
