@@ -53,7 +53,7 @@ def text_report(grade, lesson=None, verbose=False):
     lines = [f"lab_check: lesson {grade.lesson}, {grade.title}: {grade.harness}", ""]
     stamp = grade.version + (f", file sha256 {grade.sha256}" if grade.sha256 else "")
     if grade.problem:
-        return "\n".join(lines + _wrap(grade.problem) + ["", stamp, "nothing was graded"]) + "\n"
+        return "\n".join(lines + [grade.problem, "", stamp, "nothing was graded"]) + "\n"
     guide = hints.guide(lesson) if lesson else hints.Guide()
     score = (f"score: {grade.score:g} of {grade.max_score:g} points, "
              f"{grade.passed} passed, {grade.failed} failed")
