@@ -23,7 +23,9 @@ from . import hints, manifest
 PASS, FAIL = "✓", "✗"
 WIDTH = 96          # prose is wrapped to this many columns
 BUDGET = 40         # lines a failing report aims at: causes past the first of a gap must fit
-RESERVED = 4       # lines kept for naming the causes not written out, and how to see them
+AROUND = 10         # of them, the lines around the failures: title, passes, legend, score, next
+RESERVED = 4        # lines kept a gap for naming the causes not written out, and how to see them
+GRADER = "grader"   # the group of tests the grader itself broke on, shown first
 PRINTED_LINES = 8   # of what the student's code printed, the last lines shown under a failure
 
 
@@ -36,7 +38,9 @@ class Cause:
 
 @dataclass
 class Group:
-    """The failing tests of one gap (or of code the lesson gives, or of no known gap)."""
+    """The failing tests of one gap (or of code the lesson gives, or of no known gap, or the
+    grader's own error)."""
+    gap: str
     heading: str
     tests: list          # every graded test of the group, passing or not
     causes: list = field(default_factory=list)
@@ -63,7 +67,7 @@ def text_report(grade, lesson=None, verbose=False):
         return "\n".join(lines + ["", stamp, score]
                          + _wrap(f"next: {after}", indent="  ", first="")) + "\n"
     groups = _groups(grade.tests, _gaps(lesson))
-    body = _failing(groups, verbose, budget=BUDGET - 10)
+    body = _failing(groups, verbose, budget=BUDGET - AROUND)
     passing = [t for t in grade.tests if t.outcome == "passed"]
     if passing:
         named = f": {' · '.join(t.title for t in passing)}" if len(passing) <= 3 else ""
@@ -96,11 +100,9 @@ def _groups(tests, gaps):
     order = list(gaps) + [manifest.GIVEN, ""]
     groups = {}
     for test in tests:
-        gap = test.gap if test.gap in order else ""
-        if test.outcome == "error":
-            gap = "error"
+        gap = GRADER if test.outcome == "error" else test.gap if test.gap in order else ""
         if gap not in groups:
-            groups[gap] = Group(_heading(gap, gaps), [])
+            groups[gap] = Group(gap, _heading(gap, gaps), [])
         groups[gap].tests.append(test)
         if test.outcome != "passed":
             said = test.message.rstrip()
@@ -108,12 +110,12 @@ def _groups(tests, gaps):
             if cause is None:
                 groups[gap].causes.append(cause := Cause(said))
             cause.tests.append(test)
-    ranked = ["error"] + order
+    ranked = [GRADER] + order
     return [groups[gap] for gap in sorted(groups, key=ranked.index) if groups[gap].causes]
 
 
 def _heading(gap, gaps):
-    if gap == "error":
+    if gap == GRADER:
         return "the grader itself broke"
     if gap == manifest.GIVEN:
         return "code the lesson gives you"
@@ -176,7 +178,7 @@ def _next_step(groups, gaps, guide, names):
     """The last line: the first gap to fill, or the first test to fix, and where it is taught."""
     group = groups[0]
     first = group.causes[0].tests[0]
-    if group.heading == "the grader itself broke":
+    if group.gap == GRADER:
         return "next: this is a bug in the lab, not in your harness: please report it."
     gap = gaps.get(first.gap)
     if gap is not None and len(group.failing) == len(group.tests):
@@ -186,9 +188,9 @@ def _next_step(groups, gaps, guide, names):
                 "Stuck? lab-check --hint")
     section = guide.section(first.test, first.gap)
     taught = f" The notebook's \"{section}\" teaches it." if section else ""
-    short = hints.short_name(first.test, names)
-    return (f"next: make \"{first.title}\" pass (its report is above).{taught} "
-            f"Stuck? lab-check --hint {short}")
+    stuck = (f" Stuck? lab-check --hint {hints.short_name(first.test, names)}"
+             if guide.hints(first.test) else "")
+    return f"next: make \"{first.title}\" pass (its report is above).{taught}{stuck}"
 
 
 def _wrap(text, indent="", first=None):
