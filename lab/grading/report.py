@@ -21,7 +21,7 @@ from ..display import LEGEND
 from . import hints, manifest
 
 PASS, FAIL = "✓", "✗"
-WIDTH = 96          # prose is wrapped to this many columns
+WIDTH = 96          # the report's own lists and next step are wrapped to this many columns
 BUDGET = 40         # lines a failing report aims at: causes past the first of a gap must fit
 AROUND = 10         # of them, the lines around the failures: title, passes, legend, score, next
 RESERVED = 4        # lines kept a gap for naming the causes not written out, and how to see them
@@ -161,9 +161,7 @@ def _cause(cause, alone):
         lines = [f"  {FAIL} {cause.tests[0].title}"]
     else:
         lines = [] if alone else [f"  {FAIL} {len(cause.tests)} tests fail for one reason:"]
-    for line in cause.message.splitlines():
-        lines += _wrap(line, indent="    ", first="    ") if not line.startswith(" ") \
-            else [f"    {line}"]
+    lines += [f"    {line}" for line in cause.message.splitlines()]  # as written: never cut
     if len(cause.tests) > 1:
         lines += _wrap("failing: " + " · ".join(t.title for t in cause.tests),
                        indent="      ", first="    ")
