@@ -21,7 +21,7 @@ from ..display import LEGEND
 from . import hints, manifest
 
 PASS, FAIL = "✓", "✗"
-WIDTH = 96          # the report's own lists and next step are wrapped to this many columns
+WIDTH = 100         # the report's own lists and next step are wrapped to this many columns
 BUDGET = 40         # lines a failing report aims at: causes past the first of a gap must fit
 AROUND = 10         # of them, the lines around the failures: title, passes, legend, score, next
 RESERVED = 4        # lines kept a gap for naming the causes not written out, and how to see them
@@ -64,17 +64,15 @@ def text_report(grade, lesson=None, verbose=False):
     if not grade.failed:
         lines += [f"  {PASS} {test.title}" for test in grade.tests]
         after = guide.after or "Every test passes."
-        return "\n".join(lines + ["", stamp, score]
-                         + _wrap(f"next: {after}", indent="  ", first="")) + "\n"
+        return "\n".join(lines + ["", stamp, score] + _sentences([after])) + "\n"
     groups = _groups(grade.tests, _gaps(lesson))
     body = _failing(groups, verbose, budget=BUDGET - AROUND)
     passing = [t for t in grade.tests if t.outcome == "passed"]
     if passing:
         named = f": {' · '.join(t.title for t in passing)}" if len(passing) <= 3 else ""
         body += _wrap(f"{PASS} {len(passing)} pass{'es' if len(passing) == 1 else ''}{named}") + [""]
-    return "\n".join(lines + body + [LEGEND, stamp, score]
-                     + _wrap(_next_step(groups, _gaps(lesson), guide, [t.test for t in grade.tests]),
-                           indent="  ", first="")) + "\n"
+    said = _next_step(groups, _gaps(lesson), guide, [t.test for t in grade.tests])
+    return "\n".join(lines + body + [LEGEND, stamp, score] + _sentences(said)) + "\n"
 
 
 def first_failing(grade, lesson=None):
@@ -173,22 +171,31 @@ def _cause(cause, alone):
 
 
 def _next_step(groups, gaps, guide, names):
-    """The last line: the first gap to fill, or the first test to fix, and where it is taught."""
+    """The next step, in sentences: the first gap to fill, or the first test to fix, where the
+    notebook teaches it, and how to ask for a hint."""
     group = groups[0]
     first = group.causes[0].tests[0]
     if group.gap == GRADER:
-        return "next: this is a bug in the lab, not in your harness: please report it."
+        return ["This is a bug in the lab, not in your harness: please report it."]
     gap = gaps.get(first.gap)
-    if gap is not None and len(group.failing) == len(group.tests):
-        section = guide.section(gap=first.gap)
-        taught = f" The notebook's \"{section}\" teaches it." if section else ""
-        return (f"next: start with the {first.gap} gap, {gap.get('where', '')}.{taught} "
-                "Stuck? lab-check --hint")
-    section = guide.section(first.test, first.gap)
-    taught = f" The notebook's \"{section}\" teaches it." if section else ""
-    stuck = (f" Stuck? lab-check --hint {hints.short_name(first.test, names)}"
-             if guide.hints(first.test) else "")
-    return f"next: make \"{first.title}\" pass (its report is above).{taught}{stuck}"
+    whole_gap = gap is not None and len(group.failing) == len(group.tests)
+    section = guide.section(gap=first.gap) if whole_gap else guide.section(first.test, first.gap)
+    said = ([f"start with the {first.gap} gap, {gap.get('where', '')}."] if whole_gap
+            else [f"make \"{first.title}\" pass (its report is above)."])
+    if section:
+        said.append(f"The notebook's \"{section}\" teaches it.")
+    if whole_gap:
+        said.append("Stuck? lab-check --hint")
+    elif guide.hints(first.test):
+        said.append(f"Stuck? lab-check --hint {hints.short_name(first.test, names)}")
+    return said
+
+
+def _sentences(said):
+    """The next step: its first sentence after "next: ", the rest on a line of their own, so
+    that where to go is never broken off by where to read about it."""
+    lines = _wrap(said[0], indent="  ", first="next: ")
+    return lines + (_wrap(" ".join(said[1:]), indent="  ") if said[1:] else [])
 
 
 def _wrap(text, indent="", first=None):
