@@ -178,7 +178,7 @@ def _next_step(groups, gaps, guide, names):
     if group.gap == GRADER:
         return ["This is a bug in the lab, not in your harness: please report it."]
     gap = gaps.get(first.gap)
-    whole_gap = gap is not None and len(group.failing) == len(group.tests)
+    whole_gap = gap is not None and len(group.failing) == len(group.tests) > 1
     section = guide.section(gap=first.gap) if whole_gap else guide.section(first.test, first.gap)
     said = ([f"start with the {first.gap} gap, {gap.get('where', '')}."] if whole_gap
             else [f"make \"{first.title}\" pass (its report is above)."])
