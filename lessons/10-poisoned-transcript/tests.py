@@ -5,9 +5,10 @@ your harness.py in a process of its own and judges the plain data that comes bac
 
     python lab/lab_check.py --harness harness.py --lesson 10
 
-The first fourteen are the lesson's list under "what changed since lesson 09"; the five after
-them try the same rules on wrecks made up by hypothesis; the last checks that lesson 09's
-steering still works, which the lesson gives you.
+The first fourteen are the lesson's own list of what changed in this lesson; the next checks
+that steering, which the lesson gives you, still works; the last five try the same rules on
+wrecks made up by hypothesis. Every failure is said in one notation (see lab.display.LEGEND):
+transcripts as shapes, with the first difference marked.
 """
 
 import copy
