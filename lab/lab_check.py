@@ -7,6 +7,7 @@ right and wrong; for an instructor, grade a whole class, and prove the lesson's 
     lab-check --lesson 10 --batch submissions/ --output results/ [--format json] [--jobs 2]
     lab-check --verify 10
     lab-check --where 10
+    lab-check --release 10 --output DIR [--gradescope FILE.zip]   (see lab/release/)
 
 Exit status of one grading: 0 every test passed; 1 some test failed; 2 nothing could be graded
 (no such file, not Python, a syntax error, an import that fails, a missing name, no such
@@ -63,6 +64,10 @@ def parser():
     p.add_argument("--verify", type=int, metavar="LESSON", help="prove the lesson's tests: the "
                    "finished file passes, the starter and every wrong answer fail, every right "
                    "answer passes")
+    p.add_argument("--release", type=int, metavar="LESSON", help="hand the lesson out: its "
+                   "student's copy into --output DIR, and/or --gradescope FILE.zip")
+    p.add_argument("--gradescope", metavar="FILE.zip", help="with --release, write Gradescope's "
+                   "autograder zip")
     return p
 
 
@@ -71,7 +76,7 @@ def main(argv=None):
         sys.stdout.reconfigure(errors="replace")
     args = parser().parse_args(argv)
     try:
-        named = next((n for n in (args.where, args.verify, args.lesson) if n is not None), None)
+        named = next((n for n in (args.where, args.verify, args.release, args.lesson) if n is not None), None)
         lesson = lessons.lesson(max(lessons.available()) if named is None else named)
     except (LookupError, ValueError) as error:
         print(f"lab_check: {error}. Name one of those with --lesson.", file=sys.stderr)
@@ -79,6 +84,9 @@ def main(argv=None):
     if args.where is not None:
         print(f"starter: {lesson.starter}\nfinished: {lesson.finished}\ntests: {lesson.tests}")
         return 0
+    if args.release is not None:
+        from lab import release
+        return release.main(args, lesson)
     mistake = _mistake(args)
     if mistake:
         print(f"lab_check: {mistake}", file=sys.stderr)
@@ -125,6 +133,7 @@ def _grade(args, lesson, limits):
                               points=manifest.total(lesson))
     if not args.output:
         sys.stdout.write(formats.render(result, fmt))
+        sys.stdout.write(manifest.on_submission(lesson) if fmt == "text" else "")
         return result.exit_code
     try:
         written = formats.write(result, fmt, args.output)

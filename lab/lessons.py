@@ -17,6 +17,7 @@ docstring names, on a line "Fails: test_name", the test it must fail.
 
 import pathlib
 import re
+import tomllib
 from dataclasses import dataclass
 
 PROJECT = pathlib.Path(__file__).resolve().parent.parent
@@ -30,7 +31,12 @@ class Lesson:
 
     @property
     def title(self):
-        return self.folder.name.split("-", 1)[1].replace("-", " ")
+        return self.folder.name.split("-", 1)[-1].replace("-", " ")
+
+    @property
+    def is_edition(self):
+        """True for a student's copy of the lesson: there is no finished file to fall back to."""
+        return not self.finished.is_file()
 
     @property
     def finished(self):
@@ -63,12 +69,19 @@ class Lesson:
                 f"appended ==\n{answer.read_text()}")
 
 
-def available():
-    """Every lesson that has a folder, by number."""
+def available(project=None):
+    """Every lesson that has a folder (with its finished.py, or at least its tests.py), by
+    number; in a student's copy, the one lesson whose files sit at the top of the copy."""
+    project = pathlib.Path(project) if project is not None else PROJECT
     found = {}
-    for folder in sorted(LESSONS.glob("[0-9][0-9]-*")):
-        if (folder / "finished.py").is_file():
+    for folder in sorted((project / "lessons").glob("[0-9][0-9]-*")):
+        if (folder / "finished.py").is_file() or (folder / "tests.py").is_file():
             found[int(folder.name[:2])] = Lesson(int(folder.name[:2]), folder)
+    edition = project / "manifest.toml"
+    if edition.is_file() and (project / "tests.py").is_file():
+        number = tomllib.loads(edition.read_text()).get("lesson")
+        if isinstance(number, int):
+            found[number] = Lesson(number, project)
     return found
 
 

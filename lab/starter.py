@@ -67,8 +67,8 @@ def _expect(state, wanted, name, number, marker):
 def targets():
     """(path, text) for every file the starters make: each lesson's starter.py, and the
     top-level harness.py from the newest lesson."""
-    found = lessons.available()
-    made = [(l.starter, make_starter(l.finished.read_text(), str(l.finished))) for l in found.values()]
+    found = [l for l in lessons.available().values() if not l.is_edition]
+    made = [(l.starter, make_starter(l.finished.read_text(), str(l.finished))) for l in found]
     if made:
         made.append((lessons.PROJECT / "harness.py", made[-1][1]))
     return made
