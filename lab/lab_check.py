@@ -84,6 +84,10 @@ def main(argv=None):
     if args.where is not None:
         print(f"starter: {lesson.starter}\nfinished: {lesson.finished}\ntests: {lesson.tests}")
         return 0
+    if lesson.is_edition and (args.release is not None or args.verify is not None):
+        print("lab_check: --release and --verify need the instructor's copy of the course, with "
+              "the lesson's finished.py; this is a student's copy.", file=sys.stderr)
+        return 2
     if args.release is not None:
         from lab import release
         return release.main(args, lesson)

@@ -16,10 +16,6 @@ import sys
 def main(args, lesson):
     """lab_check's --release: build what the options ask for, say where, and exit 0; 2 with a
     sentence when the options or the lesson do not allow it."""
-    if lesson.is_edition:
-        print("lab_check: --release needs the instructor's copy of the course (with the "
-              "lesson's finished.py); this is a student's copy.", file=sys.stderr)
-        return 2
     if not (args.output or args.gradescope) or args.batch or args.verify is not None:
         print("lab_check: --release LESSON makes the student's copy with --output DIR, the "
               "Gradescope autograder with --gradescope FILE.zip, or both; nothing else goes "
