@@ -9,10 +9,11 @@ import sys
 INSTALL_TIMEOUT = 900  # seconds: a fresh venv downloads the lab's requirements
 
 
-def fresh_venv(folder):
-    """A new, empty virtual environment at `folder`; its bin folder."""
+def fresh_venv(folder, python=None):
+    """A new, empty virtual environment at `folder`, made by `python` (this run's own base
+    interpreter unless named); its bin folder."""
     folder = pathlib.Path(folder)
-    base = getattr(sys, "_base_executable", sys.executable)
+    base = python or getattr(sys, "_base_executable", sys.executable)
     subprocess.run([base, "-m", "venv", str(folder)], check=True, timeout=300)
     return folder / "bin"
 

@@ -36,11 +36,11 @@ LESSON_FILES = ("tests.py", "manifest.toml", "scenarios.py", "starter.py", "hint
 SETUP = """#!/usr/bin/env bash
 # Gradescope runs this once, as root, in the folder the zip was unpacked into (ROOT/source).
 set -euo pipefail
-SOURCE="$(cd "$(dirname "${{BASH_SOURCE[0]}}")" && pwd)"
-ROOT="${{AUTOGRADER_ROOT:-$(dirname "$SOURCE")}}"
+SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="${AUTOGRADER_ROOT:-$(dirname "$SOURCE")}"
 
 # A Python 3.11 or newer: the one on PATH when there is one, else Ubuntu's, in a venv.
-new_enough() {{ "$1" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; }}
+new_enough() { "$1" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; }
 PY=""
 for candidate in python3 python3.13 python3.12 python3.11; do
     if command -v "$candidate" >/dev/null && new_enough "$candidate"; then
@@ -62,11 +62,14 @@ export PIP_BREAK_SYSTEM_PACKAGES=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 "$PY" -m pip install --no-deps -e "$SOURCE"
 
 # The tests (hidden ones too) and the manifest are the grader's alone: the student's code runs
-# as another user, who must not read them.
+# as another user, who must not read them. Their folders stay open (to list, not to change):
+# pytest puts a test's folder on sys.path, and a sandbox that finds a folder on sys.path closed
+# to its student's user keeps the right to read every file, so that Python can still start.
 if [ "$(id -u)" = 0 ]; then
     chown -R root:root "$SOURCE/lessons"
 fi
-chmod -R go-rwx "$SOURCE/lessons"
+find "$SOURCE/lessons" -type d -exec chmod 755 {} +
+find "$SOURCE/lessons" -type f -exec chmod 600 {} +
 """
 RUN = """#!/usr/bin/env bash
 # Gradescope runs this for each submission: grade ROOT/submission, write ROOT/results.
@@ -82,7 +85,7 @@ def build(lesson, zip_path):
     zip_path = pathlib.Path(zip_path)
     with tempfile.TemporaryDirectory(prefix="lab-release-gradescope-") as scratch:
         folder = pathlib.Path(scratch)
-        (folder / "setup.sh").write_text(SETUP.format())
+        (folder / "setup.sh").write_text(SETUP)
         (folder / "run_autograder").write_text(RUN.format(lesson=lesson.number))
         (folder / "requirements.txt").write_text(requirements())
         edition.copy_lab(folder / "lab")
