@@ -27,7 +27,7 @@ from nbclient import NotebookClient
 
 from lab import lessons
 from lab.grading import manifest
-from lab.release import classroom, leaks, readme
+from lab.release import classroom, leaks, visible
 from conftest import PROJECT
 from seed_outputs import SEED
 from venvs import env_first_on_path, fresh_venv, shell
@@ -138,6 +138,19 @@ def test_edition_notebook_shows_the_lessons_outputs_with_no_trace_of_where_they_
     assert differ == [], f"expected these cells to print what the lesson shows: {differ}"
     assert shown["setup"].startswith("examples run on: harness.py"), shown["setup"]
     assert str(PROJECT) not in (edition / "walkthrough.ipynb").read_text()
+
+
+def test_a_hidden_test_goes_with_what_only_it_used_and_its_section_comment():
+    source = (
+        "import copy\nimport lab\n\nSHARED = 1\nONLY_HIDDEN = 2\n\n\n"
+        "def test_shown(student):\n    assert lab.shape([SHARED])\n\n\n"
+        "# -- the hidden ones --\n\ndef made_up():\n    return copy.copy(ONLY_HIDDEN)\n\n\n"
+        "@lab.given(made_up())\ndef test_hidden(student, record):\n    assert record\n")
+
+    shown = visible.visible_tests(source, ["test_hidden"])
+
+    assert shown == ("import lab\n\nSHARED = 1\n\n\n"
+                     "def test_shown(student):\n    assert lab.shape([SHARED])\n"), shown
 
 
 # -- installed as a student would ----------------------------------------------------------
