@@ -130,8 +130,7 @@ def classroom(grade):
     broke = any(t.outcome == "error" for t in tests)
     return {
         "version": 1,
-        "status": "error" if broke else "pass" if tests and not grade.failed and not
-        grade.problem else "fail",
+        "status": "error" if broke else "fail" if grade.problem or grade.failed else "pass",
         "max_score": grade.max_score or _lesson_total(grade),
         "tests": [{"name": test.title, "status": "pass" if test.outcome == "passed" else "fail",
                    "score": test.score, "message": _test_output(test) or test.outcome,

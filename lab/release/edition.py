@@ -71,7 +71,7 @@ def build(lesson, output, *, with_notebook=True):
                          hidden=len(hidden),
                          hidden_points=sum(shown[n].get("points", 1) for n in hidden),
                          has_notebook=with_notebook and _has_walkthrough(lesson),
-                         python=_requires_python())
+                         python=requires_python())
     (output / "README.md").write_text(readme.student_readme(facts))
     (output / "pyproject.toml").write_text(readme.pyproject(facts, lab_packages(output / "lab")))
     (output / ".gitignore").write_text("__pycache__/\n*.pyc\n.venv/\n.ipynb_checkpoints/\n")
@@ -112,6 +112,7 @@ def _has_walkthrough(lesson):
     return (lesson.folder / notebook.SOURCE).is_file()
 
 
-def _requires_python():
+def requires_python():
+    """The Python the course asks for, as its pyproject.toml says it (">=3.11")."""
     project = tomllib.loads((lessons.PROJECT / "pyproject.toml").read_text())["project"]
     return project.get("requires-python", ">=3.11")

@@ -100,10 +100,9 @@ def build(lesson, zip_path):
                 shutil.copyfile(lesson.folder / name, target / name)
         facts = readme.Facts(lesson=lesson.number, title=manifest.title(lesson), visible=0,
                              visible_points=0, hidden=0, hidden_points=0, has_notebook=False,
-                             python=edition._requires_python())
+                             python=edition.requires_python())
         (folder / "pyproject.toml").write_text(
-            readme.pyproject(facts, edition.lab_packages(folder / "lab"))
-            .replace('readme = "README.md"\n', ""))
+            readme.pyproject(facts, edition.lab_packages(folder / "lab"), with_readme=False))
         zip_path.parent.mkdir(parents=True, exist_ok=True)
         with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED) as archive:
             for path in sorted(folder.rglob("*")):

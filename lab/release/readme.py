@@ -100,9 +100,10 @@ graded. Run just one test with `-k`, e.g. `{facts.check} -k orphan`.
 """
 
 
-def pyproject(facts, packages):
-    """The edition's pyproject.toml: the lab, installed from this folder, with what it needs
-    to grade and to run the notebook (a kernel)."""
+def pyproject(facts, packages, *, with_readme=True):
+    """The pyproject.toml of a copy of the lab made for lesson `facts.lesson` (an edition, or
+    Gradescope's autograder): the lab's `packages`, installed from that folder, with what it
+    needs to grade and to run the notebook (a kernel)."""
     project = tomllib.loads((lessons.PROJECT / "pyproject.toml").read_text())["project"]
     needs = [*project.get("dependencies", []), "ipykernel>=6.29"]
     quoted = ", ".join(f'"{p}"' for p in packages)
@@ -115,7 +116,7 @@ build-backend = "setuptools.build_meta"
 name = "harness-lab-{facts.lesson}"
 version = "{project.get('version', '0')}"
 description = "Lesson {facts.lesson} of the harness course: {facts.title}"
-readme = "README.md"
+{'readme = "README.md"' if with_readme else "# (no README in this copy)"}
 requires-python = "{facts.python}"
 dependencies = [{wanted}]
 
