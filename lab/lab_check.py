@@ -76,7 +76,8 @@ def main(argv=None):
         sys.stdout.reconfigure(errors="replace")
     args = parser().parse_args(argv)
     try:
-        named = next((n for n in (args.where, args.verify, args.release, args.lesson) if n is not None), None)
+        named = next((n for n in (args.where, args.verify, args.release, args.lesson)
+                      if n is not None), None)
         lesson = lessons.lesson(max(lessons.available()) if named is None else named)
     except (LookupError, ValueError) as error:
         print(f"lab_check: {error}. Name one of those with --lesson.", file=sys.stderr)

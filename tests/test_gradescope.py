@@ -83,7 +83,7 @@ def autograder(archive, world_readable, tmp_path_factory):
     env = env_first_on_path(bin_folder, AUTOGRADER_ROOT=str(root))
     env["PATH"] = f"{env['PATH']}{os.pathsep}{spy}"
     set_up = shell("./setup.sh", root / "source", env)
-    assert set_up.returncode == 0, f"setup.sh failed:\n{set_up.stdout[-2000:]}{set_up.stderr[-3000:]}"
+    assert set_up.returncode == 0, f"setup.sh failed:\n{set_up.stdout[-2000:]}{set_up.stderr[-2000:]}"
     assert not (spy / "apt-get.calls").exists(), "setup.sh called apt-get though a Python was there"
     shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")
     return root, env

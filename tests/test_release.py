@@ -55,7 +55,7 @@ def venv(edition, tmp_path_factory):
     bin_folder = fresh_venv(tmp_path_factory.mktemp("student") / ".venv")
     env = env_first_on_path(bin_folder)
     installed = shell(readme_block(edition, "## 1. Install"), edition, env)
-    assert installed.returncode == 0, f"expected the README's install to work:\n{installed.stderr[-3000:]}"
+    assert installed.returncode == 0, f"the README's install failed:\n{installed.stderr[-3000:]}"
     return env
 
 
@@ -83,7 +83,7 @@ def test_no_line_of_any_gap_reaches_any_file_of_the_edition(edition):
     found = leaks.leaks(edition, LESSON)
 
     assert len(secret) >= 10, f"expected the gaps to hold the answer's lines; found {secret}"
-    assert found == [], "expected no trace of the answer in the edition; found:\n" + "\n".join(found)
+    assert found == [], "expected no trace of the answer; found:\n" + "\n".join(found)
 
 
 def test_a_line_of_the_answer_hidden_in_a_notebook_output_is_found(edition, tmp_path):
@@ -194,8 +194,8 @@ def test_notebook_runs_in_the_edition_on_its_own_kernel_and_on_the_starter(editi
     (kernels / "kernel.json").write_text(json.dumps({
         "argv": [python, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
         "display_name": "the edition's venv", "language": "python"}))
-    manager = KernelManager(kernel_name="edition",
-                            kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels.parent)]))
+    specs = KernelSpecManager(kernel_dirs=[str(kernels.parent)])
+    manager = KernelManager(kernel_name="edition", kernel_spec_manager=specs)
     client = NotebookClient(nb, km=manager, timeout=CELL_TIMEOUT, allow_errors=True,
                             resources={"metadata": {"path": str(copy)}})
 
@@ -203,9 +203,10 @@ def test_notebook_runs_in_the_edition_on_its_own_kernel_and_on_the_starter(editi
 
     errors = [(c.id, o.ename, o.evalue) for c in nb.cells
               for o in c.get("outputs", []) if o.output_type == "error"]
-    setup = "".join(o.get("text", "") for o in next(c for c in nb.cells if c.get("id") == "setup").outputs)
-    card = next(c for c in nb.cells if c.get("id") == "card-1")
+    cell = {c.get("id"): c for c in nb.cells}
+    setup, card = cell["setup"], cell["card-1"]
     assert errors == [], f"expected no cell to fail on the starter; got {errors}"
+    setup = "".join(o.get("text", "") for o in setup.outputs)
     assert "it is your harness.py, which does not repair a dangling call yet" in setup, setup
     assert "view     U A[c1,c2] R(c1) U" in "".join(o.get("text", "") for o in card.outputs)
 

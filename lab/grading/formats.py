@@ -22,11 +22,12 @@ gradescope, as Gradescope's autograder specification gives results.json:
     (passed or failed; a grader error is failed, and its output says whose fault it is),
     output, visibility (the manifest's), extra_data (test, gap, outcome).
 
-classroom, as GitHub Classroom's autograding-grading-reporter reads a runner's result: one
-    line, base64 of the JSON {version: 1, status (pass, fail, or error when the grader broke),
-    max_score, tests: each with name, status (pass or fail), score, message, test_code
-    (the lab_check -k that runs it alone), filename, line_no, duration (ms)}. Nothing graded is
-    one failed test, harness can be graded, and max_score is still the lesson's total.
+classroom, as GitHub Classroom's autograding-grading-reporter reads a runner's result (once
+    base64-encoded, which the workflow does): {version: 1, status (pass, fail, or error when
+    the grader broke), max_score, tests: each with name, status (pass or fail), score, message,
+    test_code (the lab_check -k that runs it alone), filename, line_no, duration (ms)}, and
+    extra_data (version, lesson, harness, sha256), which the reporter passes over. Nothing
+    graded is one failed test, harness can be graded, and max_score is still the lesson's.
 
 junit, as CI systems read it: <testsuites> holding one <testsuite> with tests, failures,
     errors, skipped and time, <properties> for the version, lesson, harness, sha256 and score,
@@ -34,7 +35,6 @@ junit, as CI systems read it: <testsuites> holding one <testsuite> with tests, f
     the student's code printed. Nothing graded is one failed testcase, harness_can_be_graded.
 """
 
-import base64
 import json
 import math
 import os
@@ -47,7 +47,7 @@ from .report import text_report
 from .results import Outcome
 
 EXTENSIONS = {"text": ".txt", "json": ".json", "junit": ".xml", "gradescope": ".json",
-              "classroom": ".b64"}
+              "classroom": ".json"}
 FORMATS = tuple(EXTENSIONS)
 
 
@@ -62,8 +62,7 @@ def render(grade, fmt):
     if fmt == "gradescope":
         return json.dumps(gradescope(grade), indent=1, ensure_ascii=False) + "\n"
     if fmt == "classroom":
-        text = json.dumps(classroom(grade), ensure_ascii=False)
-        return base64.b64encode(text.encode()).decode() + "\n"
+        return json.dumps(classroom(grade), indent=1, ensure_ascii=False) + "\n"
     return junit(grade)
 
 
@@ -136,6 +135,8 @@ def classroom(grade):
                    "score": test.score, "message": _test_output(test) or test.outcome,
                    "test_code": f"lab_check -k {test.test}", "filename": "tests.py",
                    "line_no": 0, "duration": round(test.seconds * 1000)} for test in tests],
+        "extra_data": {"version": grade.version, "lesson": grade.lesson,
+                       "harness": grade.harness, "sha256": grade.sha256},
     }
 
 

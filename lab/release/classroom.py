@@ -12,9 +12,10 @@ JSON result:
 and adds up each runner's max_score and its tests' scores into the points it reports to the
 classroom. GitHub's own command grader produces one such result a command, one test in it. We
 produce it in one step instead, with a test per graded test and the manifest's points:
-`lab_check --format classroom` (lab.grading.formats) prints exactly that, base64, and the step
-hands it on as its output `result`. Only the visible tests are in a student's repository, so
-only they are graded here; the hidden ones are graded on Gradescope or with --batch.
+`lab_check --format classroom` (lab.grading.formats) prints exactly that JSON, and the step
+hands it on, base64-encoded, as its output `result`. Only the visible tests are in a student's
+repository, so only they are graded here; the hidden ones are graded on Gradescope or with
+--batch.
 """
 
 RUNNER = "lab-check"
@@ -52,7 +53,7 @@ jobs:
       - name: Grade harness.py
         id: {RUNNER}
         timeout-minutes: 10
-        run: echo "result=$({facts.check} --format classroom)" >> "$GITHUB_OUTPUT"
+        run: echo "result=$({facts.check} --format classroom | base64 -w0)" >> "$GITHUB_OUTPUT"
       - name: Autograding Reporter
         uses: {REPORTER}
         env:
