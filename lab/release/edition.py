@@ -37,7 +37,7 @@ from . import classroom, outputs, readme, visible
 # Parts of the lab that only an instructor runs: they need the finished files, or make copies.
 INSTRUCTOR_ONLY = ("release", "notebook.py", "starter.py", "grading/verify.py")
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
-LESSON_FILES = ("scenarios.py", "hints.toml")
+LESSON_FILES = ("scenarios.py",)
 WORKFLOW = pathlib.Path(".github", "workflows", "classroom.yml")
 
 
@@ -60,6 +60,9 @@ def build(lesson, output, *, with_notebook=True):
     for name in LESSON_FILES:
         if (lesson.folder / name).is_file():
             shutil.copyfile(lesson.folder / name, output / name)
+    hints = lesson.folder / "hints.toml"
+    if hints.is_file():
+        (output / hints.name).write_text(visible.visible_hints(hints.read_text(), hidden))
     for module in given_modules():
         shutil.copyfile(module, output / module.name)
     copy_lab(output / "lab")
@@ -85,8 +88,11 @@ def build(lesson, output, *, with_notebook=True):
 
 def given_modules():
     """The project's top-level modules a student is given (damaged.py): every .py file at the
-    top but harness.py, which the edition makes from the lesson's starter."""
-    return sorted(p for p in lessons.PROJECT.glob("*.py") if p.name != "harness.py")
+    top but the students' own files (harness.py, which the edition makes from the lesson's
+    starter, and a checkpoint's, such as doctor.py)."""
+    theirs = {"harness.py"} | {manifest.read(l).get("student_file", "harness.py")
+                               for l in lessons.available().values()}
+    return sorted(p for p in lessons.PROJECT.glob("*.py") if p.name not in theirs)
 
 
 def copy_lab(target):

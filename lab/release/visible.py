@@ -151,3 +151,16 @@ def _value(value):
     if isinstance(value, dict):
         return "{ " + ", ".join(f"{k} = {_value(v)}" for k, v in value.items()) + " }"
     raise TypeError(f"a manifest holds no {type(value).__name__} ({value!r})")
+
+
+def visible_hints(text, hidden):
+    """hints.toml without the sections of hidden tests ([tests.NAME]), so that the edition
+    names no test it does not carry; everything else as written."""
+    kept, dropping = [], False
+    for line in text.splitlines(keepends=True):
+        if line.startswith("["):
+            name = line.strip().strip("[]")
+            dropping = name.startswith("tests.") and name.removeprefix("tests.") in hidden
+        if not dropping:
+            kept.append(line)
+    return "".join(kept)
