@@ -7,6 +7,13 @@ finished harness stands in, and the lesson says so. `pick_harness` makes that ch
 harness with a few of its definitions replaced (checkpoint B's harnesses), and `patched` lends
 a module a different function for the length of a `with` block.
 
+In a student's copy of the lesson (an edition: no finished file, see lab.release) nothing
+falls back to a finished harness, because there is none: the examples always run on the
+student's harness.py (on the starter while harness.py does not even import), and where an
+example needs the repair before the student has written it, `with_repair` lends the module
+stand-ins that repair nothing, so the example shows what the student's code does (the
+provider's refusal) instead of stopping on a missing name.
+
 Files are loaded by path, each time afresh, so an edited harness.py is seen the next time the
 choice is made, and an example that changes one module cannot reach another.
 """
@@ -25,6 +32,8 @@ from .messages import call, reply, text, tool_result as result_for, user
 from .validate import validate
 
 ENV = "LAB_HARNESS"  # names a harness file to use instead, e.g. in the project's own tests
+# Where the repair is still missing in an edition, what stands in for it: no repair at all.
+NOT_WRITTEN = "(INTERRUPTED is not written yet: fill the lower gap of harness.py)"
 
 
 @dataclass(frozen=True)
@@ -75,6 +84,11 @@ def with_repair(chosen, lesson=10):
     if not problem:
         picked = Pick(chosen.module, chosen.path,
                       f"it {ready.does}, which the examples from here on need")
+    elif lessons.lesson(lesson).is_edition:
+        picked = Pick(_standing_in(chosen.module), chosen.path,
+                      f"{_shown(chosen.path)} {ready.does_not} yet ({problem}). The examples "
+                      "from here on show what your code sends, which a provider refuses, until "
+                      "you fill the gaps and run this cell again")
     else:
         path = lessons.lesson(lesson).finished
         picked = Pick(load_harness(path), path,
@@ -230,8 +244,27 @@ def patched(module, **replacements):
             setattr(module, name, value)
 
 
+def _standing_in(module):
+    """`module` with a stand-in for each piece of the repair it lacks: a repair that changes
+    nothing (a new list of the same messages) and a placeholder for INTERRUPTED. The student's
+    own context_for_model is left as it is: it is what the examples are about."""
+    if not hasattr(module, "repair_tool_history"):
+        module.repair_tool_history = _no_repair
+    if not hasattr(module, "INTERRUPTED"):
+        module.INTERRUPTED = NOT_WRITTEN
+    return module
+
+
+def _no_repair(messages):
+    """Stands in for a repair_tool_history not written yet: the same messages, unrepaired."""
+    return list(messages)
+
+
 def _student_or_finished(path, lesson):
-    finished, ready = lessons.lesson(lesson).finished, READY[lesson]
+    chosen = lessons.lesson(lesson)
+    if chosen.is_edition:
+        return _student_or_starter(path, chosen)
+    finished, ready = chosen.finished, READY[lesson]
     if not path.is_file():
         problem = f"there is no {path.name} at {path.parent}"
     else:
@@ -246,6 +279,26 @@ def _student_or_finished(path, lesson):
             problem = f"{path.name} {ready.does_not} yet: {problem}"
     return Pick(load_harness(finished), finished,
                 f"{problem}. Fill its gaps and run this cell again to use your own.")
+
+
+def _student_or_starter(path, lesson):
+    """In an edition: harness.py, whatever it does; the starter only while harness.py cannot
+    be loaded at all, since the examples need some harness to run on."""
+    if not path.is_file():
+        problem = f"there is no {path.name} at {path.parent}"
+    else:
+        try:
+            module = load_harness(path)
+        except Exception as error:  # the student's file, mid-edit: report it, use the starter
+            problem = f"{path.name} does not import: {type(error).__name__}: {error}"
+        else:
+            problem = repair_problem(module)
+            return Pick(module, path, f"{path.name} repairs a dangling call: its gaps are filled"
+                        if not problem else f"it is your {path.name}, which does not repair a "
+                        f"dangling call yet ({problem}); fill its gaps and run this cell again")
+    return Pick(load_harness(lesson.starter), lesson.starter,
+                f"{problem}. The examples run on {lesson.starter.name}, the file you started "
+                f"from, until {path.name} imports.")
 
 
 def _shown(path):

@@ -18,6 +18,7 @@ The harness is looked for from the working folder up to the project's folder (se
 lab/project.py); the lesson is --lesson, else the one the harness declares on its
 `# lab: lesson N` line, else the newest. Test files named on the command line run instead of
 the lesson's own; `tests.py`, when there is no such file where lab_check runs, is the lesson's.
+    lab-check --release 10 --output DIR [--gradescope FILE.zip]   (see lab/release/)
 
 Exit status of one grading: 0 every test passed; 1 some test failed; 2 nothing could be graded
 (no such file, not Python, a syntax error, an import that fails, a missing name, no such
@@ -107,6 +108,10 @@ def _instructor_options(g):
                    help="with --batch or --verify, how many to grade at once (one a core)")
     g.add_argument("--where", metavar="LESSON",
                    help="print where the lesson's starter, finished file and tests are, and stop")
+    g.add_argument("--release", metavar="LESSON", help="hand the lesson out: its "
+                   "student's copy into --output DIR, and/or --gradescope FILE.zip")
+    g.add_argument("--gradescope", metavar="FILE.zip", help="with --release, write Gradescope's "
+                   "autograder zip")
 
 
 def main(argv=None):
@@ -115,7 +120,8 @@ def main(argv=None):
     args = parser().parse_args(argv)
     harness = _find_harness(args.harness)
     try:
-        named = next((n for n in (args.where, args.verify, args.lesson) if n is not None), None)
+        named = next((n for n in (args.where, args.verify, args.release, args.lesson)
+                      if n is not None), None)
         if named is None and not args.batch:
             named = _declared(harness)
         lesson = lessons.newest() if named is None else lessons.lesson(named)
@@ -125,6 +131,13 @@ def main(argv=None):
     if args.where is not None:
         print(f"starter: {lesson.starter}\nfinished: {lesson.finished}\ntests: {lesson.tests}")
         return 0
+    if lesson.is_edition and (args.release is not None or args.verify is not None):
+        print("lab_check: --release and --verify need the instructor's copy of the course, with "
+              "the lesson's finished.py; this is a student's copy.", file=sys.stderr)
+        return 2
+    if args.release is not None:
+        from lab import release
+        return release.main(args, lesson)
     mistake = _mistake(args)
     if mistake:
         print(f"lab_check: {mistake}", file=sys.stderr)
@@ -214,7 +227,7 @@ def _graded(args, harness, lesson, tests, limits):
 
 def _grade(args, harness, lesson, tests, limits):
     """Grade one harness and print or write its result."""
-    from lab.grading import formats
+    from lab.grading import formats, manifest
     from lab.grading.report import text_report
 
     fmt = args.format or "text"
@@ -222,6 +235,7 @@ def _grade(args, harness, lesson, tests, limits):
     if not args.output:
         sys.stdout.write(text_report(result, lesson, verbose=args.verbose) if fmt == "text"
                          else formats.render(result, fmt))
+        sys.stdout.write(manifest.on_submission(lesson) if fmt == "text" else "")
         return result.exit_code
     try:
         written = formats.write(result, fmt, args.output)

@@ -19,6 +19,7 @@ docstring names, on a line "Fails: test_name", the test it must fail.
 
 import pathlib
 import re
+import tomllib
 from dataclasses import dataclass
 
 PROJECT = pathlib.Path(__file__).resolve().parent.parent
@@ -35,7 +36,12 @@ class Lesson:
 
     @property
     def title(self):
-        return self.folder.name.split("-", 1)[1].replace("-", " ")
+        return self.folder.name.split("-", 1)[-1].replace("-", " ")
+
+    @property
+    def is_edition(self):
+        """True for a student's copy of the lesson: there is no finished file to fall back to."""
+        return not self.finished.is_file()
 
     @property
     def finished(self):
@@ -80,13 +86,24 @@ def lesson_id(name):
                      "checkpoint, a letter (B)")
 
 
-def available():
-    """Every lesson that has a folder, by id: the numbered ones in order, then the checkpoints."""
+def available(project=None):
+    """Every lesson that has a folder (with its finished.py, or at least its tests.py), by id:
+    the numbered ones in order, then the checkpoints; in a student's copy, the one lesson whose
+    files sit at the top of the copy."""
+    project = pathlib.Path(project) if project is not None else PROJECT
     found = {}
-    for folder in sorted(LESSONS.iterdir(), key=lambda f: (not f.name[:1].isdigit(), f.name)):
+    folders = (project / "lessons").iterdir() if (project / "lessons").is_dir() else []
+    for folder in sorted(folders, key=lambda f: (not f.name[:1].isdigit(), f.name)):
         named = FOLDER.match(folder.name)
-        if named and (folder / "finished.py").is_file():
+        if named and ((folder / "finished.py").is_file() or (folder / "tests.py").is_file()):
             found[lesson_id(named["id"])] = Lesson(lesson_id(named["id"]), folder)
+    edition = project / "manifest.toml"
+    if edition.is_file() and (project / "tests.py").is_file():
+        number = tomllib.loads(edition.read_text()).get("lesson")
+        try:
+            found[lesson_id(number)] = Lesson(lesson_id(number), project)
+        except ValueError:
+            pass  # a manifest.toml that is not a lesson's: not an edition
     return found
 
 

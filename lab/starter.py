@@ -70,7 +70,7 @@ def _expect(state, wanted, name, number, marker):
 def targets():
     """(path, text) for every file the starters make: each lesson's starter.py (a checkpoint's
     too), and the top-level harness.py from the first numbered lesson."""
-    found = lessons.available().values()
+    found = [l for l in lessons.available().values() if not l.is_edition]
     made = [(l.starter, _starter_of(l)) for l in found]
     if made:
         made.append((lessons.PROJECT / "harness.py", _starter_of(lessons.first())))

@@ -25,6 +25,13 @@ gradescope, as Gradescope's autograder specification gives results.json:
     (passed or failed; a grader error is failed, and its output says whose fault it is),
     output, visibility (the manifest's), extra_data (test, gap, outcome).
 
+classroom, as GitHub Classroom's autograding-grading-reporter reads a runner's result (once
+    base64-encoded, which the workflow does): {version: 1, status (pass, fail, or error when
+    the grader broke), max_score, tests: each with name, status (pass or fail), score, message,
+    test_code (the lab_check -k that runs it alone), filename, line_no, duration (ms)}, and
+    extra_data (version, lesson, harness, sha256), which the reporter passes over. Nothing
+    graded is one failed test, harness can be graded, and max_score is still the lesson's.
+
 junit, as CI systems read it: <testsuites> holding one <testsuite> with tests, failures,
     errors, skipped and time, <properties> for the version, lesson, harness, sha256 and score,
     and a <testcase> per test with <failure>, <error> or <skipped>, and <system-out> for what
@@ -44,7 +51,8 @@ from .escape import printable
 from .report import text_report
 from .results import Outcome
 
-EXTENSIONS = {"text": ".txt", "json": ".json", "junit": ".xml", "gradescope": ".json"}
+EXTENSIONS = {"text": ".txt", "json": ".json", "junit": ".xml", "gradescope": ".json",
+              "classroom": ".json"}
 FORMATS = tuple(EXTENSIONS)
 
 
@@ -59,6 +67,8 @@ def render(grade, fmt):
         return json.dumps(grade.as_dict(), indent=1, ensure_ascii=False) + "\n"
     if fmt == "gradescope":
         return json.dumps(gradescope(grade), indent=1, ensure_ascii=False) + "\n"
+    if fmt == "classroom":
+        return json.dumps(classroom(grade), indent=1, ensure_ascii=False) + "\n"
     return junit(grade)
 
 
@@ -128,6 +138,36 @@ def _test_output(test):
     if test.printed:
         said += "\n\nyour code printed:\n" + test.printed.rstrip()
     return said
+
+
+# -- classroom -----------------------------------------------------------------------------
+
+def classroom(grade):
+    """`grade` as the dict GitHub Classroom's grading reporter reads from a runner."""
+    tests = grade.tests or [_not_graded(grade)]
+    broke = any(t.outcome == "error" for t in tests)
+    return {
+        "version": 1,
+        "status": "error" if broke else "fail" if grade.problem or grade.failed else "pass",
+        "max_score": grade.max_score or _lesson_total(grade),
+        "tests": [{"name": test.title, "status": "pass" if test.outcome == "passed" else "fail",
+                   "score": test.score, "message": _test_output(test) or test.outcome,
+                   "test_code": f"lab_check -k {test.test}", "filename": "tests.py",
+                   "line_no": 0, "duration": round(test.seconds * 1000)} for test in tests],
+        "extra_data": {"version": grade.version, "lesson": grade.lesson,
+                       "harness": grade.harness, "sha256": grade.sha256},
+    }
+
+
+def _lesson_total(grade):
+    """What the lesson's graded tests are worth, for a grade with nothing graded."""
+    from .. import lessons
+    from . import manifest
+
+    try:
+        return manifest.total(lessons.lesson(grade.lesson))
+    except LookupError:
+        return 0
 
 
 # -- junit ----------------------------------------------------------------------------------

@@ -22,8 +22,10 @@ import damaged
 import lab
 from lab.grading.verdict import expect, objections
 
-INTERRUPTED = ("Tool call interrupted: no result was recorded. It may not have run, or may have "
-               "run partly; check before repeating it.")
+# The contract's words, which the starter gives too (set out here so that no line of the
+# finished file is copied into the student's tests).
+INTERRUPTED = ("Tool call interrupted: no result was recorded. "
+               "It may not have run, or may have run partly; check before repeating it.")
 THEN = ["Never mind, what is in config.py?", "And main.py?"]
 
 CARD_1 = ("card 1, a missing result (damaged.missing_result): a call with no result gets one "
@@ -119,7 +121,7 @@ def expect_whole(view, record, rule, keep=lambda m: True):
 
 def interrupted_for(call_id, tool_name):
     return {"role": "toolResult", "tool_call_id": call_id, "tool_name": tool_name,
-            "content": INTERRUPTED, "is_error": True}
+            "is_error": True, "content": INTERRUPTED}
 
 
 def is_interrupted(message):
