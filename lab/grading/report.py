@@ -50,12 +50,17 @@ class Group:
         return [test for cause in self.causes for test in cause.tests]
 
 
+UNISOLATED = {"none": ("\nnot isolated: this machine has no sandbox (install bubblewrap), so your "
+                       "code ran as you; an instructor's grading always runs it in one")}
+
+
 def text_report(grade, lesson=None, verbose=False):
     """The whole report as one string. `lesson` (a lessons.Lesson) gives the gaps and the hints;
     found from the grade's lesson number when not given. `verbose` writes every cause in full."""
     lesson = lesson or _lesson(grade.lesson)
     lines = [f"lab_check: lesson {grade.lesson}, {grade.title}: {grade.harness}", ""]
-    stamp = grade.version + (f", file sha256 {grade.sha256}" if grade.sha256 else "")
+    stamp = grade.version + (f", file sha256 {grade.sha256}" if grade.sha256 else "") \
+        + (f", seed {grade.seed}" if grade.seed else "") + UNISOLATED.get(grade.isolation, "")
     if grade.problem:
         return "\n".join(lines + [grade.problem, "", stamp, "nothing was graded"]) + "\n"
     guide = hints.guide(lesson) if lesson else hints.Guide()
