@@ -88,7 +88,7 @@ def _bubblewrap_problem():
     with Bundle() as empty:
         try:
             done = subprocess.run(
-                _bwrap_argv(empty.path, os.devnull, 0) + [python(), "-I", "-S", "-c", "pass"],
+                _bwrap_argv(empty.path, os.devnull, 0) + ["true"],
                 stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
         except (OSError, subprocess.TimeoutExpired) as error:
             return f"bwrap did not start ({error})"

@@ -73,11 +73,19 @@ class Zygote:
     def __init__(self, kind, snapshot, bundle, private, limits=Limits()):
         self.kind, self.snapshot, self.bundle = kind, snapshot, bundle
         self.private, self.limits = private, limits
-        self._launched = None
+        self._launched = self._launching = None
         self._tests = 0
 
+    def warm(self):
+        """Start the sandbox now, without waiting for it: the worker does its own starting
+        meanwhile, and the first test finds it ready."""
+        if self._launched is None and self._launching is None:
+            self._launching = isolation.launch(self.kind, self.bundle, self.snapshot,
+                                               self.private)
+
     def _start(self):
-        launched = isolation.launch(self.kind, self.bundle, self.snapshot, self.private)
+        self.warm()
+        launched, self._launching = self._launching, None
         launched.control.settimeout(START)
         try:
             hello = json.loads(launched.control.recv(4096) or b"{}")
@@ -146,9 +154,10 @@ class Zygote:
         self.close()
 
     def close(self):
-        if self._launched is not None:
-            self._launched.close()
-            self._launched = None
+        for launched in (self._launched, self._launching):
+            if launched is not None:
+                launched.close()
+        self._launched = self._launching = None
 
 
 class StudentProcess:
