@@ -45,7 +45,7 @@ class ScriptedModel:
 
     An entry is an assistant message (see lab.reply, lab.say, lab.fail), or lab.forever(fn),
     which answers this and every later request with fn(request). Every request is kept, in
-    order, in `.calls`, the refused ones too.
+    order, in `.calls`, the refused ones too, and every answer it gave in `.replies`.
 
     A request that breaks a rule of lab.validate is refused as a provider refuses it: the
     answer is a failed reply with no content and error_message "400 invalid_request: " plus
@@ -72,9 +72,14 @@ class ScriptedModel:
         self._ids_given = 0
         self._ids = ids
         self.calls = []
+        self.replies = []
 
     def complete(self, system, messages, tools):
-        request = Request(system, snapshot(list(messages)), snapshot(list(tools)))
+        reply = self._reply(Request(system, snapshot(list(messages)), snapshot(list(tools))))
+        self.replies.append(copy.deepcopy(reply))
+        return reply
+
+    def _reply(self, request):
         self.calls.append(request)
         if self.wire is not None:
             problems = validate(request.messages, wire=self.wire)

@@ -45,10 +45,8 @@ import pathlib
 import re
 import tempfile
 import xml.etree.ElementTree as ET
-from dataclasses import fields, replace
 
-from .escape import printable
-from .report import text_report
+from .report import printable_grade, text_report
 from .results import Outcome
 
 EXTENSIONS = {"text": ".txt", "json": ".json", "junit": ".xml", "gradescope": ".json",
@@ -83,19 +81,6 @@ def write(grade, fmt, path):
         part.write(text)
     os.replace(part.name, path)
     return path
-
-
-def printable_grade(grade):
-    """A copy of `grade` whose every text, its tests' too, has gone through escape.printable."""
-    return _printable_fields(grade, tests=[_printable_fields(test) for test in grade.tests])
-
-
-def _printable_fields(record, **changes):
-    for field in fields(record):
-        value = getattr(record, field.name)
-        if isinstance(value, str):
-            changes[field.name] = printable(value)
-    return replace(record, **changes)
 
 
 # -- gradescope -----------------------------------------------------------------------------

@@ -128,6 +128,14 @@ def _flatten(error):
         yield error
 
 
+MESSAGE = 20_000  # characters of a test's explanation, and of what it printed, sent to the host
+
+
+def _clipped(text):
+    text = str(text)
+    return text if len(text) <= MESSAGE else text[:MESSAGE] + f" [... {len(text) - MESSAGE} more]"
+
+
 class Outcomes:
     """Collects each test's outcome as it is reported and writes them all, at the end, to the
     host's pipe. A test is "passed" only when its call phase passed and no phase failed."""
@@ -140,10 +148,10 @@ class Outcomes:
             "nodeid": report.nodeid, "outcome": "unfinished", "message": "", "judged": True,
             "seconds": 0.0, "printed": ""})
         entry["seconds"] += report.duration
-        entry["printed"] = dict(report.user_properties).get("printed", entry["printed"])
+        entry["printed"] = _clipped(dict(report.user_properties).get("printed", entry["printed"]))
         if report.failed and entry["outcome"] in ("unfinished", "passed"):
             entry["outcome"] = "failed"
-            entry["message"] = getattr(report, "lab_message", None) or report.longreprtext
+            entry["message"] = _clipped(getattr(report, "lab_message", None) or report.longreprtext)
             entry["judged"] = getattr(report, "lab_judged", False)
         elif report.skipped and report.when != "teardown":
             entry["outcome"], entry["message"] = "skipped", str(report.longrepr[-1])

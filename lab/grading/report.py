@@ -14,11 +14,12 @@ could not run ends with the reason and "nothing was graded".
 """
 
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 
 from .. import lessons
 from ..display import LEGEND
 from . import hints, manifest
+from .escape import printable
 
 PASS, FAIL = "✓", "✗"
 WIDTH = 100         # the report's own lists and next step are wrapped to this many columns
@@ -56,7 +57,9 @@ UNISOLATED = {"none": ("\nnot isolated: this machine has no sandbox (install bub
 
 def text_report(grade, lesson=None, verbose=False):
     """The whole report as one string. `lesson` (a lessons.Lesson) gives the gaps and the hints;
-    found from the grade's lesson number when not given. `verbose` writes every cause in full."""
+    found from the grade's lesson number when not given. `verbose` writes every cause in full.
+    Every text is shown through escape.printable: a terminal shows it, never acts on it."""
+    grade = printable_grade(grade)
     lesson = lesson or _lesson(grade.lesson)
     lines = [f"lab_check: lesson {grade.lesson}, {grade.title}: {grade.harness}", ""]
     stamp = grade.version + (f", file sha256 {grade.sha256}" if grade.sha256 else "") \
@@ -207,3 +210,16 @@ def _wrap(text, indent="", first=None):
     return textwrap.wrap(text, WIDTH, initial_indent=indent if first is None else first,
                          subsequent_indent=indent, break_on_hyphens=False,
                          break_long_words=False) or [""]
+
+
+def printable_grade(grade):
+    """A copy of `grade` whose every text, its tests' too, has gone through escape.printable."""
+    return _printable_fields(grade, tests=[_printable_fields(test) for test in grade.tests])
+
+
+def _printable_fields(record, **changes):
+    for one in fields(record):
+        value = getattr(record, one.name)
+        if isinstance(value, str):
+            changes[one.name] = printable(value)
+    return replace(record, **changes)

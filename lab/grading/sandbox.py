@@ -34,6 +34,8 @@ START = 30.0           # seconds a zygote may take to start, on a slow machine
 CONTROL = 10.0         # seconds the zygote may take to answer the grader
 FACTS = {"type", "message", "exit_code", "line", "function", "source"}
 CPU_FACTOR = 6         # a test's process may use this many times its time limit in CPU time
+TEST_FACTOR = 6        # one test's process may answer for this many time limits in all
+RECEIVED = 32 << 20    # bytes of answers one test's process may send the grader in all
 
 
 @dataclass(frozen=True)
@@ -142,12 +144,13 @@ class Zygote:
         except (OSError, ValueError):
             return {}
 
-    def reset(self):
-        """Kill every process a test left; a zygote that does not answer is killed itself."""
+    def reset(self, clean=False):
+        """Kill every process a test left (`clean`: and empty the sandbox's folders, at the end
+        of a test); a zygote that does not answer is killed itself."""
         if self._launched is None:
             return
         try:
-            if self._ask({"op": "reset"}).get("clean"):
+            if self._ask({"op": "reset", "clean": clean}).get("clean"):
                 return
         except (OSError, ValueError):
             pass
@@ -181,6 +184,8 @@ class StudentProcess:
         self._channel.setblocking(False)
         self._frames, self._unsent = wire.FrameBuffer(), bytearray()
         self._printing, self._next_id, self._deadline = True, 0, None
+        self._received = 0
+        self._ends = time.monotonic() + TEST_FACTOR * self.limits.seconds
         self.codec = Codec("grader", lambda side, n: Remote(self, n))
         self.harness_file = (f"/scratch/{scratch}/harness.py" if zygote.kind == "bubblewrap"
                              else os.path.join(zygote._launched.scratch, scratch, "harness.py"))
@@ -212,7 +217,7 @@ class StudentProcess:
             raise self._dead
         top = self._deadline is None
         if top:
-            self._deadline = time.monotonic() + self.limits.seconds
+            self._deadline = min(time.monotonic() + self.limits.seconds, self._ends)
         try:
             self._next_id += 1
             number = self._next_id
@@ -305,6 +310,13 @@ class StudentProcess:
                         chunk = b""
                     if not chunk:
                         raise self._fail(self._gone(doing))
+                    self._received += len(chunk)
+                    if self._received > RECEIVED:
+                        self.kill()
+                        raise self._fail(problems.StudentDied(
+                            f"the harness's process sent the grader more than {RECEIVED >> 20} "
+                            f"MiB of answers in one test, while {doing}: a run whose events "
+                            "never end, or answers that grow without end?"))
                     self._frames.feed(chunk)
 
     def _next_frame(self, doing):
@@ -368,7 +380,9 @@ class StudentProcess:
             else:
                 time.sleep(0.02)
         self.kill()
-        return problems.timed_out(self.limits.seconds, doing, stacks.decode(errors="replace"),
+        whole = time.monotonic() >= self._ends  # the test's time in all, not one answer's
+        seconds = TEST_FACTOR * self.limits.seconds if whole else self.limits.seconds
+        return problems.timed_out(seconds, doing, stacks.decode(errors="replace"),
                                   self.harness_file, source_file=self.zygote.snapshot,
                                   main_thread=self.main_thread)
 
@@ -397,11 +411,13 @@ class StudentProcess:
                 return
             self.output.feed(chunk)
 
-    def close(self):
+    def close(self, clean=True):
+        """End the test's process and every process it started; `clean`: empty the sandbox's
+        folders too (not when the test goes on in a new process on the same scratch)."""
         if self._channel is None:
             return
         self._channel.close()
-        self.zygote.reset()
+        self.zygote.reset(clean=clean)
         self._drain()
         for fd in (self._printed, self._stacks):
             os.close(fd)

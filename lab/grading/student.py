@@ -153,7 +153,7 @@ class Student:
         """A fresh process for this test on the same scratch folder (after a PowerCut)."""
         scratch = self.process.scratch
         self._printed.append(self._process.printed())
-        self._process.close()
+        self._process.close(clean=False)
         self._process = self._zygote.open(scratch=scratch)
 
     def close(self):

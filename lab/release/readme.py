@@ -37,7 +37,7 @@ def student_readme(facts):
              f"({facts.hidden_points:g} point{'s' if facts.hidden_points != 1 else ''}) grade "
              "the same two gaps on records you have not seen: make your code follow the rules, "
              "not the examples." if facts.hidden else "Every graded test is here.")
-    notebook = f"""
+    notebook = """
 ## The walkthrough
 
 `walkthrough.ipynb` is the lesson. Open it in Jupyter:

@@ -4,7 +4,8 @@ Each function takes the student's harness module, runs a job with the lab's scri
 tools of its own (so a test measures the student's view and repair, not their tools), and
 returns plain facts for the grader to judge in its own process: the events the first run
 handed out, which tools really ran, the record as the walk-away left it and as it ended, and
-every request the model received. Nothing here decides a verdict.
+every request the model received, and, for each later prompt, the model's last reply to it
+(None when the harness never asked). Nothing here decides a verdict.
 """
 
 import asyncio
@@ -34,12 +35,14 @@ async def _session(harness, job, stop_after, then):
     job.get("harness_slot", []).append(h)  # for a tool that types into the harness mid-run
     events = await lab.drive(h.prompt(job["prompt"]), stop_after=stop_after)
     left = list(h.messages)
-    answers = []
+    answers, replies = [], []
     for words in then:
+        asked = len(model.calls)
         await lab.drive(h.prompt(words))
         answers.append(h.messages[-1])
+        replies.append(model.replies[-1] if len(model.calls) > asked else None)
     return {"events": [event["type"] for event in events], "ran": job["ran"], "left": left,
-            "record": list(h.messages), "answers": answers,
+            "record": list(h.messages), "answers": answers, "replies": replies,
             "requests": [request.messages for request in model.calls]}
 
 

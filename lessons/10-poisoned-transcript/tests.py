@@ -168,8 +168,14 @@ def expect_valid(messages, rule, given):
 
 
 def expect_answered(seen, rule, given, expected):
-    """No request of the session was refused; else the first refused one, with every
-    objection the strict provider has to it."""
+    """Every later prompt reached the model, and the harness recorded the model's own reply to
+    it (not one it made up); no request of the session was refused, else the first refused
+    one, with every objection the strict provider has to it."""
+    for number, (answer, reply) in enumerate(zip(seen["answers"], seen["replies"]), 1):
+        expect(reply is not None and answer == reply, rule, given=given, expected=expected,
+               got=f"later prompt {number}: " + ("the model was never asked" if reply is None
+                                                else "the record ends on something the model "
+                                                "did not say"))
     refused = [(number, request, lab.validate(request))
                for number, request in enumerate(seen["requests"], 1) if lab.validate(request)]
     number, request, problems = refused[0] if refused else (0, [], [])

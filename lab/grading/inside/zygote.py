@@ -8,7 +8,9 @@ its control socket for the grader:
                           output, its stack dumps): fork a process that copies harness.py into
                           the test's scratch folder, sets its limits and serves the test
                           (serve.py); answers {"pid": n}
-    {"op": "reset"}       kill every process a test left, wherever it went; answers {"clean": 1}
+    {"op": "reset"}       kill every process a test left, wherever it went (with "clean", at
+                          the end of a test, empty the sandbox's folders too); answers
+                          {"clean": 1}
 
 Inside a pid namespace the zygote is process 1, which its own namespace cannot kill, and
 `kill(-1)` there reaches every other process in the sandbox. Outside one (a grader with no
@@ -68,6 +70,8 @@ def main(control_fd, submission, scratch_root):
             _kill_everything(first, children)
             children.clear()
             ended.clear()
+            if first and request.get("clean"):
+                _clean(scratch_root)
             control.send(b'{"clean": 1}')
     _kill_everything(first, children)
 
@@ -117,6 +121,15 @@ def _kill_everything(first, children):
             os.waitpid(-1, 0)
         except ChildProcessError:
             return
+
+
+def _clean(scratch_root):
+    """Empty the sandbox's own folders (its scratch, /tmp, /dev/shm: all private to it), so
+    that nothing a test left is there for the next: rm, which goes to any depth."""
+    doomed = [os.path.join(folder, name) for folder in (scratch_root, "/tmp", "/dev/shm")
+              if os.path.isdir(folder) for name in os.listdir(folder)]
+    if doomed:
+        os.spawnv(os.P_WAIT, "/usr/bin/rm", ["rm", "-rf", "--", *doomed])
 
 
 def _serve(request, fds, submission, scratch_root):
