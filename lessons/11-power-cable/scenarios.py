@@ -26,6 +26,8 @@ STAND_INS = (  # lesson 10's words, and the lesson's for a tool that only reads
     "changed; run it again if its result is still needed.")
 PROMPT = "Write a and b, then check a."
 THEN = ["What did you write?", "Thanks."]
+GIVE_UP = 6  # replies to one prompt after which the scripted model stops asking for tools, so
+             # a harness whose view hides results ends its run instead of looping until timed out
 PATH = {"type": "string", "description": "The file."}
 WRITE = {"type": "object", "properties": {"path": PATH, "content": {
     "type": "string", "description": "All of its text."}}, "required": ["path", "content"]}
@@ -119,7 +121,7 @@ def restarting_ids(harness, ids="restarting", prompts=("Read a.txt twice.", "Aga
     def answer(request):
         since = request.messages[_last_user(request.messages):]
         reads = sum(m["role"] == "toolResult" for m in since)
-        if reads < 2:
+        if reads < 2 and sum(m["role"] == "assistant" for m in since) < GIVE_UP:
             return lab.reply(lab.text(f"Read number {reads + 1}."),
                              lab.call("read", {"path": "a.txt"}))
         return lab.say("It says alpha, both times.")
@@ -254,6 +256,8 @@ def _files_job(cut_at_call=None, cut=None):
         since = request.messages[_last_user(request.messages):]
         if request.messages[_last_user(request.messages)]["content"] != PROMPT:
             return lab.say("I wrote a and b, and read a back.")
+        if sum(m["role"] == "assistant" for m in since) >= GIVE_UP:
+            return lab.say("Giving up: the results I am shown do not add up.")
         results = sum(m["role"] == "toolResult" for m in since)
         if results == 0:
             return lab.reply(lab.text("Writing."),

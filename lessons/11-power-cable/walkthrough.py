@@ -47,9 +47,9 @@ print(chosen)
 
 # %% [markdown]
 # The cell names the harness file the examples use and says why. Until your `harness.py`
-# saves, loads and repairs, that is the lesson's finished harness. (To work on lesson 11, copy
-# `lessons/11-power-cable/starter.py` over your `harness.py`: it holds lesson 10 finished and
-# this lesson's gaps.)
+# saves, loads and repairs, that is the lesson's finished harness. (To work on lesson 11, run
+# `lab-check --reset --lesson 11`: it puts the lesson's starter, which holds lesson 10 finished
+# and this lesson's gaps, in your `harness.py`, and keeps your file beside it.)
 #
 # ## The job, and its file
 #
@@ -396,7 +396,8 @@ lab.draw(("left out (this course)", harness.repair_history(stray).messages),
 # %% [markdown]
 # ## What you build
 #
-# In your `harness.py` (copied from `lessons/11-power-cable/starter.py`), five gaps:
+# In your `harness.py` (lesson 11's starter, put there by `lab-check --reset --lesson 11`),
+# five gaps:
 #
 # 1. `record_message`: persist the message with `save(message)` before announcing it, and
 #    `save_message(file, message)`: one line of JSON, flushed.
