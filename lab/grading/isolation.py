@@ -41,8 +41,8 @@ BASE_UID = 3_000_000_000  # uid mode: far above real accounts and what container
 INSIDE = "/lab-bundle"
 # The lab's modules a student's code may use; the rest of lab (lessons, harnesses, lab_check,
 # grading) knows where the answers are and stays out of the sandbox.
-STUDENT_MODULES = ("__init__", "display", "drive", "figures", "messages", "model", "shell",
-                   "validate", "workspace")
+STUDENT_MODULES = ("__init__", "disk", "display", "drive", "figures", "ids", "messages", "model",
+                   "shell", "validate", "workspace")
 LAB = pathlib.Path(__file__).resolve().parent.parent
 PROJECT = LAB.parent
 

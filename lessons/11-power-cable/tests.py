@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lab
+from lab.grading.student import PowerCut
 from lab.grading.verdict import expect
 
 INTERRUPTED = ("Tool call interrupted: no result was recorded. It may not have run, or may have "
@@ -305,8 +306,6 @@ def test_resume_only_appends_to_the_file_and_a_second_load_agrees(student):
 
 
 def test_a_process_killed_mid_run_resumes_from_its_real_file(student):
-    from lab.grading.student import PowerCut  # the grader kills the child where it is raised
-
     try:
         student.scenario("start_on_a_real_file", kill_at_call=2)
     except PowerCut:
