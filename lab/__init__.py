@@ -1,10 +1,13 @@
 """The lab: everything a lesson's examples and tests need that is not the harness itself.
 
 Builders for messages, a scripted model that refuses malformed requests like a provider (and
-names its calls as one does), the strict validator it uses, ways to print a transcript, a
-driver for a run's events, an in-memory workspace with a small shell over it, and a disk that
-can lose power at any byte; for the lesson notebooks, SVG figures of transcripts and the
-choice of which harness the examples run on. Importing it has no side effects.
+names its calls as one does), the strict validator it uses (for lesson 16 also on Anthropic's
+and OpenAI's wire formats: see lab.wire), ways to print a transcript, a driver for a run's
+events, an in-memory workspace with a small shell over it, and a disk that can lose power at
+any byte; for the lesson notebooks, SVG figures of transcripts (and lab.wire_figure, one
+request in several formats) and the choice of which harness the examples run on. For
+checkpoint B, lab.clinic runs a case written as plain data on a harness, and lab.rules judges
+what it did (import them by name). Importing it has no side effects.
 """
 
 from .disk import Disk, DiskFile, PowerCut
@@ -16,11 +19,12 @@ from .messages import call, fail, forever, reply, say, text, tool_result, user
 from .model import Request, ScriptedModel, ScriptExhausted
 from .shell import Shell
 from .validate import validate
+from .wire import Violation
 from .workspace import Workspace
 
 __all__ = ["Request", "ScriptExhausted", "ScriptedModel", "Shell", "Workspace", "call", "drive",
            "fail", "forever", "reply", "say", "shape", "show", "text", "tool_result", "user",
-           "validate"]
+           "validate", "Violation"]
 # Lesson 11: a disk that can lose power, and models that name their calls as providers do.
 __all__ += ["Disk", "DiskFile", "PowerCut", "empty_ids", "numbered", "restarting_ids"]
 # Lesson notebooks: figures drawn from transcripts, and which harness the examples run on.

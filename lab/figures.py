@@ -22,7 +22,7 @@ nothing fetched.
 
 import re
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
+from html import escape as _escape_html
 
 from .display import shape, show
 from .validate import validate
@@ -390,7 +390,7 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 def _esc(text):
     """`text` made safe for SVG text or an attribute: escaped, and anything XML 1.0 cannot
     carry (control characters, lone surrogates) replaced by U+FFFD."""
-    return escape(_NOT_XML.sub("\ufffd", str(text)), {'"': "&quot;"})
+    return _escape_html(_NOT_XML.sub("\ufffd", str(text)), quote=False).replace('"', "&quot;")
 
 
 def _n(value):

@@ -3,8 +3,16 @@
 The student's own harness.py is used once it does what the lesson builds; until then the
 finished harness stands in, and the lesson says so. `pick_harness` makes that choice,
 `with_repair` makes it again where the examples start to need lesson 10's repair,
-`starter_harness` loads the file the lesson began from, and `patched` lends a module a
-different function for the length of a `with` block.
+`starter_harness` loads the file the lesson began from, `nearly_right` loads the finished
+harness with a few of its definitions replaced (checkpoint B's harnesses), and `patched` lends
+a module a different function for the length of a `with` block.
+
+In a student's copy of the lesson (an edition: no finished file, see lab.release) nothing
+falls back to a finished harness, because there is none: the examples always run on the
+student's harness.py (on the starter while harness.py does not even import), and where an
+example needs the repair before the student has written it, `with_repair` lends the module
+stand-ins that repair nothing, so the example shows what the student's code does (the
+provider's refusal) instead of stopping on a missing name.
 
 Files are loaded by path, each time afresh, so an edited harness.py is seen the next time the
 choice is made, and an example that changes one module cannot reach another.
@@ -16,6 +24,7 @@ import importlib.util
 import os
 import pathlib
 import sys
+import types
 from dataclasses import dataclass
 
 from . import lessons
@@ -23,6 +32,8 @@ from .messages import call, reply, text, tool_result as result_for, user
 from .validate import validate
 
 ENV = "LAB_HARNESS"  # names a harness file to use instead, e.g. in the project's own tests
+# Where the repair is still missing in an edition, what stands in for it: no repair at all.
+NOT_WRITTEN = "(INTERRUPTED is not written yet: fill the lower gap of harness.py)"
 
 
 @dataclass(frozen=True)
@@ -73,6 +84,11 @@ def with_repair(chosen, lesson=10):
     if not problem:
         picked = Pick(chosen.module, chosen.path,
                       f"it {ready.does}, which the examples from here on need")
+    elif lessons.lesson(lesson).is_edition:
+        picked = Pick(_standing_in(chosen.module), chosen.path,
+                      f"{_shown(chosen.path)} {ready.does_not} yet ({problem}). The examples "
+                      "from here on show what your code sends, which a provider refuses, until "
+                      "you fill the gaps and run this cell again")
     else:
         path = lessons.lesson(lesson).finished
         picked = Pick(load_harness(path), path,
@@ -94,6 +110,17 @@ def load_harness(path, name="harness"):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+def nearly_right(path, lesson=10):
+    """The lesson's finished harness with the definitions in the file at `path` appended, so
+    that they win: a whole harness that differs from the finished one in those alone. A module
+    of its own, named after the file, and not put in sys.modules."""
+    path = pathlib.Path(path)
+    module = types.ModuleType(path.stem)
+    module.__file__ = str(path)
+    exec(compile(lessons.lesson(lesson).variant(path), str(path), "exec"), module.__dict__)
     return module
 
 
@@ -153,6 +180,30 @@ def power_problem(module):
         return f"its context_for_model sends a request a provider refuses: {problems[0]}"
     if list(loaded.set_aside) != ['{"role": "us']:
         return "its load_record does not set a torn last line aside"
+
+
+def adapter_problem(module):
+    """"" when `module` does lesson 16's job, else what it is missing, in a few words: it
+    must translate a view with a call, its result and a steer into a request each provider's
+    validator accepts, and trim it without parting the call from its result."""
+    for name in ("to_anthropic", "to_openai", "safe_trim"):
+        if not hasattr(module, name):
+            return f"it has no {name}"
+    asked = call("bash", {"command": "pytest"}, id="c1")
+    answered = {"role": "toolResult", "tool_call_id": "c1", "tool_name": "bash",
+                "content": "3 passed", "is_error": False}
+    view = [user("Run the tests."), reply(text("Running them."), asked), answered,
+            user("Use spaces.")]
+    try:
+        for wire in ("anthropic", "openai"):
+            problems = validate(getattr(module, f"to_{wire}")(view), wire=wire)
+            if problems:
+                return f"its to_{wire} sends a request that provider refuses: {problems[0]}"
+        trimmed = module.safe_trim(view, 2)
+    except Exception as error:  # half-written student code: how it fails is the answer
+        return f"it raised {type(error).__name__}: {error}"
+    if trimmed != view[1:]:
+        return "its safe_trim(view, 2) does not back up to the call its result answers"
     return ""
 
 
@@ -193,8 +244,27 @@ def patched(module, **replacements):
             setattr(module, name, value)
 
 
+def _standing_in(module):
+    """`module` with a stand-in for each piece of the repair it lacks: a repair that changes
+    nothing (a new list of the same messages) and a placeholder for INTERRUPTED. The student's
+    own context_for_model is left as it is: it is what the examples are about."""
+    if not hasattr(module, "repair_tool_history"):
+        module.repair_tool_history = _no_repair
+    if not hasattr(module, "INTERRUPTED"):
+        module.INTERRUPTED = NOT_WRITTEN
+    return module
+
+
+def _no_repair(messages):
+    """Stands in for a repair_tool_history not written yet: the same messages, unrepaired."""
+    return list(messages)
+
+
 def _student_or_finished(path, lesson):
-    finished, ready = lessons.lesson(lesson).finished, READY[lesson]
+    chosen = lessons.lesson(lesson)
+    if chosen.is_edition:
+        return _student_or_starter(path, chosen)
+    finished, ready = chosen.finished, READY[lesson]
     if not path.is_file():
         problem = f"there is no {path.name} at {path.parent}"
     else:
@@ -209,6 +279,26 @@ def _student_or_finished(path, lesson):
             problem = f"{path.name} {ready.does_not} yet: {problem}"
     return Pick(load_harness(finished), finished,
                 f"{problem}. Fill its gaps and run this cell again to use your own.")
+
+
+def _student_or_starter(path, lesson):
+    """In an edition: harness.py, whatever it does; the starter only while harness.py cannot
+    be loaded at all, since the examples need some harness to run on."""
+    if not path.is_file():
+        problem = f"there is no {path.name} at {path.parent}"
+    else:
+        try:
+            module = load_harness(path)
+        except Exception as error:  # the student's file, mid-edit: report it, use the starter
+            problem = f"{path.name} does not import: {type(error).__name__}: {error}"
+        else:
+            problem = repair_problem(module)
+            return Pick(module, path, f"{path.name} repairs a dangling call: its gaps are filled"
+                        if not problem else f"it is your {path.name}, which does not repair a "
+                        f"dangling call yet ({problem}); fill its gaps and run this cell again")
+    return Pick(load_harness(lesson.starter), lesson.starter,
+                f"{problem}. The examples run on {lesson.starter.name}, the file you started "
+                f"from, until {path.name} imports.")
 
 
 def _shown(path):

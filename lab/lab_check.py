@@ -12,11 +12,13 @@ right and wrong; for an instructor, grade a whole class, and prove the lesson's 
     lab-check --lesson 10 --batch submissions/ --output results/ [--format json] [--jobs 2]
     lab-check --verify 10
     lab-check --where 10
+    lab-check --harness doctor.py --lesson B      (checkpoint B: a letter, not a number)
 
 The harness is looked for from the working folder up to the project's folder (see
 lab/project.py); the lesson is --lesson, else the one the harness declares on its
 `# lab: lesson N` line, else the newest. Test files named on the command line run instead of
 the lesson's own; `tests.py`, when there is no such file where lab_check runs, is the lesson's.
+    lab-check --release 10 --output DIR [--gradescope FILE.zip]   (see lab/release/)
 
 Exit status of one grading: 0 every test passed; 1 some test failed; 2 nothing could be graded
 (no such file, not Python, a syntax error, an import that fails, a missing name, no such
@@ -62,8 +64,8 @@ def _student_options(g):
     g.add_argument("tests", nargs="*", help="test files to run instead of the lesson's own")
     g.add_argument("--harness", default="harness.py", help="your harness file (harness.py, "
                    "looked for here and in the folders above, up to the project's)")
-    g.add_argument("--lesson", type=int, help="the lesson's number (else the one your harness "
-                   "declares, else the newest)")
+    g.add_argument("--lesson", help="the lesson's number, or a checkpoint's letter (B); else "
+                   "the one your harness declares, else the newest numbered lesson")
     g.add_argument("-k", dest="select", metavar="EXPR", help="run only the tests matching EXPR")
     g.add_argument("-v", "--verbose", action="store_true",
                    help="write out every failing test's explanation, not the first of each gap")
@@ -95,7 +97,7 @@ def _instructor_options(g):
     g.add_argument("--require-isolation", action="store_true",
                    help="refuse to grade unless the student's code runs in a sandbox (implied "
                         "by --batch and --format gradescope)")
-    g.add_argument("--verify", type=int, metavar="LESSON", help="prove the lesson's tests: the "
+    g.add_argument("--verify", metavar="LESSON", help="prove the lesson's tests: the "
                    "finished file passes, the starter and every wrong answer fail, every right "
                    "answer passes")
     g.add_argument("--format", choices=FORMATS, metavar="FORMAT",
@@ -104,8 +106,12 @@ def _instructor_options(g):
                    "printing it; with --batch, the folder for every result and the summary")
     g.add_argument("--jobs", type=int, metavar="N",
                    help="with --batch or --verify, how many to grade at once (one a core)")
-    g.add_argument("--where", type=int, metavar="LESSON",
+    g.add_argument("--where", metavar="LESSON",
                    help="print where the lesson's starter, finished file and tests are, and stop")
+    g.add_argument("--release", metavar="LESSON", help="hand the lesson out: its "
+                   "student's copy into --output DIR, and/or --gradescope FILE.zip")
+    g.add_argument("--gradescope", metavar="FILE.zip", help="with --release, write Gradescope's "
+                   "autograder zip")
 
 
 def main(argv=None):
@@ -114,16 +120,24 @@ def main(argv=None):
     args = parser().parse_args(argv)
     harness = _find_harness(args.harness)
     try:
-        named = next((n for n in (args.where, args.verify, args.lesson) if n is not None), None)
+        named = next((n for n in (args.where, args.verify, args.release, args.lesson)
+                      if n is not None), None)
         if named is None and not args.batch:
             named = _declared(harness)
-        lesson = lessons.lesson(max(lessons.available()) if named is None else named)
+        lesson = lessons.newest() if named is None else lessons.lesson(named)
     except (LookupError, ValueError) as error:
         print(f"lab_check: {error}. Name one of those with --lesson.", file=sys.stderr)
         return 2
     if args.where is not None:
         print(f"starter: {lesson.starter}\nfinished: {lesson.finished}\ntests: {lesson.tests}")
         return 0
+    if lesson.is_edition and (args.release is not None or args.verify is not None):
+        print("lab_check: --release and --verify need the instructor's copy of the course, with "
+              "the lesson's finished.py; this is a student's copy.", file=sys.stderr)
+        return 2
+    if args.release is not None:
+        from lab import release
+        return release.main(args, lesson)
     mistake = _mistake(args)
     if mistake:
         print(f"lab_check: {mistake}", file=sys.stderr)
@@ -213,7 +227,7 @@ def _graded(args, harness, lesson, tests, limits):
 
 def _grade(args, harness, lesson, tests, limits):
     """Grade one harness and print or write its result."""
-    from lab.grading import formats
+    from lab.grading import formats, manifest
     from lab.grading.report import text_report
 
     fmt = args.format or "text"
@@ -221,6 +235,7 @@ def _grade(args, harness, lesson, tests, limits):
     if not args.output:
         sys.stdout.write(text_report(result, lesson, verbose=args.verbose) if fmt == "text"
                          else formats.render(result, fmt))
+        sys.stdout.write(manifest.on_submission(lesson) if fmt == "text" else "")
         return result.exit_code
     try:
         written = formats.write(result, fmt, args.output)

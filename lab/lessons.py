@@ -1,6 +1,8 @@
 """Where each lesson's files live: the finished harness, its starter, the graded tests.
 
-A lesson is a folder under lessons/ at the top of the project:
+A lesson is a folder under lessons/ at the top of the project, named by its id and its title:
+`10-poisoned-transcript` is lesson 10, and `B-transcript-doctor-ii` is checkpoint B, a lab
+that tests lessons already taught. Its id is a capital letter, and it has the same files:
 
     finished.py   the harness as it stands at the end of the lesson, with the student's gaps
                   marked in it: the one source of truth (see lab.starter)
@@ -17,20 +19,29 @@ docstring names, on a line "Fails: test_name", the test it must fail.
 
 import pathlib
 import re
+import tomllib
 from dataclasses import dataclass
 
 PROJECT = pathlib.Path(__file__).resolve().parent.parent
 LESSONS = PROJECT / "lessons"
 
 
+FOLDER = re.compile(r"^(?P<id>[0-9]{2}|[A-Z])-")  # 10-poisoned-transcript, B-transcript-doctor-ii
+
+
 @dataclass(frozen=True)
 class Lesson:
-    number: int
+    number: int | str  # its id: 10 for a numbered lesson, "B" for a checkpoint
     folder: pathlib.Path
 
     @property
     def title(self):
-        return self.folder.name.split("-", 1)[1].replace("-", " ")
+        return self.folder.name.split("-", 1)[-1].replace("-", " ")
+
+    @property
+    def is_edition(self):
+        """True for a student's copy of the lesson: there is no finished file to fall back to."""
+        return not self.finished.is_file()
 
     @property
     def finished(self):
@@ -63,12 +74,36 @@ class Lesson:
                 f"appended ==\n{answer.read_text()}")
 
 
-def available():
-    """Every lesson that has a folder, by number."""
+def lesson_id(name):
+    """The id that `name` (as typed: 10, "10", "b") stands for: an int for a numbered lesson,
+    a capital letter for a checkpoint. ValueError for anything else."""
+    text = str(name).strip()
+    if text.isdigit():
+        return int(text)
+    if len(text) == 1 and text.isalpha() and text.isascii():
+        return text.upper()
+    raise ValueError(f"{name!r} is not a lesson: a lesson is a number (10) or, for a "
+                     "checkpoint, a letter (B)")
+
+
+def available(project=None):
+    """Every lesson that has a folder (with its finished.py, or at least its tests.py), by id:
+    the numbered ones in order, then the checkpoints; in a student's copy, the one lesson whose
+    files sit at the top of the copy."""
+    project = pathlib.Path(project) if project is not None else PROJECT
     found = {}
-    for folder in sorted(LESSONS.glob("[0-9][0-9]-*")):
-        if (folder / "finished.py").is_file():
-            found[int(folder.name[:2])] = Lesson(int(folder.name[:2]), folder)
+    folders = (project / "lessons").iterdir() if (project / "lessons").is_dir() else []
+    for folder in sorted(folders, key=lambda f: (not f.name[:1].isdigit(), f.name)):
+        named = FOLDER.match(folder.name)
+        if named and ((folder / "finished.py").is_file() or (folder / "tests.py").is_file()):
+            found[lesson_id(named["id"])] = Lesson(lesson_id(named["id"]), folder)
+    edition = project / "manifest.toml"
+    if edition.is_file() and (project / "tests.py").is_file():
+        number = tomllib.loads(edition.read_text()).get("lesson")
+        try:
+            found[lesson_id(number)] = Lesson(lesson_id(number), project)
+        except ValueError:
+            pass  # a manifest.toml that is not a lesson's: not an edition
     return found
 
 
@@ -77,19 +112,29 @@ def first():
     is made from its starter. A later lesson's starter (lessons/NN-*/starter.py) holds the
     earlier lessons finished, declares its own lesson, and is where a student who moves on
     takes the file from."""
-    found = available()
-    if not found:
+    numbered = [key for key in available() if isinstance(key, int)]
+    if not numbered:
         raise LookupError("there are no lessons with a lab (no lessons/NN-name/finished.py)")
-    return found[min(found)]
+    return lesson(min(numbered))
 
 
-def lesson(number):
-    """The lesson numbered `number`; LookupError naming the ones there are when it is not."""
-    lessons = available()
-    if number not in lessons:
+def newest():
+    """The numbered lesson with the highest number: what lab_check grades unless told, and
+    whose starter the student's harness.py is. A checkpoint is never the newest lesson."""
+    numbered = [key for key in available() if isinstance(key, int)]
+    if not numbered:
+        raise LookupError("there are no numbered lessons under lessons/")
+    return lesson(max(numbered))
+
+
+def lesson(name):
+    """The lesson whose id `name` is (10, "10", "B"); LookupError naming the ones there are
+    when there is none, ValueError when `name` is not an id at all."""
+    lessons, wanted = available(), lesson_id(name)
+    if wanted not in lessons:
         have = ", ".join(str(n) for n in lessons) or "none"
-        raise LookupError(f"there is no lesson {number} (lessons with a lab: {have})")
-    return lessons[number]
+        raise LookupError(f"there is no lesson {wanted} (lessons with a lab: {have})")
+    return lessons[wanted]
 
 
 def must_fail(answer):

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from .ids import numbered
 from .messages import fail, forever
 from .validate import validate
+from .wire import validate_wire
 
 
 def snapshot(value):
@@ -50,13 +51,22 @@ class ScriptedModel:
     answer is a failed reply with no content and error_message "400 invalid_request: " plus
     the first violation. A refusal does not use up a scripted reply.
 
+    ScriptedModel(script, wire="anthropic") or wire="openai" stands for that provider: it
+    takes requests already translated into the provider's format (lesson 16's adapters) and
+    checks them with lab.validate(..., wire=...). A broken one is refused with the provider's
+    own words: error_message "400 invalid_request_error: " plus the first violation's .error.
+    Its replies are still the lab's messages, which is what an adapter hands back to a harness.
+
     Call blocks without an id are given c1, c2, ... in the order this model hands them out;
     an explicit id is kept. `ids` names them another way, as a provider does: see lab.ids
     (ScriptedModel(script, ids=lab.restarting_ids("call_{k}")) starts again every reply).
     Replies are copies: the script itself is never changed.
     """
 
-    def __init__(self, script, ids=numbered):
+    def __init__(self, script, ids=numbered, wire=None):
+        if wire is not None:
+            validate_wire([], wire)  # an unknown wire is the test's mistake: say so now
+        self.wire = wire
         self._script = list(script)
         self._next = 0
         self._ids_given = 0
@@ -66,8 +76,11 @@ class ScriptedModel:
     def complete(self, system, messages, tools):
         request = Request(system, snapshot(list(messages)), snapshot(list(tools)))
         self.calls.append(request)
-        problems = validate(request.messages)
-        if problems:
+        if self.wire is not None:
+            problems = validate(request.messages, wire=self.wire)
+            if problems:
+                return fail("400 invalid_request_error: " + problems[0].error)
+        elif problems := validate(request.messages):
             return fail("400 invalid_request: " + problems[0])
         return self._number_calls(copy.deepcopy(self._answer(request)))
 

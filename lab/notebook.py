@@ -1,79 +1,81 @@
 """Make a lesson's Jupyter notebook from a source you can read and diff: walkthrough.py.
 
-The source is in the "percent" format that Jupytext and VS Code read. A line `# %%` starts a
-code cell and `# %% [markdown]` a markdown cell; either may end in `id=NAME`, which becomes
-the cell's id (otherwise cells are numbered). A markdown cell's lines are comments: "# "
-(or a lone "#") is taken off each, and an empty line stays empty. Anything before the first marker is a preamble for the
-reader of the source and goes nowhere. Blank lines at the ends of a cell are dropped.
+The source is in Jupytext's "percent" format, read by Jupytext itself: a YAML header of the
+notebook's metadata (between `# ---` lines), then cells, each starting with `# %%` (code) or
+`# %% [markdown]` (markdown, every line a comment). A cell marker may carry `id="NAME"`, which
+becomes the cell's id; other cells are numbered (cell-01, ...), so that the notebook made is
+the same every time. Comments between the header and the first cell are a preamble for the
+reader of the source and go nowhere.
 
-The notebook is written with its outputs stripped, as plain nbformat 4.5 JSON, the way
-nbformat itself writes it, so `python -m lab.notebook` needs nothing but Python and
-`python -m lab.notebook --check` tells whether every committed walkthrough.ipynb is what its
-source makes.
+The notebook is written with its outputs stripped, as nbformat writes it, so
+`python -m lab.notebook` rewrites every lesson's walkthrough.ipynb and
+`python -m lab.notebook --check` tells whether each is what its source makes.
 """
 
 import argparse
-import json
 import re
 import sys
+
+import jupytext
+import nbformat
 
 from . import lessons
 
 SOURCE, NOTEBOOK = "walkthrough.py", "walkthrough.ipynb"
-MARKER = re.compile(r"^# %%(?P<markdown> \[markdown\])?(?: id=(?P<id>[A-Za-z0-9_-]+))?\s*$")
-METADATA = {
-    "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
-                   "name": "python3"},
-    "language_info": {"name": "python"},
-}
+MARKER = re.compile(r'^# %%(?P<markdown> \[markdown\])?(?: id="(?P<id>[A-Za-z0-9_-]+)")?\s*$')
 
 
 class SourceError(ValueError):
     """walkthrough.py is not in the form this module reads; the message says where."""
 
 
-def parse(source, name=SOURCE):
-    """The cells of a percent-format source, as (kind, id, text) with kind "code" or
-    "markdown", in order."""
-    cells, current = [], None
+def check(source, name=SOURCE):
+    """Refuse, naming the line, what Jupytext would read silently but wrongly: a marker it
+    does not know, or a markdown line that is not a comment (it would be shown as text)."""
+    kind = None
     for number, line in enumerate(source.splitlines(), 1):
         marker = MARKER.match(line)
         if marker:
-            current = ["markdown" if marker["markdown"] else "code", marker["id"], [], number]
-            cells.append(current)
+            kind = "markdown" if marker["markdown"] else "code"
         elif line.startswith("# %%"):
             raise SourceError(f"{name}, line {number}: a cell marker is `# %%` or "
-                              f"`# %% [markdown]`, optionally followed by ` id=NAME`; got {line!r}")
-        elif current is None:
-            continue  # the preamble
-        elif current[0] == "markdown":
-            if line and line != "#" and not line.startswith("# "):
-                raise SourceError(f"{name}, line {number}: every line of a markdown cell starts "
-                                  f"with '# ' (or is a lone '#', or empty); got {line!r}")
-            current[2].append(line[2:])
-        else:
-            current[2].append(line)
-    made, seen = [], set()
-    for n, (kind, cell_id, lines, number) in enumerate(cells, 1):
-        cell_id = cell_id or f"cell-{n:02d}"
-        if cell_id in seen:
-            raise SourceError(f"{name}, line {number}: the cell id {cell_id!r} is used twice")
-        seen.add(cell_id)
-        made.append((kind, cell_id, "\n".join(lines).strip("\n")))
-    return made
+                              f'`# %% [markdown]`, optionally followed by ` id="NAME"`; '
+                              f"got {line!r}")
+        elif kind == "markdown" and line and line != "#" and not line.startswith("# "):
+            raise SourceError(f"{name}, line {number}: every line of a markdown cell starts "
+                              f"with '# ' (or is a lone '#', or empty); got {line!r}")
+
+
+def read(source, name=SOURCE):
+    """The notebook a percent-format source makes (a NotebookNode, outputs empty)."""
+    check(source, name)
+    nb = jupytext.reads(source, fmt="py:percent")
+    if not MARKER.match(next((l for l in source.splitlines()[_after_header(source):]
+                              if l.strip()), "# %%")):
+        nb.cells = nb.cells[1:]  # the preamble, which Jupytext keeps as a code cell
+    for n, cell in enumerate(nb.cells, 1):
+        cell.id = cell.metadata.get("id", f"cell-{n:02d}")
+        cell.metadata = {}
+    nb.metadata.pop("jupytext", None)
+    seen = set()
+    for cell in nb.cells:
+        if cell.id in seen:
+            raise SourceError(f"{name}: the cell id {cell.id!r} is used twice")
+        seen.add(cell.id)
+    return nb
 
 
 def build(source, name=SOURCE):
-    """The notebook a source makes, as the JSON text to write: outputs stripped."""
-    cells = []
-    for kind, cell_id, text in parse(source, name):
-        cell = {"cell_type": kind, "id": cell_id, "metadata": {},
-                "source": text.splitlines(keepends=True)}
-        if kind == "code":
-            cell.update(execution_count=None, outputs=[])
-        cells.append(cell)
-    notebook = {"cells": cells, "metadata": METADATA, "nbformat": 4, "nbformat_minor": 5}
-    return json.dumps(notebook, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    """The notebook a source makes, as the text to write: outputs stripped."""
+    return nbformat.writes(read(source, name)) + "\n"
+
+
+def _after_header(source):
+    """The index of the first line after the YAML header (0 when there is none)."""
+    lines = source.splitlines()
+    if not lines or lines[0] != "# ---":
+        return 0
+    return next((i + 1 for i, line in enumerate(lines[1:], 1) if line == "# ---"), 0)
 
 
 def targets():

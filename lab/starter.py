@@ -10,8 +10,9 @@ In finished.py, each gap the student fills is marked like this:
 
 The starter keeps the two outer markers, drops the finished code, and un-quotes the "#|"
 lines. Run `python -m lab.starter` to write every lesson's starter.py and the student's
-harness.py (the first lesson's starter: where a new student begins); `--check` only says
-whether they are up to date.
+harness.py (the first lesson's starter: where a new student begins), and for a checkpoint
+whose manifest names a `student_file` (checkpoint B's doctor.py), that file too; `--check` only
+says whether they are up to date.
 """
 
 import argparse
@@ -19,6 +20,7 @@ import re
 import sys
 
 from . import lessons
+from .grading import manifest
 
 BEGIN, SWAP, END = "# --- your code ---", "# --- starter ---", "# --- end ---"
 QUOTED = re.compile(r"^(\s*)#\|(?: (.*))?$")
@@ -66,14 +68,19 @@ def _expect(state, wanted, name, number, marker):
 
 
 def targets():
-    """(path, text) for every file the starters make: each lesson's starter.py, and the
-    top-level harness.py, which is the first lesson's starter (lessons.first)."""
-    found = lessons.available()
-    made = {l.number: (l.starter, make_starter(l.finished.read_text(), str(l.finished)))
-            for l in found.values()}
-    if not made:
-        return []
-    return list(made.values()) + [(lessons.PROJECT / "harness.py", made[min(made)][1])]
+    """(path, text) for every file the starters make: each lesson's starter.py (a checkpoint's
+    too), and the top-level harness.py from the first numbered lesson."""
+    found = [l for l in lessons.available().values() if not l.is_edition]
+    made = [(l.starter, _starter_of(l)) for l in found]
+    if made:
+        made.append((lessons.PROJECT / "harness.py", _starter_of(lessons.first())))
+    made += [(lessons.PROJECT / manifest.read(l)["student_file"], _starter_of(l))
+             for l in found if "student_file" in manifest.read(l)]
+    return made
+
+
+def _starter_of(lesson):
+    return make_starter(lesson.finished.read_text(), str(lesson.finished))
 
 
 def main(argv=None):

@@ -8,13 +8,22 @@ in the run of results directly after the assistant message that asked, in the or
 calls; no result answers a call that was never made; no call id is empty or used twice; no
 assistant message is empty. Two user messages in a row are fine, and so is a failed reply that got some
 content out before it failed. One walk over the list, so it costs little beside a model call.
+
+`validate(request, wire="anthropic")` or `wire="openai"` checks a request already translated
+into a provider's format instead (lesson 16), and returns lab.wire.Violation objects: see
+lab/wire.py.
 """
+
+from .wire import validate_wire
 
 ROLES = ("user", "assistant", "toolResult")
 
 
-def validate(messages):
-    """Every rule `messages` breaks, in message order; [] when a provider would take it."""
+def validate(messages, wire=None):
+    """Every rule `messages` breaks, in message order; [] when a provider would take it.
+    With a `wire`, `messages` is a provider's request and the rules are that provider's."""
+    if wire is not None:
+        return validate_wire(messages, wire)
     messages = messages if isinstance(messages, list) else list(messages)
     problems = []
     owner_of = {}        # call id -> index of the newest assistant message that asked for it

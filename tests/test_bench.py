@@ -26,7 +26,7 @@ def figures(lab_check_seconds=0.4, two_jobs_seconds=10.0, repair_1m=0.3):
             scale = size / sizes[-1]
             repair[size, damaged] = {"pass": 0.1 * scale, "keyed": 0.15 * scale,
                                      "repair": repair_1m * scale, "validate": 0.6 * scale}
-    return {"lab_check": {"seconds": lab_check_seconds, "bare": 0.13, "described": 0.5,
+    return {"lab_check": {"seconds": lab_check_seconds, "bare": 0.3, "described": 0.5,
                           "process_mb": 45.0, "tree_mb": 84.0, "bare_mb": 28.0, "tests": 20,
                           "tests_seconds": 0.3, "properties": 5, "properties_seconds": 0.2},
             "batch": {"copies": 40, 1: run(18.0), 2: run(two_jobs_seconds, cpu=19.0)},

@@ -228,10 +228,10 @@ def batch(tmp_path_factory):
                     "--format", "gradescope", "--jobs", "2")
 
     names = sorted([*harnesses, "no_harness"])
-    results = {name: json.loads((out / name / "results.json").read_text())
-               for name in names if (out / name / "results.json").is_file()}
     rows = list(csv.DictReader((out / "summary.csv").open())) if (out / "summary.csv").exists() \
         else []
+    results = {row["submission"]: json.loads((out / row["result_file"]).read_text())
+               for row in rows if (out / row["result_file"]).is_file()}
     return {"run": run, "names": names, "out": out, "results": results, "rows": rows}
 
 
@@ -370,9 +370,10 @@ def test_verify_10_proves_the_lesson_and_exits_0():
     run = lab_check("--verify", "10")
 
     assert run.returncode == 0, f"exit {run.returncode}:\n{run.stdout}{run.stderr}"
-    expected = 4 + len(LESSON.wrong_answers) + len(LESSON.right_answers)
+    expected = 5 + len(LESSON.wrong_answers) + len(LESSON.right_answers)
     assert run.stdout.rstrip().endswith(f"{expected} checks: {expected} as expected, "
                                         "0 surprises."), run.stdout
+    assert "  ok    student's edition " in run.stdout, run.stdout
     for answer in [*LESSON.wrong_answers, *LESSON.right_answers]:
         assert f"  ok    {answer.parent.name}/{answer.name} " in run.stdout, \
             f"no line for {answer.parent.name}/{answer.name}:\n{run.stdout}"

@@ -78,7 +78,7 @@ def test_source_cells_in_the_wrong_form_are_refused_with_the_line_number():
     source = "# %% [markdown]\n# fine\nnot a comment\n"
 
     with pytest.raises(notebook.SourceError) as refused:
-        notebook.parse(source, "walkthrough.py")
+        notebook.read(source, "walkthrough.py")
 
     assert "walkthrough.py, line 3" in str(refused.value), (
         f"expected the message to name line 3; got {refused.value}")

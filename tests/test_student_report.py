@@ -15,9 +15,10 @@ import tomllib
 import pytest
 
 from conftest import LESSON_10, PROJECT
+import lab
 from lab import lessons, project, reset, starter
 from lab.display import LEGEND
-from lab.grading import difference, hints, manifest
+from lab.grading import difference, hints, manifest, watch
 from lab.grading.results import Grade, Outcome
 from lab.grading.verdict import explain, objections
 
@@ -132,6 +133,18 @@ def test_transcripts_of_different_shapes_mark_the_first_message_that_differs():
     assert lines[-2][caret.index("^"):].startswith("U"), said
 
 
+def test_two_results_that_print_alike_are_written_as_json_where_they_differ():
+    call = lab.call("bash", {"command": "pytest"}, id="c1")
+    wanted = [lab.user("Run it."), lab.reply(call), lab.tool_result(call, "ok")]
+    got = wanted[:2] + [dict(wanted[2], tool_name="read")]
+
+    lines = explain("rule", expected=wanted, got=got).splitlines()
+
+    assert "the same shape, but messages[2] differs; in full:" in lines[2], lines
+    column = lines[-1].index("^")
+    assert lines[-3][column:].startswith('bash"') and lines[-2][column:].startswith('read"'), lines
+
+
 def test_every_objection_is_shown_up_to_three_then_counted():
     problems = [f"messages[{i}]: toolCall c{i} has no toolResult" for i in range(1, 6)]
 
@@ -205,7 +218,7 @@ def test_a_passing_report_says_what_comes_next():
 def test_the_made_up_test_name_is_gone_and_its_rule_names_what_a_last_duplicate_breaks():
     names = manifest.graded_tests(LESSON.tests)
 
-    assert not any("made_up" in name for name in names), names
+    assert "test_repair_never_replaces_a_recorded_result_with_a_made_up_one" not in names, names
     assert "test_repair_of_any_wreck_shows_each_call_the_first_result_recorded_for_it" in names
 
 
@@ -293,6 +306,15 @@ def read_round(lines):
         except queue.Empty:
             pytest.fail("no round of --watch ended:\n" + "".join(said))
     return "".join(said)
+
+
+def test_watch_names_the_tests_that_turned_since_the_last_run():
+    before = Grade(lesson=10, title="t", harness="h.py", tests=[
+        Outcome("test_a", "passed"), Outcome("test_b", "failed"), Outcome("test_c", "failed")])
+    after = Grade(lesson=10, title="t", harness="h.py", tests=[
+        Outcome("test_a", "failed"), Outcome("test_b", "passed"), Outcome("test_c", "failed")])
+
+    assert watch.changes(before, after) == (["b"], ["a"])
 
 
 def test_hint_gives_up_to_three_numbered_hints_for_the_first_failing_test():

@@ -1,14 +1,22 @@
-"""Grading: run a student's harness in a child process and judge what it sends back.
+"""Grading: run a student's harness in a sandbox and judge, on the grader's side, what it does.
 
-lab_check (lab/lab_check.py) calls `grade.grade`, which checks the file can be graded at all
-(`preflight`), then runs the lesson's tests.py under real pytest in a supervised worker process
-(`supervise`, with the pytest plugin in `plugin`). Each test forks a child (`sandbox` on the
-grader's side, `child` on the student's), which imports a copy of the student's file from a
-scratch folder, as a user of its own when the grader runs as root (`account`), and answers with
-plain data only (`plain`, framed by `channel`); when the test ends every process it started is
-killed (`reaper`, `linux`). What goes wrong on the student's side becomes a sentence
-(`problems`); what the tests judge is said in the lesson's words (`verdict`, through the
-`student` fixture). A grade is data (`results`, with points from `manifest`), printed or written
-by `report` and `formats`; `batch` grades a class, `progress` shows it, and `verify` proves a
-lesson's tests tell right answers from wrong ones.
+Three kinds of process, and the modules each runs:
+
+host     lab_check's own process. `grade.grade` checks the file can be graded at all
+         (`preflight`), snapshots it, decides the isolation (`isolation`) and the seed, and
+         hands one `job.Job` to a worker (`supervise.run`); what comes back is reconciled with
+         the manifest (`tally`, `manifest`) into a Grade (`results`), printed or written by
+         `report` and `formats` (`escape` keeps any text writable). `batch` grades a class,
+         `progress` shows it, `verify` proves a lesson's tests tell right answers from wrong
+         ones; `selection`, `hints`, `difference` and `watch` serve the student's side.
+worker   `supervise.main`: starts the sandbox (`sandbox.Zygote`), checks the import
+         (`checks`), and runs the lesson's tests.py under real pytest with `plugin`, whose
+         `student` fixture (`student`) asks the sandbox things and runs the lesson's scenarios
+         here, on the student's module through proxies (`sandbox.Remote`). What goes wrong on
+         the student's side becomes a sentence (`problems`); what the tests judge is said in the
+         lesson's words (`verdict`). `tidy` removes what a grading leaves.
+sandbox  `inside`, standard library only: the `zygote` forks a clean process for each test,
+         which imports the harness and answers (`serve`), in frames (`wire`) of plain data and
+         markers for everything else (`plain`); `reaper` and `linux` end every process a test
+         started, where there is no pid namespace to do it.
 """

@@ -5,12 +5,19 @@ of its own, and a result file for every one of them whatever happens.
 
 A submission is a folder in submissions/ (hidden folders, and the output folder if it is in
 there, are skipped); the file graded is the harness.py in it. Into results/ go
-<folder>/results.<ext> for each submission, in the chosen format (json unless --format says
+results/<name>.<ext> for each submission, in the chosen format (json unless --format says
 otherwise), then summary.csv and summary.json: one row a submission, in name order, with its
 score, max_score, passed, failed, failed_tests, exit_code (as lab_check would exit for it),
-problem (why nothing was graded, or how the grader broke) and sha256. A submission with
-nothing graded is scored out of the lesson's total, from the manifest, as is one whose grader
-broke before it finished.
+problem (why nothing was graded, or how the grader broke), sha256 and result_file (the path of
+its result, from results/). A submission with nothing graded is scored out of the lesson's
+total, from the manifest, as is one whose grader broke before it finished.
+
+A folder's name is the student's choice and may be any bytes: not UTF-8, with a newline in
+it, "summary.json", or "=HYPERLINK(...)". So <name> is escape.file_name's (a readable part
+and a hash of the name's bytes: never a clash, never the summary), the summary shows the name
+through escape.shown_name, and every cell of summary.csv that a spreadsheet would run as a
+formula is quoted. A submission folder that is a symbolic link, like a harness.py that is one,
+is refused, with exit code 2 in its row: its work would be whatever the link points to.
 
 Each submission is graded by `python lab/lab_check.py --format json` in a process group and
 scratch folder of its own: one that crashes its grader, kills it, or runs past its ceiling
@@ -33,6 +40,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from . import formats, manifest, supervise
+from .escape import csv_cell, file_name, printable, shown_name
 from .progress import Progress
 from .results import VERSION, Grade
 from .sandbox import Limits
@@ -40,8 +48,9 @@ from .sandbox import Limits
 LAB_CHECK = pathlib.Path(__file__).resolve().parent.parent / "lab_check.py"
 HARNESS = "harness.py"
 STDERR_LINES = 20  # of a grader that left no result, the last lines of stderr shown
+RESULTS = "results"  # the folder of the result files, inside the output folder
 COLUMNS = ("submission", "score", "max_score", "passed", "failed", "failed_tests", "exit_code",
-           "problem", "sha256")
+           "problem", "sha256", "result_file")
 
 
 def run(folder, lesson, out, *, fmt="json", jobs=None, limits=Limits(), select=None,
@@ -55,14 +64,32 @@ def run(folder, lesson, out, *, fmt="json", jobs=None, limits=Limits(), select=N
     found = submissions(folder, skip=out)
     total = manifest.total(lesson)
 
+    def result_file(name):  # relative to `out`
+        return f"{RESULTS}/{file_name(name)}{formats.EXTENSIONS[fmt]}"
+
+    clashing = _clashes(found, result_file)
+    if clashing:
+        raise ValueError(f"the submissions {' and '.join(clashing)} would share a result file "
+                         "(their names' hashes clash). Rename one of them.")
+
     def save(name, grade):  # as each finishes, so an interrupted batch keeps what it graded
-        formats.write(grade, fmt, out / name / f"results{formats.EXTENSIONS[fmt]}")
+        formats.write(grade, fmt, out / result_file(name))
 
     grades = grade_all(found, lesson, jobs=jobs, limits=limits, select=select, tests=tests,
                        progress_stream=progress_stream, on_done=save)
-    rows = [row(name, grade, total) for name, grade in sorted(grades.items())]
+    rows = [row(name, grade, total, result_file(name)) for name, grade in sorted(grades.items())]
     write_summary(rows, lesson, fmt, out)
     return rows
+
+
+def _clashes(found, result_file):
+    """The shown names of two submissions whose result files would be the same; [] if none."""
+    seen = {}
+    for folder in found:
+        other = seen.setdefault(result_file(folder.name), folder.name)
+        if other != folder.name:
+            return [shown_name(other), shown_name(folder.name)]
+    return []
 
 
 def submissions(folder, skip=None):
@@ -75,6 +102,11 @@ def submissions(folder, skip=None):
     skip = pathlib.Path(skip).resolve() if skip else None
     found = sorted(p for p in folder.iterdir()
                    if p.is_dir() and not p.name.startswith(".") and p.resolve() != skip)
+    if skip and (skip == folder.resolve() or any(skip.is_relative_to(p.resolve()) for p in found
+                                                  if not p.is_symlink())):
+        raise ValueError(f"the output folder {shown_name(str(skip))} is the batch's folder or "
+                         "inside a submission: results would land among the submissions. Name "
+                         "an output folder of its own.")
     if not found:
         raise ValueError(f"{folder} holds no submission folders. Each submission is a folder "
                          f"with its {HARNESS} in it: {folder}/alice/{HARNESS}, ...")
@@ -99,7 +131,7 @@ def grade_all(folders, lesson, *, jobs=None, limits=Limits(), select=None, tests
                 grades[name] = grade = _outcome(future, running[future], lesson)
                 if on_done:
                     on_done(name, grade)
-                progress.done(name, grade)
+                progress.done(shown_name(name), grade)
         except KeyboardInterrupt:
             pool.shutdown(wait=False, cancel_futures=True)
             raise
@@ -122,10 +154,14 @@ def grade_one(folder, lesson, scratch, *, limits=Limits(), select=None, tests=()
     """The Grade of the harness.py in `folder`, from a lab_check process of its own working in
     a new folder inside `scratch`; a broken Grade saying how that process ended when it left
     no result."""
-    harness = pathlib.Path(folder) / HARNESS
-    own = tempfile.mkdtemp(prefix=f"{pathlib.Path(folder).name[:40]}-", dir=scratch)
+    folder = pathlib.Path(folder)
+    harness = folder / HARNESS
+    if folder.is_symlink():
+        return _a_linked_folder(folder, lesson)
+    own = tempfile.mkdtemp(prefix=f"{file_name(folder.name)}-", dir=scratch)
     result = os.path.join(own, "result.json")
-    command = [sys.executable, str(LAB_CHECK), "--harness", str(harness.resolve()),
+    # absolute, but with no link resolved: a harness.py that is a link is lab_check's to refuse
+    command = [sys.executable, str(LAB_CHECK), "--harness", os.path.abspath(harness),
                "--lesson", str(lesson.number), "--format", "json", "--output", result,
                *(["--require-isolation"] if isolated else []),
                "--time-limit", str(limits.seconds), "--memory-limit", str(limits.memory_mb),
@@ -157,6 +193,20 @@ def grade_one(folder, lesson, scratch, *, limits=Limits(), select=None, tests=()
               if said else ""))
     return Grade.broken(lesson.number, manifest.title(lesson), harness, why,
                         points=manifest.total(lesson), sha256=_sha256(harness))
+
+
+def _a_linked_folder(folder, lesson):
+    """The Grade of a submission folder that is a symbolic link: nothing graded, and why."""
+    try:
+        target = f" to {shown_name(os.readlink(folder))}"
+    except OSError:
+        target = ""
+    return Grade(lesson=lesson.number, title=manifest.title(lesson),
+                 harness=str(folder / HARNESS),
+                 problem=(f"The submission folder {shown_name(folder.name)} is a symbolic link"
+                          f"{target}, not a folder, and a link is not graded: its work would be "
+                          "whatever the link points to, perhaps another submission. Submit the "
+                          "folder itself."))
 
 
 def _ceiling(lesson, limits):
@@ -192,33 +242,34 @@ def _sha256(path):
 
 # -- the summary ----------------------------------------------------------------------------
 
-def row(name, grade, total):
-    """One submission's line of the summary; `total`, the lesson's, is the max_score of a
-    submission with nothing graded."""
+def row(name, grade, total, result_file=""):
+    """One submission's line of the summary, its name shown as escape.shown_name does;
+    `total`, the lesson's, is the max_score of a submission with nothing graded;
+    `result_file` is where its result was written, relative to the output folder."""
     errors = [t.message for t in grade.tests if t.outcome == "error"]
-    return {"submission": name, "score": grade.score,
+    return {"submission": shown_name(name), "score": grade.score,
             "max_score": grade.max_score if grade.tests else total,
             "passed": grade.passed, "failed": grade.failed,
-            "failed_tests": [t.test for t in grade.tests if t.outcome != "passed"],
+            "failed_tests": [printable(t.test) for t in grade.tests if t.outcome != "passed"],
             "exit_code": grade.exit_code,
-            "problem": grade.problem or (errors[0] if errors else ""),
-            "sha256": grade.sha256}
+            "problem": printable(grade.problem or (errors[0] if errors else "")),
+            "sha256": grade.sha256, "result_file": result_file}
 
 
 def write_summary(rows, lesson, fmt, out):
     """summary.json (everything, with the lesson and the format) and summary.csv (a row a
-    submission; failed_tests joined by ";") in `out`."""
+    submission; failed_tests joined by ";"; no cell a spreadsheet would run) in `out`."""
     out = pathlib.Path(out)
     out.mkdir(parents=True, exist_ok=True)
     summary = {"lesson": lesson.number, "title": manifest.title(lesson),
-               "version": VERSION, "format": fmt,
-               "result_file": f"<submission>/results{formats.EXTENSIONS[fmt]}",
-               "submissions": rows}
-    (out / "summary.json").write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n")
+               "version": VERSION, "format": fmt, "submissions": rows}
+    (out / "summary.json").write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n",
+                                      encoding="utf-8")
     table = io.StringIO()
     writer = csv.DictWriter(table, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
     for entry in rows:
-        writer.writerow(dict(entry, failed_tests=";".join(entry["failed_tests"]),
-                             score=f"{entry['score']:g}", max_score=f"{entry['max_score']:g}"))
-    (out / "summary.csv").write_text(table.getvalue())
+        cells = dict(entry, failed_tests=";".join(entry["failed_tests"]),
+                     score=f"{entry['score']:g}", max_score=f"{entry['max_score']:g}")
+        writer.writerow({key: csv_cell(value) for key, value in cells.items()})
+    (out / "summary.csv").write_text(table.getvalue(), encoding="utf-8")

@@ -6,6 +6,9 @@ XML for a CI system, results.json for Gradescope.
 
 Every format records the grader's version, the lesson and the sha256 of the graded file, and
 every format has something to say when nothing could be graded: score 0, and the reason.
+Every text in a grade is written through escape.printable first, so that no character a
+submission can put in a message (a lone surrogate, a NUL, a terminal's escape code) can stop a
+result file from being written or read, or show a reader something other than what is there.
 
 json, this project's own shape (`Grade.as_dict`), keys in this order:
     lesson, title, harness (the path as given), sha256 (of the graded bytes; "" when the file
@@ -22,6 +25,13 @@ gradescope, as Gradescope's autograder specification gives results.json:
     (passed or failed; a grader error is failed, and its output says whose fault it is),
     output, visibility (the manifest's), extra_data (test, gap, outcome).
 
+classroom, as GitHub Classroom's autograding-grading-reporter reads a runner's result (once
+    base64-encoded, which the workflow does): {version: 1, status (pass, fail, or error when
+    the grader broke), max_score, tests: each with name, status (pass or fail), score, message,
+    test_code (the lab_check -k that runs it alone), filename, line_no, duration (ms)}, and
+    extra_data (version, lesson, harness, sha256), which the reporter passes over. Nothing
+    graded is one failed test, harness can be graded, and max_score is still the lesson's.
+
 junit, as CI systems read it: <testsuites> holding one <testsuite> with tests, failures,
     errors, skipped and time, <properties> for the version, lesson, harness, sha256 and score,
     and a <testcase> per test with <failure>, <error> or <skipped>, and <system-out> for what
@@ -35,11 +45,14 @@ import pathlib
 import re
 import tempfile
 import xml.etree.ElementTree as ET
+from dataclasses import fields, replace
 
+from .escape import printable
 from .report import text_report
 from .results import Outcome
 
-EXTENSIONS = {"text": ".txt", "json": ".json", "junit": ".xml", "gradescope": ".json"}
+EXTENSIONS = {"text": ".txt", "json": ".json", "junit": ".xml", "gradescope": ".json",
+              "classroom": ".json"}
 FORMATS = tuple(EXTENSIONS)
 
 
@@ -47,12 +60,15 @@ def render(grade, fmt):
     """The whole result file for `grade` in format `fmt`, one of FORMATS."""
     if fmt not in EXTENSIONS:
         raise ValueError(f"no result format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    grade = printable_grade(grade)
     if fmt == "text":
         return text_report(grade)
     if fmt == "json":
         return json.dumps(grade.as_dict(), indent=1, ensure_ascii=False) + "\n"
     if fmt == "gradescope":
         return json.dumps(gradescope(grade), indent=1, ensure_ascii=False) + "\n"
+    if fmt == "classroom":
+        return json.dumps(classroom(grade), indent=1, ensure_ascii=False) + "\n"
     return junit(grade)
 
 
@@ -67,6 +83,19 @@ def write(grade, fmt, path):
         part.write(text)
     os.replace(part.name, path)
     return path
+
+
+def printable_grade(grade):
+    """A copy of `grade` whose every text, its tests' too, has gone through escape.printable."""
+    return _printable_fields(grade, tests=[_printable_fields(test) for test in grade.tests])
+
+
+def _printable_fields(record, **changes):
+    for field in fields(record):
+        value = getattr(record, field.name)
+        if isinstance(value, str):
+            changes[field.name] = printable(value)
+    return replace(record, **changes)
 
 
 # -- gradescope -----------------------------------------------------------------------------
@@ -109,6 +138,36 @@ def _test_output(test):
     if test.printed:
         said += "\n\nyour code printed:\n" + test.printed.rstrip()
     return said
+
+
+# -- classroom -----------------------------------------------------------------------------
+
+def classroom(grade):
+    """`grade` as the dict GitHub Classroom's grading reporter reads from a runner."""
+    tests = grade.tests or [_not_graded(grade)]
+    broke = any(t.outcome == "error" for t in tests)
+    return {
+        "version": 1,
+        "status": "error" if broke else "fail" if grade.problem or grade.failed else "pass",
+        "max_score": grade.max_score or _lesson_total(grade),
+        "tests": [{"name": test.title, "status": "pass" if test.outcome == "passed" else "fail",
+                   "score": test.score, "message": _test_output(test) or test.outcome,
+                   "test_code": f"lab_check -k {test.test}", "filename": "tests.py",
+                   "line_no": 0, "duration": round(test.seconds * 1000)} for test in tests],
+        "extra_data": {"version": grade.version, "lesson": grade.lesson,
+                       "harness": grade.harness, "sha256": grade.sha256},
+    }
+
+
+def _lesson_total(grade):
+    """What the lesson's graded tests are worth, for a grade with nothing graded."""
+    from .. import lessons
+    from . import manifest
+
+    try:
+        return manifest.total(lessons.lesson(grade.lesson))
+    except LookupError:
+        return 0
 
 
 # -- junit ----------------------------------------------------------------------------------

@@ -39,10 +39,9 @@ SCRATCH_MB = 256        # the size of the sandbox's /scratch; /tmp and /dev/shm 
 TMP_MB = 64
 BASE_UID = 3_000_000_000  # uid mode: far above real accounts and what containers usually map
 INSIDE = "/lab-bundle"
-# The lab's modules a student's code may use; the rest of lab (lessons, harnesses, lab_check,
-# grading) knows where the answers are and stays out of the sandbox.
-STUDENT_MODULES = ("__init__", "disk", "display", "drive", "figures", "ids", "messages", "model",
-                   "shell", "validate", "workspace")
+# The lab's modules a student's code may use: what `import lab` loads, and the modules those
+# import in turn (student_modules). The rest of lab (lessons, harnesses, lab_check, grading,
+# checkpoint B's clinic) knows where the answers are, and stays out of the sandbox.
 LAB = pathlib.Path(__file__).resolve().parent.parent
 PROJECT = LAB.parent
 
@@ -89,7 +88,7 @@ def _bubblewrap_problem():
     with Bundle() as empty:
         try:
             done = subprocess.run(
-                _bwrap_argv(empty.path, os.devnull, 0) + [python(), "-I", "-S", "-c", "pass"],
+                _bwrap_argv(empty.path, os.devnull, 0) + ["true"],
                 stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
         except (OSError, subprocess.TimeoutExpired) as error:
             return f"bwrap did not start ({error})"
@@ -128,6 +127,24 @@ def exposed(lesson):
 
 # -- the bundle ------------------------------------------------------------------------------
 
+def student_modules():
+    """The names of the lab's modules that `import lab` loads, found by reading their imports."""
+    import ast
+
+    found, todo = set(), ["__init__", "wire_figure"]
+    while todo:
+        name = todo.pop()
+        if name in found or not (LAB / f"{name}.py").is_file():
+            continue
+        found.add(name)
+        tree = ast.parse((LAB / f"{name}.py").read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module \
+                    and node.col_offset == 0:
+                todo.append(node.module.split(".")[0])
+    return sorted(found)
+
+
 class Bundle:
     """A folder holding what the sandbox may import: lab/ (the student-facing modules only),
     lab_inside/ (the zygote and the code that serves a test), and damaged.py. Made once for a
@@ -142,7 +159,7 @@ class Bundle:
 
         self.path = tempfile.mkdtemp(prefix="lab-bundle-", dir=self._parent)
         os.mkdir(os.path.join(self.path, "lab"))
-        for name in STUDENT_MODULES:
+        for name in student_modules():
             shutil.copyfile(LAB / f"{name}.py", os.path.join(self.path, "lab", f"{name}.py"))
         shutil.copytree(LAB / "grading" / "inside", os.path.join(self.path, "lab_inside"),
                         ignore=shutil.ignore_patterns("__pycache__"))

@@ -74,3 +74,15 @@ def problems(lesson):
             found.append(f"{name} has visibility = {meta.get('visibility')!r}; expected one of "
                          f"{', '.join(VISIBILITIES)}.")
     return found
+
+
+def on_submission(lesson):
+    """In a student's copy, the line under a text report saying how many more tests (and
+    points) are graded on submission, from the manifest's [submission]; "" when none are."""
+    later = read(lesson).get("submission", {})
+    count = later.get("hidden_tests", 0)
+    if not count:
+        return ""
+    points = later.get("hidden_points", 0)
+    return (f"{count} more test{'s are' if count != 1 else ' is'} graded when you submit "
+            f"({points:g} point{'s' if points != 1 else ''}), on cases you have not seen.\n")

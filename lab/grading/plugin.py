@@ -36,8 +36,18 @@ JUDGED = (GradeFailure, StudentProblem)
 JOB = ZYGOTE = RESULTS_FD = None  # set by the worker before it runs pytest
 
 
+SHRINKING = 2  # times the time limit hypothesis may spend shrinking a failing example
+
+
 def pytest_configure(config):
     settings.load_profile("lab")
+    # A failing property is shown with the smallest example found in a bounded time: each
+    # shrinking step is a round trip to the student's process, and hypothesis's own bound
+    # (minutes) would let a wrong answer hold a grading, and the grader's memory, for long.
+    from hypothesis.internal.conjecture import engine
+
+    seconds = JOB.limits.seconds if JOB else 5.0
+    engine.MAX_SHRINKING_SECONDS = SHRINKING * seconds
     config.pluginmanager.register(Outcomes(RESULTS_FD), "lab-outcomes")
 
 

@@ -21,9 +21,11 @@ from ..display import LEGEND
 from . import hints, manifest
 
 PASS, FAIL = "✓", "✗"
-WIDTH = 96          # prose is wrapped to this many columns
+WIDTH = 100         # the report's own lists and next step are wrapped to this many columns
 BUDGET = 40         # lines a failing report aims at: causes past the first of a gap must fit
-RESERVED = 4       # lines kept for naming the causes not written out, and how to see them
+AROUND = 10         # of them, the lines around the failures: title, passes, legend, score, next
+RESERVED = 4        # lines kept a gap for naming the causes not written out, and how to see them
+GRADER = "grader"   # the group of tests the grader itself broke on, shown first
 PRINTED_LINES = 8   # of what the student's code printed, the last lines shown under a failure
 
 
@@ -36,7 +38,9 @@ class Cause:
 
 @dataclass
 class Group:
-    """The failing tests of one gap (or of code the lesson gives, or of no known gap)."""
+    """The failing tests of one gap (or of code the lesson gives, or of no known gap, or the
+    grader's own error)."""
+    gap: str
     heading: str
     tests: list          # every graded test of the group, passing or not
     causes: list = field(default_factory=list)
@@ -46,31 +50,34 @@ class Group:
         return [test for cause in self.causes for test in cause.tests]
 
 
+UNISOLATED = {"none": ("\nnot isolated: this machine has no sandbox (install bubblewrap), so your "
+                       "code ran as you; an instructor's grading always runs it in one")}
+
+
 def text_report(grade, lesson=None, verbose=False):
     """The whole report as one string. `lesson` (a lessons.Lesson) gives the gaps and the hints;
     found from the grade's lesson number when not given. `verbose` writes every cause in full."""
     lesson = lesson or _lesson(grade.lesson)
     lines = [f"lab_check: lesson {grade.lesson}, {grade.title}: {grade.harness}", ""]
-    stamp = grade.version + (f", file sha256 {grade.sha256}" if grade.sha256 else "")
+    stamp = grade.version + (f", file sha256 {grade.sha256}" if grade.sha256 else "") \
+        + (f", seed {grade.seed}" if grade.seed else "") + UNISOLATED.get(grade.isolation, "")
     if grade.problem:
-        return "\n".join(lines + _wrap(grade.problem) + ["", stamp, "nothing was graded"]) + "\n"
+        return "\n".join(lines + [grade.problem, "", stamp, "nothing was graded"]) + "\n"
     guide = hints.guide(lesson) if lesson else hints.Guide()
     score = (f"score: {grade.score:g} of {grade.max_score:g} points, "
              f"{grade.passed} passed, {grade.failed} failed")
     if not grade.failed:
         lines += [f"  {PASS} {test.title}" for test in grade.tests]
         after = guide.after or "Every test passes."
-        return "\n".join(lines + ["", stamp, score]
-                         + _wrap(f"next: {after}", indent="  ", first="")) + "\n"
+        return "\n".join(lines + ["", stamp, score] + _sentences([after])) + "\n"
     groups = _groups(grade.tests, _gaps(lesson))
-    body = _failing(groups, verbose, budget=BUDGET - 10)
+    body = _failing(groups, verbose, budget=BUDGET - AROUND)
     passing = [t for t in grade.tests if t.outcome == "passed"]
     if passing:
         named = f": {' · '.join(t.title for t in passing)}" if len(passing) <= 3 else ""
         body += _wrap(f"{PASS} {len(passing)} pass{'es' if len(passing) == 1 else ''}{named}") + [""]
-    return "\n".join(lines + body + [LEGEND, stamp, score]
-                     + _wrap(_next_step(groups, _gaps(lesson), guide, [t.test for t in grade.tests]),
-                           indent="  ", first="")) + "\n"
+    said = _next_step(groups, _gaps(lesson), guide, [t.test for t in grade.tests])
+    return "\n".join(lines + body + [LEGEND, stamp, score] + _sentences(said)) + "\n"
 
 
 def first_failing(grade, lesson=None):
@@ -96,11 +103,9 @@ def _groups(tests, gaps):
     order = list(gaps) + [manifest.GIVEN, ""]
     groups = {}
     for test in tests:
-        gap = test.gap if test.gap in order else ""
-        if test.outcome == "error":
-            gap = "error"
+        gap = GRADER if test.outcome == "error" else test.gap if test.gap in order else ""
         if gap not in groups:
-            groups[gap] = Group(_heading(gap, gaps), [])
+            groups[gap] = Group(gap, _heading(gap, gaps), [])
         groups[gap].tests.append(test)
         if test.outcome != "passed":
             said = test.message.rstrip()
@@ -108,12 +113,12 @@ def _groups(tests, gaps):
             if cause is None:
                 groups[gap].causes.append(cause := Cause(said))
             cause.tests.append(test)
-    ranked = ["error"] + order
+    ranked = [GRADER] + order
     return [groups[gap] for gap in sorted(groups, key=ranked.index) if groups[gap].causes]
 
 
 def _heading(gap, gaps):
-    if gap == "error":
+    if gap == GRADER:
         return "the grader itself broke"
     if gap == manifest.GIVEN:
         return "code the lesson gives you"
@@ -159,9 +164,7 @@ def _cause(cause, alone):
         lines = [f"  {FAIL} {cause.tests[0].title}"]
     else:
         lines = [] if alone else [f"  {FAIL} {len(cause.tests)} tests fail for one reason:"]
-    for line in cause.message.splitlines():
-        lines += _wrap(line, indent="    ", first="    ") if not line.startswith(" ") \
-            else [f"    {line}"]
+    lines += [f"    {line}" for line in cause.message.splitlines()]  # as written: never cut
     if len(cause.tests) > 1:
         lines += _wrap("failing: " + " · ".join(t.title for t in cause.tests),
                        indent="      ", first="    ")
@@ -173,22 +176,31 @@ def _cause(cause, alone):
 
 
 def _next_step(groups, gaps, guide, names):
-    """The last line: the first gap to fill, or the first test to fix, and where it is taught."""
+    """The next step, in sentences: the first gap to fill, or the first test to fix, where the
+    notebook teaches it, and how to ask for a hint."""
     group = groups[0]
     first = group.causes[0].tests[0]
-    if group.heading == "the grader itself broke":
-        return "next: this is a bug in the lab, not in your harness: please report it."
+    if group.gap == GRADER:
+        return ["This is a bug in the lab, not in your harness: please report it."]
     gap = gaps.get(first.gap)
-    if gap is not None and len(group.failing) == len(group.tests):
-        section = guide.section(gap=first.gap)
-        taught = f" The notebook's \"{section}\" teaches it." if section else ""
-        return (f"next: start with the {first.gap} gap, {gap.get('where', '')}.{taught} "
-                "Stuck? lab-check --hint")
-    section = guide.section(first.test, first.gap)
-    taught = f" The notebook's \"{section}\" teaches it." if section else ""
-    short = hints.short_name(first.test, names)
-    return (f"next: make \"{first.title}\" pass (its report is above).{taught} "
-            f"Stuck? lab-check --hint {short}")
+    whole_gap = gap is not None and len(group.failing) == len(group.tests) > 1
+    section = guide.section(gap=first.gap) if whole_gap else guide.section(first.test, first.gap)
+    said = ([f"start with the {first.gap} gap, {gap.get('where', '')}."] if whole_gap
+            else [f"make \"{first.title}\" pass (its report is above)."])
+    if section:
+        said.append(f"The notebook's \"{section}\" teaches it.")
+    if whole_gap:
+        said.append("Stuck? lab-check --hint")
+    elif guide.hints(first.test):
+        said.append(f"Stuck? lab-check --hint {hints.short_name(first.test, names)}")
+    return said
+
+
+def _sentences(said):
+    """The next step: its first sentence after "next: ", the rest on a line of their own, so
+    that where to go is never broken off by where to read about it."""
+    lines = _wrap(said[0], indent="  ", first="next: ")
+    return lines + (_wrap(" ".join(said[1:]), indent="  ") if said[1:] else [])
 
 
 def _wrap(text, indent="", first=None):

@@ -127,8 +127,7 @@ class Student:
 
     def value(self, name, *args):
         """name(*args) in the sandbox: what it returned, and its arguments afterwards."""
-        codec = self.process.codec
-        facts = self._ask({"op": "value", "name": name, "args": codec.encode(list(args))},
+        facts = self._ask({"op": "value", "name": name, "args": list(args)},
                           f"running {name}", name)
         if type(facts) is not dict or type(facts.get("args_after")) is not list:
             raise StudentNotPlain(f"{name} answered with something that is not its facts.")

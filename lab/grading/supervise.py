@@ -108,19 +108,22 @@ def main(job_json, results_fd):
     """The worker: adopt orphans, start the sandbox, check the import, run pytest."""
     reaper.become_subreaper()
     job = Job.from_json(job_json)
-    from . import checks, isolation, plugin
+    from . import isolation
     from .sandbox import Zygote
 
     with isolation.Bundle(os.environ.get("TMPDIR")) as bundle:
         zygote = Zygote(job.isolation, job.snapshot, bundle, os.environ.get("TMPDIR"), job.limits)
+        zygote.warm()  # it starts on the other core while pytest is imported here
         try:
+            import pytest  # here: only the worker runs pytest
+
+            from . import checks, plugin
+
             problem = checks.import_problem(zygote, job)
             if problem:
                 wire.write_frame(results_fd, {"problem": problem})
                 return 0
             plugin.JOB, plugin.ZYGOTE, plugin.RESULTS_FD = job, zygote, results_fd
-            import pytest  # here: only the worker runs pytest
-
             return int(pytest.main(pytest_args(job)))
         finally:
             zygote.close()

@@ -1,13 +1,124 @@
-"""What the worker reported, reconciled with the manifest: which tests count, and how.
+"""The tally: the outcomes a grading reported, checked against the tests the manifest lists.
 
-A grade counts only the lesson's own tests, each exactly once, with the points the manifest
-gives it. A report that lacks a listed test, names one the lesson does not have, or names one
-twice did not come from an honest run of the lesson's tests (or the worker broke): the whole
-grading is then a failure that says so, never a pass.
+A worker reports one (test name, outcome, message) a test. Only that report says what
+happened, so before it is believed it must be exactly what the manifest leads us to expect:
+every selected test once, in any order, and nothing else. Then
+
+    a test with no report                fails: it never reported a result (its process died,
+                                         or something stopped it from reporting);
+    a name the manifest does not list,
+    a test reported twice, a test the
+    selection left out, a malformed
+    entry or an unknown outcome          make every selected test fail, with a message
+                                         saying what was wrong with the report.
+
+The second rule is what keeps forgery pointless: a report into which results were added or
+repeated loses every point, rather than gaining one. (An outcome rewritten in place cannot be
+told from an honest one here: that is for the channel the report travels on to prevent.) Only
+the report is judged here; whose fault a failure is, and its points, are the caller's to
+attach.
 """
 
-from .results import Outcome
+from collections.abc import Sequence
+from typing import NamedTuple
 
+OUTCOMES = ("passed", "failed", "error", "skipped")
+NEVER_REPORTED = ("this test never reported a result: the grading stopped before it finished, "
+                  "or something kept its result from the grader. It counts as failed.")
+SHOWN_NAMES = 5   # of the names that make a report untrustworthy, how many a message names
+NAME_CHARS = 80   # of each of those names, how many characters are shown
+
+
+class Reported(NamedTuple):
+    """One test's outcome: `outcome` is one of OUTCOMES, `message` says why when it is not
+    "passed"."""
+    test: str
+    outcome: str
+    message: str = ""
+
+
+def reconcile(reported: Sequence[Sequence], listed: Sequence[str],
+              selected: Sequence[str] | None = None) -> list[Reported]:
+    """The final outcome of every selected test, in the manifest's order, as Reported tuples.
+
+    `reported` is the worker's report: (test name, outcome, message) triples in any order.
+    `listed` is the manifest's test names in order; `selected` the names a -k selection
+    chose, None for all of them. A selected test missing from the report fails, saying it
+    never reported a result; anything else wrong with the report (see the module's
+    docstring) makes every selected test fail with one message that says what. ValueError
+    when `listed` repeats a name or `selected` names a test `listed` does not: that is the
+    caller's mistake, not the report's."""
+    listed = list(listed)
+    expected = _expected(listed, selected)
+    wrong = _what_is_wrong(reported, listed, expected)
+    if wrong:
+        message = (f"the grading's report cannot be trusted: {wrong}. So no test counts, as "
+                   "if each had failed: a report with results added or repeated must never "
+                   "earn points. If your code does not touch the grader, this is a bug "
+                   "in the lab: please report it.")
+        return [Reported(name, "failed", message) for name in expected]
+    found = {entry[0]: Reported(*entry) for entry in reported}
+    return [found.get(name) or Reported(name, "failed", NEVER_REPORTED) for name in expected]
+
+
+def _expected(listed, selected):
+    """The selected names, in the manifest's order; ValueError for the caller's mistakes."""
+    repeated = _repeated(listed)
+    if repeated:
+        raise ValueError(f"the manifest lists {_names(repeated)} more than once; list each "
+                         "test once")
+    if selected is None:
+        return listed
+    unknown = sorted(set(selected) - set(listed))
+    if unknown:
+        raise ValueError(f"the selection names {_names(unknown)}, which the manifest does not "
+                         "list; select among the manifest's tests")
+    chosen = set(selected)
+    return [name for name in listed if name in chosen]
+
+
+def _what_is_wrong(reported, listed, expected):
+    """What makes the report untrustworthy, as a phrase; "" when it is sound."""
+    entries = list(reported)
+    malformed = [n for n, entry in enumerate(entries, 1) if not _well_formed(entry)]
+    if malformed:
+        return (f"entries {', '.join(map(str, malformed[:SHOWN_NAMES]))} of the report are not "
+                "a (test name, outcome, message) of text with a known outcome "
+                f"({', '.join(OUTCOMES)})")
+    names = [entry[0] for entry in entries]
+    unknown = sorted({name for name in names if name not in listed})
+    if unknown:
+        return f"it reports {_names(unknown)}, which the lesson's manifest does not list"
+    repeated = _repeated(names)
+    if repeated:
+        return f"it reports {_names(repeated)} more than once"
+    unselected = sorted(set(names) - set(expected))
+    if unselected:
+        return f"it reports {_names(unselected)}, which the selection (-k) left out"
+    return ""
+
+
+def _well_formed(entry):
+    return (isinstance(entry, (tuple, list)) and len(entry) == 3
+            and all(type(part) is str for part in entry) and entry[1] in OUTCOMES)
+
+
+def _repeated(names):
+    seen, repeated = set(), []
+    for name in names:
+        if name in seen and name not in repeated:
+            repeated.append(name)
+        seen.add(name)
+    return repeated
+
+
+def _names(names):
+    shown = ", ".join(repr(name[:NAME_CHARS]) for name in names[:SHOWN_NAMES])
+    more = len(names) - SHOWN_NAMES
+    return f"{shown} and {more} more" if more > 0 else shown
+
+
+# -- the worker's report as Outcomes ----------------------------------------------------------
 
 def name_of(nodeid):
     """The test function's name in a pytest node id: tests.py::test_x[3] -> test_x."""
@@ -15,44 +126,39 @@ def name_of(nodeid):
 
 
 def outcomes(entries, listed, *, partial=False):
-    """Outcomes for the worker's `entries` (dicts with nodeid, outcome, message, judged,
-    seconds, printed), given the manifest's `listed` tests ({name: meta}). `partial`: a
-    selection (-k) or other test files were asked for, so not every listed test need appear,
-    and tests the manifest does not list count one point each."""
-    names = [name_of(entry.get("nodeid")) for entry in entries]
-    total = sum(meta.get("points", 1) for meta in listed.values())
-    twice = sorted({name for name in names if names.count(name) > 1})
-    unknown = [name for name in names if name not in listed]
-    wrong = []
-    if twice:
-        wrong.append(f"reported more than once: {', '.join(twice[:5])}")
-    if unknown and not partial:
-        wrong.append(f"not tests of this lesson: {', '.join(unknown[:5])}")
-    if wrong:
-        return [Outcome(test="grading", outcome="failed", points=total, message=(
-            "the grading's report does not match the lesson's tests (" + "; ".join(wrong)
-            + "), so no test counts. Did the harness tamper with the grader?"))]
-    found = [_outcome(entry, listed.get(name_of(entry.get("nodeid")), {})) for entry in entries]
-    if not partial:
-        found += [Outcome(test=name, outcome="failed", points=meta.get("points", 1),
-                          gap=meta.get("gap", ""), visibility=meta.get("visibility", "visible"),
-                          message="this test never reported a result, so it does not count.")
-                  for name, meta in listed.items() if name not in names]
-        order = list(listed)
-        found.sort(key=lambda outcome: order.index(outcome.test))
+    """Outcomes (results.Outcome) for the worker's `entries` (dicts with nodeid, outcome,
+    message, judged, seconds, printed), given the manifest's `listed` tests ({name: meta}).
+    `partial`: a selection (-k) or other test files were asked for, so only the tests reported
+    count (a test the manifest does not list, one point), and each only once."""
+    from .results import Outcome
+
+    details = {}
+    for entry in entries:
+        details.setdefault(name_of(entry.get("nodeid")), []).append(entry)
+    report = [(name, *_verdict(entry)) for name, found in details.items() for entry in found]
+    if partial:
+        names = list(details)
+        reported = reconcile(report, names + [n for n in listed if n not in details], names)
+    else:
+        reported = reconcile(report, list(listed))
+    found = []
+    for test, outcome, message in reported:
+        meta, entry = listed.get(test, {}), (details.get(test) or [{}])[0]
+        seconds = entry.get("seconds")
+        found.append(Outcome(test=test, outcome=outcome, message=message,
+                             printed=str(entry.get("printed") or ""),
+                             seconds=seconds if type(seconds) in (int, float) else 0.0,
+                             points=meta.get("points", 1), gap=meta.get("gap", ""),
+                             visibility=meta.get("visibility", "visible")))
     return found
 
 
-def _outcome(entry, meta):
-    outcome = entry.get("outcome")
-    message = str(entry.get("message") or "")
-    if outcome == "unfinished" or outcome not in ("passed", "failed", "skipped"):
-        outcome, message = "failed", "this test never finished, so it does not count."
-    elif outcome == "failed" and not entry.get("judged"):
-        outcome = "error"
-    seconds = entry.get("seconds")
-    return Outcome(test=name_of(entry.get("nodeid")), outcome=outcome, message=message,
-                   printed=str(entry.get("printed") or ""),
-                   seconds=seconds if type(seconds) in (int, float) else 0.0,
-                   points=meta.get("points", 1), gap=meta.get("gap", ""),
-                   visibility=meta.get("visibility", "visible"))
+def _verdict(entry):
+    """(outcome, message) of one entry, as reconcile takes them: a test that never finished
+    failed; a failure that is no verdict on the student is the grader's error."""
+    outcome, message = entry.get("outcome"), str(entry.get("message") or "")
+    if outcome not in ("passed", "failed", "skipped"):
+        return "failed", "this test never finished, so it does not count."
+    if outcome == "failed" and not entry.get("judged"):
+        return "error", message
+    return outcome, message

@@ -10,6 +10,8 @@ Each line of the table is one thing that must hold:
     starter.py             fails every test tied to a gap, passes the tests whose gap is "given"
     wrong/X.py             fails, and fails at least the test its docstring names (Fails: ...)
     right/X.py             passes every test
+    student's edition      built afresh (lab.release), with the Gradescope zip: neither holds
+                           a line of the answer, nor a file of it (lab.release.leaks)
 
 A grader error is a surprise wherever it happens: a test that broke has proved nothing. The
 answers are graded as one batch (batch.grade_all), in parallel, each in a process of its own,
@@ -63,7 +65,7 @@ def verify(lesson, *, jobs=None, limits=Limits(), progress_stream=None):
             folders.append(folder)
         grades = batch.grade_all(folders, lesson, jobs=jobs, limits=limits,
                                  progress_stream=progress_stream, isolated=False)
-    checks = [manifest_agrees(lesson), starter_is_generated(lesson)]
+    checks = [manifest_agrees(lesson), starter_is_generated(lesson), edition_leaks_nothing(lesson)]
     checks += [judge(subject, grades[folder.name])
                for (subject, _, judge), folder in zip(answers, folders)]
     return checks
@@ -105,6 +107,23 @@ def starter_is_generated(lesson):
                  "up to date" if fresh else "stale",
                  [] if fresh else ["starter.py is not what finished.py makes: run "
                                    "`python -m lab.starter` and commit the result."])
+
+
+def edition_leaks_nothing(lesson):
+    """Build the student's edition and the Gradescope zip afresh, and search both."""
+    from ..release import edition, gradescope, leaks
+
+    with tempfile.TemporaryDirectory(prefix="lab-check-verify-edition-") as scratch:
+        try:
+            folder = edition.build(lesson, pathlib.Path(scratch, "edition"))
+            archive = gradescope.build(lesson, pathlib.Path(scratch, "autograder.zip"))
+        except Exception as error:  # a lesson the release cannot hand out: the table says why
+            return Check("student's edition", "holds none of the answer", "cannot be built",
+                         [f"{type(error).__name__}: {error}"])
+        found = leaks.leaks(folder, lesson) + leaks.leaks_in(archive, lesson)
+        files = sum(1 for p in folder.rglob("*") if p.is_file())
+    return Check("student's edition", "holds none of the answer, nor does the Gradescope zip",
+                 f"{files} files, {len(found)} leaks", found)
 
 
 # -- judging one graded answer --------------------------------------------------------------

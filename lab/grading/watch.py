@@ -4,10 +4,13 @@ Each round prints a line saying when it graded and what changed since the round 
 tests newly passing and newly failing), then the report. On a terminal the screen is cleared
 first, so the newest report is all there is to read. Saves are noticed by watchfiles, which
 watches the harness's folder (an editor often saves by writing a new file and renaming it over
-the old) and waits for a burst of writes to settle before a round starts. Ctrl-C, while waiting
+the old) and waits for a burst of writes to settle before a round starts; and once a second
+the file is compared with what was last graded, so a save the watcher could not see (made
+while the first grading ran, before it started) is graded all the same. Ctrl-C, while waiting
 or while grading, ends the watch with exit status 0; a grading it interrupts stops its worker.
 """
 
+import hashlib
 import os
 import sys
 import time
@@ -16,23 +19,38 @@ import watchfiles
 
 CLEAR = "\x1b[2J\x1b[H"   # clear the screen, cursor to the top
 SETTLE_MS = 200           # a save's burst of writes is over after this much quiet
+WAKE_MS = 1000            # with no save, how often the file is compared with what was graded
 
 
 def run(harness_file, grade_once, render, out=None):
     """Watch `harness_file`: `grade_once()` returns a Grade, `render(grade)` its report."""
     out = out or sys.stdout
     path = os.path.realpath(harness_file)
-    previous = None
     try:
-        previous = _round(grade_once(), previous, render, out, "first run")
-        for _ in watchfiles.watch(os.path.dirname(path), debounce=SETTLE_MS, step=50,
-                                  watch_filter=lambda change, changed: changed == path,
-                                  raise_interrupt=True):
-            previous = _round(grade_once(), previous, render, out, f"{harness_file} saved")
+        graded = _digest(path)
+        previous = _round(grade_once(), None, render, out, "first run")
+        # Woken by a save, or every WAKE_MS to compare the file with what was graded: a save
+        # made before the watcher started (while the first grading ran) is caught that way.
+        for saved in watchfiles.watch(os.path.dirname(path), debounce=SETTLE_MS, step=50,
+                                      watch_filter=lambda change, changed: changed == path,
+                                      rust_timeout=WAKE_MS, yield_on_timeout=True,
+                                      raise_interrupt=True):
+            if saved or _digest(path) != graded:
+                graded = _digest(path)
+                previous = _round(grade_once(), previous, render, out, f"{harness_file} saved")
     except KeyboardInterrupt:
         out.write("\nlab_check: stopped watching.\n")
         out.flush()
     return 0
+
+
+def _digest(path):
+    """The sha256 of the file's bytes, or "" when it cannot be read."""
+    try:
+        with open(path, "rb") as source:
+            return hashlib.sha256(source.read()).hexdigest()
+    except OSError:
+        return ""
 
 
 def changes(before, after):

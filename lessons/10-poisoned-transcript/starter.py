@@ -256,9 +256,8 @@ def is_empty_failure(message):
 # The tests import INTERRUPTED and repair_tool_history from here. Nothing else is given:
 # the spec below, and the five wrecks in damaged.py (import damaged; lab.shape(...)).
 #
-# INTERRUPTED, word for word:
-#   "Tool call interrupted: no result was recorded. It may not have run, or may have run
-#    partly; check before repeating it."
+# INTERRUPTED, word for word (all of the next line but its "# "):
+# Tool call interrupted: no result was recorded. It may not have run, or may have run partly; check before repeating it.
 #
 # repair_tool_history(messages) -> a new list a strict provider accepts: every tool call is
 # followed at once by exactly one toolResult, in call order.

@@ -5,12 +5,15 @@ your harness.py in a process of its own and judges the plain data that comes bac
 
     python lab/lab_check.py --harness harness.py --lesson 10
 
-The first fourteen are the lesson's list under "what changed since lesson 09"; the five after
-them try the same rules on wrecks made up by hypothesis; the last checks that lesson 09's
-steering still works, which the lesson gives you.
+The first fourteen are the lesson's own list of what changed in this lesson; the next checks
+that steering, which the lesson gives you, still works; the last five try the same rules on
+wrecks made up by hypothesis. Every failure is said in one notation (see lab.display.LEGEND):
+transcripts as shapes, with the first difference marked.
 """
 
 import copy
+import re
+import string
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,8 +22,10 @@ import damaged
 import lab
 from lab.grading.verdict import expect, objections
 
-INTERRUPTED = ("Tool call interrupted: no result was recorded. It may not have run, or may have "
-               "run partly; check before repeating it.")
+# The contract's words, which the starter gives too (set out here so that no line of the
+# finished file is copied into the student's tests).
+INTERRUPTED = ("Tool call interrupted: no result was recorded. "
+               "It may not have run, or may have run partly; check before repeating it.")
 THEN = ["Never mind, what is in config.py?", "And main.py?"]
 
 CARD_1 = ("card 1, a missing result (damaged.missing_result): a call with no result gets one "
@@ -64,9 +69,59 @@ STEERING = ("code the lesson gives you (steering, from an earlier lesson): a ste
             "tool runs lands at the top of the next turn, after every result of the batch.")
 
 
+# -- inputs that differ from grading to grading ------------------------------------------------
+# The wrecks' stories stay the lesson's; their ids become a provider's (random, in no order) and
+# a few healthy turns, a different number each grading, come before them. The seed is in the
+# result, and lab_check --seed replays it.
+
+def provider_ids(variation):
+    """{"c1": "toolu_01Xq...", ...}: a random provider-style id for each id the wrecks use."""
+    style = variation.choice(["toolu_01{}", "call_{}", "functions.run:{}"])
+    alphabet = string.ascii_letters + string.digits
+    return {old: style.format("".join(variation.choice(alphabet) for _ in range(12)))
+            for old in [f"c{n}" for n in range(1, 10)] + [f"o{n}" for n in range(1, 5)]}
+
+
+def renamed(value, ids):
+    """`value` (a transcript, a message, a shape) with every wreck id replaced by its new one."""
+    if isinstance(value, str):
+        return re.sub(r"\b[co]\d\b", lambda m: ids.get(m.group(0), m.group(0)), value)
+    if isinstance(value, list):
+        return [renamed(item, ids) for item in value]
+    if isinstance(value, dict):
+        return {key: renamed(item, ids) if key in ("id", "tool_call_id", "content") else item
+                for key, item in value.items()}
+    return value
+
+
+def lead_in(variation):
+    """Zero to two healthy turns, each a call and its result, for a wreck to come after."""
+    turns = []
+    for n in range(variation.randrange(3)):
+        call = lab.call("read", {"path": f"notes{n}.md"}, id=f"h{variation.randrange(10**6)}_{n}")
+        turns += [lab.user(f"Read notes{n}.md."), lab.reply(call),
+                  lab.tool_result(call, f"note {variation.randrange(1000)}"), lab.say("Read.")]
+    return turns
+
+
+def varied(variation, wreck):
+    """(record, ids, offset): `wreck` renamed and put after a lead-in of `offset` messages."""
+    ids, lead = provider_ids(variation), lead_in(variation)
+    return lead + renamed(wreck, ids), ids, len(lead)
+
+
+def expect_whole(view, record, rule, keep=lambda m: True):
+    """Every message of `record` that is not a result (and that `keep` keeps) is in the view, in
+    order: an answer that drops messages cannot pass a rule vacuously."""
+    wanted = [m for m in record if m["role"] != "toolResult" and keep(m)]
+    got = [m for m in view.messages if m["role"] != "toolResult"]
+    expect(got == wanted, rule + " (and first: every message that is not a result is kept)",
+           given=record, expected=lab.shape(wanted), got=lab.shape(got))
+
+
 def interrupted_for(call_id, tool_name):
     return {"role": "toolResult", "tool_call_id": call_id, "tool_name": tool_name,
-            "content": INTERRUPTED, "is_error": True}
+            "is_error": True, "content": INTERRUPTED}
 
 
 def is_interrupted(message):
@@ -130,50 +185,55 @@ def each_request(requests, first):
 
 # -- the five wrecks --------------------------------------------------------------------------
 
-def test_missing_result_gets_interrupted_right_after_its_call(student):
-    record = damaged.missing_result
+def test_missing_result_gets_interrupted_right_after_its_call(student, variation):
+    record, ids, at = varied(variation, damaged.missing_result)
 
     view = student.repair(record)
 
-    expect_shape(view, "U A[c1,c2] R(c1) R(c2) U", CARD_1)
-    expect_interrupted(view, 3, "c2", "bash", CARD_1)
+    expect_shape(view, lab.shape(record[:at]) + renamed(" U A[c1,c2] R(c1) R(c2) U", ids).rstrip()
+                 if at else renamed("U A[c1,c2] R(c1) R(c2) U", ids), CARD_1)
+    expect_interrupted(view, at + 3, ids["c2"], "bash", CARD_1)
 
 
-def test_orphan_result_is_dropped_without_inventing_a_call(student):
-    record = damaged.orphan_result
+def test_orphan_result_is_dropped_without_inventing_a_call(student, variation):
+    record, ids, at = varied(variation, damaged.orphan_result)
 
     view = student.repair(record)
 
-    expect_shape(view, "U A U", CARD_2)
-    expect(view.origins == [0, 1, 3], CARD_2, given=record,
+    expect_shape(view, lab.shape(record[:at] + [record[at], record[at + 1], record[at + 3]]),
+                 CARD_2)
+    expect(view.origins[at:] == [at, at + 1, at + 3], CARD_2, given=record,
            expected="the three messages recorded, the very objects", got=f"copies: {copies(view)}")
 
 
-def test_late_result_is_moved_up_not_made_up(student):
-    record = damaged.late_result
+def test_late_result_is_moved_up_not_made_up(student, variation):
+    record, ids, at = varied(variation, damaged.late_result)
 
     view = student.repair(record)
 
-    expect_shape(view, "U A[c1] R(c1) U A", CARD_3)
-    expect_recorded(view, 2, 3, CARD_3)
+    expect_shape(view, " ".join(filter(None, [lab.shape(record[:at]),
+                                              renamed("U A[c1] R(c1) U A", ids)])), CARD_3)
+    expect_recorded(view, at + 2, at + 3, CARD_3)
 
 
-def test_first_of_two_results_for_one_call_wins(student):
-    record = damaged.duplicate_result
-
-    view = student.repair(record)
-
-    expect_shape(view, "U A[c2] R(c2) A", CARD_4)
-    expect_recorded(view, 2, 2, CARD_4)
-
-
-def test_call_in_a_reply_cut_off_mid_stream_gets_interrupted(student):
-    record = damaged.failed_reply_with_a_call
+def test_first_of_two_results_for_one_call_wins(student, variation):
+    record, ids, at = varied(variation, damaged.duplicate_result)
 
     view = student.repair(record)
 
-    expect_shape(view, "U A[c1](error) R(c1) U", CARD_5)
-    expect_interrupted(view, 2, "c1", "write", CARD_5)
+    expect_shape(view, " ".join(filter(None, [lab.shape(record[:at]),
+                                              renamed("U A[c2] R(c2) A", ids)])), CARD_4)
+    expect_recorded(view, at + 2, at + 2, CARD_4)
+
+
+def test_call_in_a_reply_cut_off_mid_stream_gets_interrupted(student, variation):
+    record, ids, at = varied(variation, damaged.failed_reply_with_a_call)
+
+    view = student.repair(record)
+
+    expect_shape(view, " ".join(filter(None, [lab.shape(record[:at]),
+                                              renamed("U A[c1](error) R(c1) U", ids)])), CARD_5)
+    expect_interrupted(view, at + 2, ids["c1"], "write", CARD_5)
 
 
 # -- the rules around them --------------------------------------------------------------------
@@ -237,6 +297,7 @@ def test_repairing_twice_is_repairing_once(student):
         once = student.repair(record)
         twice = student.repair(once.messages)
 
+        expect_whole(once, record, IDEMPOTENT)
         expect(twice.messages == once.messages, IDEMPOTENT, given=record,
                expected=once.messages, got=twice.messages,
                note="expected: the first repair's view; got: the second repair of that view")
@@ -252,6 +313,7 @@ def test_repair_leaves_its_input_untouched(student):
 
         view = student.repair(record)
 
+        expect_whole(view, record, PURE)
         expect(view.input_after == record and view.input_kept_objects, PURE, given=record,
                expected=record, got=view.input_after,
                note=f"on damaged.{name}; expected and got are the record after the call"
@@ -377,6 +439,9 @@ def wrecks(draw):
 def test_any_wreck_gives_a_view_the_provider_accepts(student, record):
     view = student.view(record)
 
+    expect_whole(view, record, "the view of any record keeps what the model must see",
+                 keep=lambda m: not (m["role"] == "assistant" and not m["content"]
+                                     and m.get("stop_reason") == "error"))
     expect_valid(view.messages, "the view of any record is a request the provider accepts: "
                  "no empty failed reply, every call followed at once by exactly one result in "
                  "call order, no result without its call.", given=record)
@@ -388,6 +453,7 @@ def test_repair_of_any_wreck_is_idempotent(student, record):
     once = student.repair(record)
     twice = student.repair(once.messages)
 
+    expect_whole(once, record, IDEMPOTENT)
     expect(twice.messages == once.messages, IDEMPOTENT, given=record,
            expected=once.messages, got=twice.messages,
            note="expected: the first repair's view; got: the second repair of that view")
@@ -400,6 +466,7 @@ def test_repair_of_any_wreck_leaves_its_input_untouched(student, record):
 
     view = student.repair(record)
 
+    expect_whole(view, sent, PURE)
     expect(not view.returned_input, PURE, given=record, expected="a new list",
            got="the very list it was given")
     expect(view.input_after == sent and view.input_kept_objects, PURE, given=record,

@@ -1,8 +1,19 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+#   language_info:
+#     name: python
+# ---
+
 # Lesson 10, "The poisoned transcript": the source of walkthrough.ipynb.
 #
 # Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook`
-# to write the notebook again (outputs stripped). The format, percent cells, is described in
-# lab/notebook.py. tests/test_notebook.py proves the committed notebook is what this makes,
+# to write the notebook again (outputs stripped). The format is Jupytext's percent format
+# (see lab/notebook.py); the block above is its header, the notebook's metadata.
+# tests/test_notebook.py proves the committed notebook is what this makes,
 # runs it on a real kernel, and checks what its cells print against the lesson.
 
 # %% [markdown]
@@ -22,7 +33,7 @@
 # shut: settle on one in your head, then click to unfold the verdicts. Every figure is drawn
 # live from a transcript built a cell or two earlier, so if you edit a cell, re-run its figure.
 
-# %% id=setup
+# %% id="setup"
 # Start here: locate the project folder (it holds damaged.py), let this notebook import
 # `lab` and `damaged` from it, and choose which harness file the examples use.
 import pathlib
@@ -82,7 +93,7 @@ print(chosen)
 #
 # </details>
 
-# %% id=steering
+# %% id="steering"
 def step_tool(execute):
     """A tool named `step`, taking the step's number as n; running it calls `execute`."""
     number = {"type": "integer", "description": "Which step."}
@@ -148,7 +159,7 @@ for label, value in report.items():
 # `context_for_model`, and restores yours when the `with` block exits, so later cells are
 # unaffected.
 
-# %% id=teammate-503
+# %% id="teammate-503"
 def outcome(message):
     """What the user ends up seeing for a reply: its error if it failed, otherwise its text."""
     if message.get("error_message"):
@@ -220,7 +231,7 @@ print("the record:", lab.shape(h.messages))
 # This cell deliberately runs on the **starter**, the harness you were handed at the start
 # of the lesson, whatever the first cell chose, so that you see the failure before the fix.
 
-# %% id=walk-away
+# %% id="walk-away"
 starter = lab.starter_harness(lesson=10)
 
 
@@ -271,7 +282,7 @@ print("the record:", lab.shape(h.messages))
 # you can observe it offline. Figure 10.1 lays out the full failure, drawn from the
 # transcript you just produced.
 
-# %% id=figure-10-1
+# %% id="figure-10-1"
 lab.draw(
     lab.Panel("1 · the record, when the tab closed", left_behind),
     lab.Panel("2 · the request for “Never mind…”", model.calls[1].messages),
@@ -335,7 +346,7 @@ lab.draw(
 # there are exactly four possible moves: **invent** a message, **drop** one, **move** one, or
 # **change nothing**.
 
-# %% id=repair-switch
+# %% id="repair-switch"
 chosen = lab.with_repair(chosen)
 harness = chosen.module
 print(chosen)
@@ -356,7 +367,7 @@ def verdict(messages):
 # cover four of them. The fifth on Tau's list, parallel results stored out of order, is
 # exercised by your lab's tests instead. Card 5 is original to this course.
 
-# %% id=figure-10-2
+# %% id="figure-10-2"
 read_main = lab.call("read", {"path": "main.py"}, id="c1")
 healthy = [lab.user("What does main.py return?"),
            lab.reply(lab.text("Let me read it."), read_main),
@@ -396,7 +407,7 @@ lab.draw(("a healthy pair", healthy), *wrecks,
 #
 # </details>
 
-# %% id=card-1
+# %% id="card-1"
 wreck = damaged.missing_result
 sent = harness.repair_tool_history(wreck)
 print(f"record   {lab.shape(wreck):32} {verdict(wreck)}")
@@ -438,7 +449,7 @@ print(lab.show(sent[3:4], clip=200))
 #
 # </details>
 
-# %% id=card-2
+# %% id="card-2"
 wreck = damaged.orphan_result
 sent = harness.repair_tool_history(wreck)
 print(f"record   {lab.shape(wreck):26} {verdict(wreck)}")
@@ -493,7 +504,7 @@ print("  arguments:   ", matching[0]["arguments"] if matching
 #
 # </details>
 
-# %% id=card-3
+# %% id="card-3"
 wreck = damaged.late_result
 sent = harness.repair_tool_history(wreck)
 late = next(m for m in wreck if m["role"] == "toolResult")
@@ -541,7 +552,7 @@ print("made-up results in the view:",
 #
 # </details>
 
-# %% id=card-4
+# %% id="card-4"
 wreck = damaged.duplicate_result
 sent = harness.repair_tool_history(wreck)
 results_in = lambda messages: [m for m in messages if m["role"] == "toolResult"]
@@ -590,7 +601,7 @@ print(lab.show(results_in(sent)))
 #
 # </details>
 
-# %% id=card-5
+# %% id="card-5"
 ws = lab.Workspace({"main.py": damaged.MAIN_PY, "config.py": "PORT = 9090\n"})
 broken_off = lab.fail("stream ended before the message was complete",
                       lab.text("Writing the file."), lab.call("write", {"path": "main.py"}))
@@ -650,7 +661,7 @@ print("the record:         ", lab.shape(h.messages))
 #
 # </details>
 
-# %% id=choosing-words
+# %% id="choosing-words"
 record = damaged.missing_result                # U A[c1,c2] R(c1) U, and no result for c2
 unanswered = harness.tool_calls(record[1])[1]
 
@@ -725,7 +736,7 @@ print("  anything else:          ", "nothing was written down")
 #
 # </details>
 
-# %% id=when-repair-runs
+# %% id="when-repair-runs"
 YESTERDAY = [lab.user("Reformat main.py and run the tests."),
              lab.reply(lab.text("Running the tests."),
                        lab.call("bash", {"command": "pytest"}, id="y1"))]
@@ -847,7 +858,7 @@ await two_walk_aways("repaired before every request:", harness.context_for_model
 #
 # </details>
 
-# %% id=record-and-view
+# %% id="record-and-view"
 pytest_call = lab.call("bash", {"command": "pytest"}, id="c1")
 record = [lab.user("Run the tests."),
           lab.fail("503 overloaded"),               # the empty failure, with no content
@@ -884,7 +895,7 @@ print("messages the view shares with the record:", len(view) - len(only_in_view)
 # present in only one list gets a dashed amber outline, and the other column notes the
 # absence.
 
-# %% id=figure-10-3
+# %% id="figure-10-3"
 lab.draw(lab.Panel("the record", record, note="Stored for good: what happened."),
          lab.Panel("the view", view, note="context_for_model(record): built, sent, dropped."),
          compare=True,
@@ -952,7 +963,7 @@ lab.draw(lab.Panel("the record", record, note="Stored for good: what happened.")
 # passes or fails; read the six lines printed for each case. When your lab passes, this runs
 # on your code.
 
-# %% id=walk-away-sweep
+# %% id="walk-away-sweep"
 AFTERWARDS = ("Never mind, what is in config.py?", "And main.py?")
 
 
@@ -1127,7 +1138,7 @@ for k in (5, 8, 14):
 #
 # </details>
 
-# %% id=id-reuse
+# %% id="id-reuse"
 first_read = lab.call("read", {"path": "a.py"}, id="c1")
 second_read = lab.call("read", {"path": "b.py"}, id="c1")   # c1 again, from the provider
 record = [lab.user("Read a.py, then b.py.")]

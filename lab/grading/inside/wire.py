@@ -18,8 +18,10 @@ class Garbled(ValueError):
     """The bytes read are not a frame this channel sends."""
 
 
-def encode(message):
-    body = json.dumps(message, separators=(",", ":")).encode()
+def encode(message, default=None):
+    """One frame for `message`; `default` turns what JSON cannot hold into something it can
+    (plain.Codec.marker_for)."""
+    body = json.dumps(message, separators=(",", ":"), default=default).encode()
     return HEADER.pack(len(body)) + body
 
 
@@ -76,6 +78,7 @@ class FrameBuffer:
 
     def __init__(self):
         self._data = bytearray()
+        self.marked = False  # whether the last frame handed out holds a marker (plain.py)
 
     def feed(self, chunk):
         self._data += chunk
@@ -92,4 +95,5 @@ class FrameBuffer:
             return None
         body = bytes(self._data[HEADER.size:HEADER.size + size])
         del self._data[:HEADER.size + size]
+        self.marked = b'"$lab"' in body
         return decode(body)

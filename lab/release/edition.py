@@ -1,0 +1,124 @@
+"""The student's edition of a lesson: the repository a student gets, with none of the answer.
+
+    lab-check --release 10 --output DIR
+
+What goes in, at the top of DIR:
+
+    harness.py         the lesson's starter: the file the student works in
+    starter.py         the same file, kept as handed out (the walkthrough's "before" example
+                       runs on it, whatever harness.py has become)
+    tests.py           the visible graded tests (lab.release.visible)
+    manifest.toml      their points, gaps and visibility; [submission] counts the rest
+    scenarios.py       the lesson's scenarios, which the graded tests drive the harness with
+    hints.toml         the lesson's hints, when it has some
+    damaged.py ...     the project's other top-level modules, which examples and tests import
+    walkthrough.ipynb  the lesson's notebook, with the finished lesson's outputs
+    lab/               the lab, lab_check included, without the instructor's tools
+    README.md, pyproject.toml, .gitignore, .github/workflows/classroom.yml
+
+The lesson's files sit at the top, beside harness.py, so that the seed lesson's command,
+`python lab/lab_check.py --harness harness.py --lesson 10 tests.py`, works word for word there
+(lab.lessons finds the lesson by the manifest's `lesson = N`). What stays out: finished.py,
+right/ and wrong/, the hidden tests and their manifest entries, and every line of the gaps'
+code (lab.release.leaks proves it, notebook outputs included).
+"""
+
+import pathlib
+import shutil
+import tomllib
+
+import nbformat
+
+from .. import lessons, notebook
+from ..grading import manifest
+from ..starter import make_starter
+from . import classroom, outputs, readme, visible
+
+# Parts of the lab that only an instructor runs: they need the finished files, or make copies.
+INSTRUCTOR_ONLY = ("release", "notebook.py", "starter.py", "grading/verify.py")
+IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
+LESSON_FILES = ("scenarios.py",)
+WORKFLOW = pathlib.Path(".github", "workflows", "classroom.yml")
+
+
+def build(lesson, output, *, with_notebook=True):
+    """Write the student's edition of `lesson` into the folder `output` (made if need be;
+    refused if it holds anything already, so nothing stale is handed out). Returns the
+    folder. `with_notebook=False` leaves the notebook out (it takes a kernel to make)."""
+    output = pathlib.Path(output)
+    if output.exists() and any(output.iterdir()):
+        raise FileExistsError(f"{output} is not empty: name a new folder for the edition, or "
+                              "empty this one first, so that nothing stale is handed out")
+    output.mkdir(parents=True, exist_ok=True)
+    meta = manifest.read(lesson)
+    hidden = visible.hidden_tests(meta)
+    starter = make_starter(lesson.finished.read_text(), str(lesson.finished))
+    (output / "harness.py").write_text(starter)
+    (output / "starter.py").write_text(starter)
+    (output / "tests.py").write_text(visible.visible_tests(lesson.tests.read_text(), hidden))
+    (output / "manifest.toml").write_text(visible.visible_manifest(meta, hidden))
+    for name in LESSON_FILES:
+        if (lesson.folder / name).is_file():
+            shutil.copyfile(lesson.folder / name, output / name)
+    hints = lesson.folder / "hints.toml"
+    if hints.is_file():
+        (output / hints.name).write_text(visible.visible_hints(hints.read_text(), hidden))
+    for module in given_modules():
+        shutil.copyfile(module, output / module.name)
+    copy_lab(output / "lab")
+    shown = meta.get("tests", {})
+    facts = readme.Facts(lesson=lesson.number, title=manifest.title(lesson),
+                         visible=len(shown) - len(hidden),
+                         visible_points=sum(m.get("points", 1) for n, m in shown.items()
+                                            if n not in hidden),
+                         hidden=len(hidden),
+                         hidden_points=sum(shown[n].get("points", 1) for n in hidden),
+                         has_notebook=with_notebook and _has_walkthrough(lesson),
+                         python=requires_python())
+    (output / "README.md").write_text(readme.student_readme(facts))
+    (output / "pyproject.toml").write_text(readme.pyproject(facts, lab_packages(output / "lab")))
+    (output / ".gitignore").write_text("__pycache__/\n*.pyc\n.venv/\n.ipynb_checkpoints/\n")
+    (output / WORKFLOW).parent.mkdir(parents=True)
+    (output / WORKFLOW).write_text(classroom.workflow(facts))
+    if facts.has_notebook:
+        nb = outputs.executed(lesson, output)
+        (output / notebook.NOTEBOOK).write_text(nbformat.writes(nb) + "\n", encoding="utf-8")
+    return output
+
+
+def given_modules():
+    """The project's top-level modules a student is given (damaged.py): every .py file at the
+    top but the students' own files (harness.py, which the edition makes from the lesson's
+    starter, and a checkpoint's, such as doctor.py)."""
+    theirs = {"harness.py"} | {manifest.read(l).get("student_file", "harness.py")
+                               for l in lessons.available().values()}
+    return sorted(p for p in lessons.PROJECT.glob("*.py") if p.name not in theirs)
+
+
+def copy_lab(target):
+    """Copy the lab package to `target`, less what only an instructor runs."""
+    source = lessons.PROJECT / "lab"
+    shutil.copytree(source, target, ignore=IGNORED)
+    for part in INSTRUCTOR_ONLY:
+        path = target / part
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.exists():
+            path.unlink()
+
+
+def lab_packages(lab_folder):
+    """The dotted names of the lab's packages in a copy, for pyproject.toml."""
+    root = lab_folder.parent
+    return sorted(".".join(init.parent.relative_to(root).parts)
+                  for init in lab_folder.rglob("__init__.py"))
+
+
+def _has_walkthrough(lesson):
+    return (lesson.folder / notebook.SOURCE).is_file()
+
+
+def requires_python():
+    """The Python the course asks for, as its pyproject.toml says it (">=3.11")."""
+    project = tomllib.loads((lessons.PROJECT / "pyproject.toml").read_text())["project"]
+    return project.get("requires-python", ">=3.11")

@@ -1,0 +1,141 @@
+"""The autograder zip for Gradescope's "zip file upload": a lesson's grader without its answer.
+
+    lab-check --release 10 --gradescope lesson10.zip
+
+Gradescope unpacks the zip into /autograder/source, runs setup.sh there once as root while it
+builds the image, copies run_autograder to /autograder, and runs it for every submission. At
+the zip's root:
+
+    setup.sh          finds a Python 3.11+ (installs one with apt only when there is none),
+                      installs the lab's requirements pinned to the versions this zip was made
+                      with, then the lab itself; makes the grader-only files (lessons/: every
+                      test, hidden ones included, and the manifest) unreadable to other users
+    run_autograder    grades $AUTOGRADER_ROOT/submission (lab.release.autograder)
+    requirements.txt  the pins
+    pyproject.toml, lab/, damaged.py ...     the lab, as the edition has it
+    lessons/NN-name/  tests.py (all of them), manifest.toml, scenarios.py, starter.py, hints
+
+Never in it: finished.py, right/, wrong/. On Gradescope the grader runs as root and the
+student's code as a user of its own (lab.grading.account), which can read nothing under
+lessons/: a submission that goes looking finds the lab, which holds no answer, and nothing else.
+"""
+
+import importlib.metadata
+import pathlib
+import re
+import shutil
+import tempfile
+import tomllib
+import zipfile
+
+from .. import lessons
+from ..grading import manifest
+from . import edition, readme
+
+LESSON_FILES = ("tests.py", "manifest.toml", "scenarios.py", "starter.py", "hints.toml")
+SETUP = """#!/usr/bin/env bash
+# Gradescope runs this once, as root, in the folder the zip was unpacked into (ROOT/source).
+set -euo pipefail
+SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="${AUTOGRADER_ROOT:-$(dirname "$SOURCE")}"
+
+# A Python 3.11 or newer: the one on PATH when there is one, else Ubuntu's, in a venv.
+new_enough() { "$1" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; }
+PY=""
+for candidate in python3 python3.13 python3.12 python3.11; do
+    if command -v "$candidate" >/dev/null && new_enough "$candidate"; then
+        PY="$(command -v "$candidate")"
+        break
+    fi
+done
+if [ -z "$PY" ]; then
+    apt-get update
+    apt-get install -y --no-install-recommends python3.11 python3.11-venv
+    python3.11 -m venv "$ROOT/venv"
+    PY="$ROOT/venv/bin/python"
+fi
+echo "$PY" > "$SOURCE/.python"
+
+# The lab, with its requirements pinned to the versions it was released with.
+export PIP_BREAK_SYSTEM_PACKAGES=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+"$PY" -m pip install -r "$SOURCE/requirements.txt"
+"$PY" -m pip install --no-deps -e "$SOURCE"
+
+# The tests (hidden ones too) and the manifest are the grader's alone: the student's code runs
+# as another user, who must not read them. Their folders stay open (to list, not to change):
+# pytest puts a test's folder on sys.path, and a sandbox that finds a folder on sys.path closed
+# to its student's user keeps the right to read every file, so that Python can still start.
+if [ "$(id -u)" = 0 ]; then
+    chown -R root:root "$SOURCE/lessons"
+fi
+find "$SOURCE/lessons" -type d -exec chmod 755 {} +
+find "$SOURCE/lessons" -type f -exec chmod 600 {} +
+"""
+RUN = """#!/usr/bin/env bash
+# Gradescope runs this for each submission: grade ROOT/submission, write ROOT/results.
+ROOT="${{AUTOGRADER_ROOT:-/autograder}}"
+SOURCE="$ROOT/source"
+PY="$(cat "$SOURCE/.python" 2>/dev/null || command -v python3)"
+cd "$SOURCE" && exec "$PY" -P -m lab.release.autograder --lesson {lesson} --root "$ROOT"
+"""
+
+
+def build(lesson, zip_path):
+    """Write the autograder zip of `lesson` to `zip_path`; returns its path."""
+    zip_path = pathlib.Path(zip_path)
+    with tempfile.TemporaryDirectory(prefix="lab-release-gradescope-") as scratch:
+        folder = pathlib.Path(scratch)
+        (folder / "setup.sh").write_text(SETUP)
+        (folder / "run_autograder").write_text(RUN.format(lesson=lesson.number))
+        (folder / "requirements.txt").write_text(requirements())
+        edition.copy_lab(folder / "lab")
+        shutil.copytree(lessons.PROJECT / "lab" / "release", folder / "lab" / "release",
+                        ignore=edition.IGNORED)  # run_autograder's entry point lives there
+        for module in edition.given_modules():
+            shutil.copyfile(module, folder / module.name)
+        target = folder / "lessons" / lesson.folder.name
+        target.mkdir(parents=True)
+        for name in LESSON_FILES:
+            if (lesson.folder / name).is_file():
+                shutil.copyfile(lesson.folder / name, target / name)
+        facts = readme.Facts(lesson=lesson.number, title=manifest.title(lesson), visible=0,
+                             visible_points=0, hidden=0, hidden_points=0, has_notebook=False,
+                             python=edition.requires_python())
+        (folder / "pyproject.toml").write_text(
+            readme.pyproject(facts, edition.lab_packages(folder / "lab"), with_readme=False))
+        zip_path.parent.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED) as archive:
+            for path in sorted(folder.rglob("*")):
+                if path.is_file():
+                    name = path.relative_to(folder).as_posix()
+                    info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+                    info.compress_type = zipfile.ZIP_DEFLATED
+                    executable = name in ("setup.sh", "run_autograder")
+                    info.external_attr = (0o755 if executable else 0o644) << 16
+                    archive.writestr(info, path.read_bytes())
+    return zip_path
+
+
+def requirements():
+    """requirements.txt: the lab's dependencies and theirs, each pinned to the version
+    installed here, where the lab was proved (what is not installed here is not needed)."""
+    project = tomllib.loads((lessons.PROJECT / "pyproject.toml").read_text())["project"]
+    wanted = [_name(r) for r in project.get("dependencies", [])]
+    pinned, seen = [], set()
+    while wanted:
+        name = wanted.pop(0)
+        key = name.lower().replace("_", "-")
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            dist = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue  # only wanted on other Pythons (a marker said so)
+        pinned.append(f"{dist.metadata['Name']}=={dist.version}")
+        wanted += [_name(r) for r in dist.requires or [] if "extra ==" not in r]
+    return "".join(f"{line}\n" for line in sorted(pinned, key=str.lower))
+
+
+def _name(requirement):
+    return re.match(r"[A-Za-z0-9._-]+", requirement).group()

@@ -1,0 +1,78 @@
+"""Whether any of a lesson's answer reached a folder meant for students or for a platform.
+
+The answer is the code of the lesson's gaps: in finished.py, the lines between
+`# --- your code ---` and `# --- starter ---` (see lab.starter). A line of it counts as the
+answer when it says something: not blank, not mere punctuation (a lone `)` or `\"\"\"`), and
+not a line the starter itself gives (a line both files have is no secret). Every file of the
+folder is searched, line by line with the indentation ignored; a notebook is searched as text,
+so its sources and its outputs both are, and so is any file no one expected to find there.
+
+Also a leak: a file that is part of the answer as a whole (finished.py, right/, wrong/), and
+the path of the finished file, which a notebook run on it may have printed.
+"""
+
+import pathlib
+import re
+import tempfile
+import zipfile
+
+from ..starter import BEGIN, END, SWAP, make_starter
+
+SAYS_SOMETHING = re.compile(r"[A-Za-z0-9]")
+ANSWER_FILES = ("finished.py",)
+ANSWER_FOLDERS = ("right", "wrong")
+
+
+def answer_lines(finished_text):
+    """The stripped lines of the gaps' finished code that the starter does not also give."""
+    given = {line.strip() for line in make_starter(finished_text).splitlines()}
+    found, inside = [], False
+    for line in finished_text.splitlines():
+        marker = line.strip()
+        if marker == BEGIN:
+            inside = True
+        elif marker in (SWAP, END):
+            inside = False
+        elif inside and SAYS_SOMETHING.search(marker) and marker not in given:
+            found.append(marker)
+    return found
+
+
+def leaks(folder, lesson):
+    """Every leak of `lesson`'s answer in `folder`, one sentence each; [] when there is none."""
+    folder = pathlib.Path(folder)
+    secret = set(answer_lines(lesson.finished.read_text()))
+    found = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        shown = path.relative_to(folder)
+        if path.name in ANSWER_FILES or set(shown.parts[:-1]) & set(ANSWER_FOLDERS):
+            found.append(f"{shown}: a file of the answer is there at all")
+            continue
+        text = path.read_bytes().decode("utf-8", errors="replace")
+        if str(lesson.finished) in text or str(lesson.folder) in text:
+            found.append(f"{shown}: names the lesson's own folder, {lesson.folder}")
+        lines = {_unquoted(line) for line in text.splitlines()}
+        found += [f"{shown}: holds a line of the answer: {line}"
+                  for line in sorted(secret & lines)]
+    return found
+
+
+def _unquoted(line):
+    """A line as a notebook's JSON or a file's text holds it, stripped of indentation, JSON
+    quoting and the trailing newline escape, so a line of code compares equal wherever it is."""
+    line = line.strip()
+    if line.startswith('"') and line.endswith(('",', '"')):
+        line = line.rstrip(",")[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+        line = line.removesuffix("\\n").strip()
+    return line
+
+
+def leaks_in(path, lesson):
+    """`leaks` of a folder, or of a zip file's contents."""
+    path = pathlib.Path(path)
+    if not zipfile.is_zipfile(path):
+        return leaks(path, lesson)
+    with tempfile.TemporaryDirectory(prefix="lab-release-leaks-") as scratch:
+        with zipfile.ZipFile(path) as archive:
+            archive.extractall(scratch)
+        return leaks(scratch, lesson)

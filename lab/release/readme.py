@@ -1,0 +1,131 @@
+"""The words a student's edition opens with: its README.md and its pyproject.toml.
+
+The README gives the two commands a student needs (install, then check), says how to read the
+report lab_check prints, and how to open the walkthrough notebook. Its install and check
+commands are in fenced `sh` blocks under "## 1. Install" and "## 2. Check": the suite runs
+them from there, word for word, so the README cannot drift from what works.
+"""
+
+import tomllib
+from dataclasses import dataclass
+
+from .. import lessons
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the edition's words say about its lesson, worked out once by edition.build."""
+    lesson: int
+    title: str
+    visible: int
+    visible_points: float
+    hidden: int
+    hidden_points: float
+    has_notebook: bool
+    python: str
+
+    @property
+    def check(self):
+        return f"python lab/lab_check.py --harness harness.py --lesson {self.lesson} tests.py"
+
+
+INSTALL = "python -m pip install -e ."
+
+
+def student_readme(facts):
+    later = (f"When you submit, {facts.hidden} more test{'s' if facts.hidden != 1 else ''} "
+             f"({facts.hidden_points:g} point{'s' if facts.hidden_points != 1 else ''}) grade "
+             "the same two gaps on records you have not seen: make your code follow the rules, "
+             "not the examples." if facts.hidden else "Every graded test is here.")
+    notebook = f"""
+## The walkthrough
+
+`walkthrough.ipynb` is the lesson. Open it in Jupyter:
+
+```sh
+python -m pip install jupyterlab
+jupyter lab walkthrough.ipynb
+```
+
+or in VS Code (open the folder, then the notebook, and pick the Python of the environment
+you installed into as its kernel). The outputs you see before running anything are the
+finished lesson's. Run the cells from the top: they run on your `harness.py`, and until its
+gaps are filled, the examples that need the repair show the provider refusing what your code
+sends. Fill the gaps, run the first cell again, and they answer.
+""" if facts.has_notebook else ""
+    return f"""# Lesson {facts.lesson}: {facts.title}
+
+Your copy of the lesson's lab. You work in one file, `harness.py`: fill its gaps (each is
+marked `# --- your code ---` ... `# --- end ---`), and check your work with `lab_check`.
+
+## 1. Install
+
+You need Python {facts.python.removeprefix('>=')} or newer. In this folder, best inside a
+virtual environment of its own (`python -m venv .venv`, then activate it):
+
+```sh
+{INSTALL}
+```
+
+## 2. Check
+
+```sh
+{facts.check}
+```
+
+(`lab-check` does the same, from anywhere in the folder.) It grades your `harness.py` against
+the {facts.visible} tests in `tests.py`, worth {facts.visible_points:g} points. {later}
+Your file runs in a process of its own, from a copy: nothing in this folder is written.
+
+## Reading the report
+
+The report lists every test by its name, which says in words what it checks, marked passed
+(✓) or failed (✗). Under each failure: the rule it holds your code to (and where the lesson
+teaches it), the record it handed your code, often as a shape such as `U A[c1,c2] R(c1) U`
+(user, assistant with calls c1 and c2, c1's result, user), what was expected, and what came
+back. At the end, your score. When nothing could be graded (the file does not
+import, a name the lesson gives you is missing), the report says that instead, and what to
+fix. The exit status is 0 when every test passed, 1 when some failed, 2 when nothing could be
+graded. Run just one test with `-k`, e.g. `{facts.check} -k orphan`.
+{notebook}
+## What is here
+
+| | |
+|---|---|
+| `harness.py` | your harness: the only file you edit |
+| `starter.py` | the same file as you were given it |
+| `tests.py`, `manifest.toml`, `scenarios.py` | the graded tests, their points, the sessions they run |
+| `damaged.py` | the damaged records the lesson works on |
+| `lab/` | the lab: message builders, the scripted model, the validator, `lab_check` |
+"""
+
+
+def pyproject(facts, packages, *, with_readme=True):
+    """The pyproject.toml of a copy of the lab made for lesson `facts.lesson` (an edition, or
+    Gradescope's autograder): the lab's `packages`, installed from that folder, with what it
+    needs to grade and to run the notebook (a kernel)."""
+    project = tomllib.loads((lessons.PROJECT / "pyproject.toml").read_text())["project"]
+    needs = [*project.get("dependencies", []), "ipykernel>=6.29"]
+    quoted = ", ".join(f'"{p}"' for p in packages)
+    wanted = ", ".join(f'"{d}"' for d in needs)
+    return f"""[build-system]
+requires = ["setuptools>=68"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "harness-lab-{facts.lesson}"
+version = "{project.get('version', '0')}"
+description = "Lesson {facts.lesson} of the harness course: {facts.title}"
+{'readme = "README.md"' if with_readme else "# (no README in this copy)"}
+requires-python = "{facts.python}"
+dependencies = [{wanted}]
+
+[project.scripts]
+lab-check = "lab.lab_check:main"
+
+[tool.setuptools]
+packages = [{quoted}]
+
+[tool.pytest.ini_options]
+addopts = "-p no:cacheprovider"
+"""

@@ -1,0 +1,214 @@
+"""Lesson 10's Gradescope autograder, run end to end on this machine as Gradescope runs it.
+
+The zip (lab-check --release 10 --gradescope FILE.zip) is unpacked into ROOT/source of a folder
+laid out like Gradescope's /autograder; setup.sh runs from there inside a fresh virtual
+environment first on PATH (made with `python -m venv`, filled from this machine's package
+index), with an `apt-get` on PATH that only records that it was called; run_autograder is
+copied to ROOT; then, for each kind of submission, ROOT/submission is filled, run_autograder
+runs with AUTOGRADER_ROOT=ROOT, and results.json is held to Gradescope's specification.
+"""
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+import pytest
+
+from lab import lessons
+from lab.grading import manifest
+from lab.release import leaks
+from conftest import PROJECT
+from venvs import env_first_on_path, fresh_venv, shell
+
+LESSON = lessons.lesson(10)
+LISTED = manifest.read(LESSON)["tests"]
+TOTAL = sum(meta["points"] for meta in LISTED.values())
+TITLES = {name.removeprefix("test_").replace("_", " "): meta for name, meta in LISTED.items()}
+STATUSES = {"passed", "failed"}
+# Gradescope's images run the system's Python, which every user can read; this run's own may
+# live where only root can (under /root), and then the sandbox must keep the right to read
+# every file, or the student's process could not even start Python.
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+
+def system_python():
+    """The system's Python 3.11+ when there is one, else None."""
+    try:
+        said = subprocess.run([SYSTEM_PYTHON, "-c", "import sys, venv; "
+                               "print(sys.version_info >= (3, 11))"], capture_output=True,
+                              text=True, timeout=60).stdout
+    except OSError:
+        return None
+    return SYSTEM_PYTHON if said.strip() == "True" else None
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory):
+    path = tmp_path_factory.mktemp("gradescope") / "lesson10.zip"
+    made = subprocess.run([sys.executable, str(PROJECT / "lab" / "lab_check.py"), "--release",
+                           "10", "--gradescope", str(path)], capture_output=True, text=True,
+                          timeout=300)
+    assert made.returncode == 0, made.stderr
+    return path
+
+
+@pytest.fixture(scope="module")
+def world_readable():
+    """A folder every user may enter, as /autograder and the system's Python are on Gradescope
+    (pytest's own temporary folders are root's alone: a student's process could not even load
+    Python from there, and the sandbox would have to keep its right to read every file)."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="lab-gradescope-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def autograder(archive, world_readable, tmp_path_factory):
+    """ROOT, set up as Gradescope sets it up; and the environment run_autograder runs in."""
+    root = world_readable / "autograder"
+    with zipfile.ZipFile(archive) as unpacked:
+        unpacked.extractall(root / "source")
+    for name in ("setup.sh", "run_autograder"):  # zipfile does not restore modes; unzip does
+        os.chmod(root / "source" / name, 0o755)
+    bin_folder = fresh_venv(world_readable / "venv", python=system_python())
+    spy = tmp_path_factory.mktemp("spy")
+    (spy / "apt-get").write_text(f"#!/bin/sh\necho \"$@\" >> {spy / 'apt-get.calls'}\n")
+    os.chmod(spy / "apt-get", 0o755)
+    env = env_first_on_path(bin_folder, AUTOGRADER_ROOT=str(root))
+    env["PATH"] = f"{env['PATH']}{os.pathsep}{spy}"
+    set_up = shell("./setup.sh", root / "source", env)
+    assert set_up.returncode == 0, f"setup.sh failed:\n{set_up.stdout[-2000:]}{set_up.stderr[-2000:]}"
+    assert not (spy / "apt-get.calls").exists(), "setup.sh called apt-get though a Python was there"
+    shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")
+    return root, env
+
+
+def submit(autograder, files):
+    """Empty ROOT/submission and ROOT/results, put `files` ({relative path: text}) in, run
+    run_autograder; (its process, results.json as a dict or None)."""
+    root, env = autograder
+    for folder in ("submission", "results"):
+        shutil.rmtree(root / folder, ignore_errors=True)
+        (root / folder).mkdir()
+    for name, text in files.items():
+        (root / "submission" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "submission" / name).write_text(text)
+    ran = subprocess.run([str(root / "run_autograder")], cwd=root, env=env, text=True,
+                         capture_output=True, timeout=600)
+    results = root / "results" / "results.json"
+    return ran, json.loads(results.read_text()) if results.exists() else None
+
+
+def assert_gradescope_shape(results):
+    """results.json as Gradescope's autograder specification describes it."""
+    assert isinstance(results["score"], float)
+    assert isinstance(results["output"], str) and results["output"]
+    assert results["stdout_visibility"] == "hidden"
+    for test in results["tests"]:
+        assert {"name", "score", "max_score", "status", "output", "visibility"} <= set(test)
+        assert test["status"] in STATUSES and test["visibility"] in manifest.VISIBILITIES
+        assert test["score"] == (test["max_score"] if test["status"] == "passed" else 0.0)
+    assert results["score"] == sum(t["score"] for t in results["tests"])
+
+
+# -- the zip itself --------------------------------------------------------------------------
+
+def test_zip_has_setup_and_run_autograder_at_its_root_and_no_answer(archive):
+    names = zipfile.ZipFile(archive).namelist()
+
+    found = leaks.leaks_in(archive, LESSON)
+
+    assert {"setup.sh", "run_autograder", "requirements.txt"} <= set(names)
+    assert f"lessons/{LESSON.folder.name}/tests.py" in names
+    assert found == [], "expected no trace of the answer in the zip:\n" + "\n".join(found)
+    pins = zipfile.ZipFile(archive).read("requirements.txt").decode().split()
+    assert pins and all("==" in pin for pin in pins), f"expected every requirement pinned: {pins}"
+
+
+def test_setup_makes_the_tests_and_manifest_unreadable_to_every_other_user(autograder):
+    root, _ = autograder
+
+    files = list((root / "source" / "lessons").rglob("*.*"))
+    open_bits = {str(p.relative_to(root)): oct(p.stat().st_mode & 0o077) for p in files
+                 if p.stat().st_mode & 0o077}
+
+    assert files and open_bits == {}, f"expected every file to be root's alone; got {open_bits}"
+
+
+# -- submissions -------------------------------------------------------------------------
+
+def test_finished_file_scores_every_point_each_test_with_its_visibility(autograder):
+    ran, results = submit(autograder, {"harness.py": LESSON.finished.read_text()})
+
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert_gradescope_shape(results)
+    assert results["score"] == TOTAL
+    assert {t["name"]: t["visibility"] for t in results["tests"]} == {
+        title: meta["visibility"] for title, meta in TITLES.items()}
+    assert {t["name"]: t["max_score"] for t in results["tests"]} == {
+        title: meta["points"] for title, meta in TITLES.items()}
+
+
+def test_starter_scores_nothing_and_each_failure_says_why(autograder):
+    ran, results = submit(autograder, {"harness.py": LESSON.starter.read_text()})
+
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert_gradescope_shape(results)
+    assert results["score"] == 0.0 and len(results["tests"]) == len(LISTED)
+    silent = [t["name"] for t in results["tests"] if t["status"] == "failed" and not t["output"]]
+    assert silent == [], f"expected every failure to say why; these do not: {silent}"
+
+
+def test_syntax_error_scores_zero_naming_the_line(autograder):
+    broken = "def repair_tool_history(messages)\n    return messages\n"
+
+    ran, results = submit(autograder, {"harness.py": broken})
+
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert_gradescope_shape(results)
+    assert results["score"] == 0.0 and results["tests"] == []
+    assert "line 1" in results["output"] and "Nothing was graded" in results["output"]
+
+
+def test_no_python_file_scores_zero_saying_what_to_upload(autograder):
+    ran, results = submit(autograder, {"notes.txt": "I ran out of time."})
+
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert_gradescope_shape(results)
+    assert results["score"] == 0.0
+    assert "no Python file" in results["output"] and "harness.py" in results["output"]
+
+
+def test_harness_in_a_folder_or_under_another_name_is_found_and_the_student_told(autograder):
+    in_folder = submit(autograder, {"lab10/harness.py": LESSON.finished.read_text()})[1]
+    renamed = submit(autograder, {"my_harness.py": LESSON.finished.read_text()})[1]
+
+    assert in_folder["score"] == TOTAL and "lab10/harness.py" in in_folder["output"]
+    assert renamed["score"] == TOTAL and "my_harness.py" in renamed["output"]
+
+
+def test_student_code_cannot_read_the_hidden_tests(autograder):
+    if os.geteuid() != 0:
+        pytest.skip("only a grader running as root runs student code as another user")
+    if system_python() is None:
+        pytest.skip(f"no {SYSTEM_PYTHON} 3.11+ here: the grader's Python is root's alone, so "
+                    "the student's process keeps the right to read every file")
+    root, _ = autograder
+    tests = root / "source" / "lessons" / LESSON.folder.name / "tests.py"
+    # A finished harness that breaks itself (a wrong INTERRUPTED) if it can read the tests.
+    prying = LESSON.finished.read_text() + (
+        f"\n\ntry:\n    open({str(tests)!r}).read()\nexcept OSError:\n    pass\n"
+        "else:\n    INTERRUPTED = 'I read the hidden tests'\n")
+
+    ran, results = submit(autograder, {"harness.py": prying})
+
+    assert tests.is_file()
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert results["score"] == TOTAL, "the submission could read the tests: " + json.dumps(
+        [t["name"] for t in results["tests"] if t["status"] == "failed"])
