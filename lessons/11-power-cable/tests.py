@@ -116,7 +116,7 @@ def lines_of(messages):
     return "".join(json.dumps(m) + "\n" for m in messages)
 
 
-def is_placeholder(message):
+def is_blank_reply(message):
     return (message["role"] == "assistant"
             and all(b["type"] == "text" and not b["text"].strip() for b in message["content"]))
 
@@ -544,7 +544,7 @@ def test_repair_of_any_history_is_idempotent_and_pure(student, record):
 @given(histories())
 @settings(max_examples=40)
 def test_repair_is_prefix_stable_byte_for_byte(student, record):
-    ends = [i for i, m in enumerate(record) if m["role"] == "assistant" and not is_placeholder(m)]
+    ends = [i for i, m in enumerate(record) if m["role"] == "assistant" and not is_blank_reply(m)]
     shorter = [record[:i] for i in ends]
 
     views = student.scenario("repair_each", histories=shorter + [record])
@@ -561,6 +561,6 @@ def test_repair_is_prefix_stable_byte_for_byte(student, record):
 def test_repair_keeps_every_message_that_is_not_a_result(student, record):
     seen = repaired(student, record)
 
-    wanted = [without_ids(m) for m in record if m["role"] != "toolResult" and not is_placeholder(m)]
+    wanted = [without_ids(m) for m in record if m["role"] != "toolResult" and not is_blank_reply(m)]
     kept = [without_ids(m) for m in seen["messages"] if m["role"] != "toolResult"]
     expect(kept == wanted, KEPT, given=record, expected=one_line(wanted), got=one_line(kept))
