@@ -14,7 +14,7 @@ last the same rules on histories hypothesis makes up, full of repeated and empty
 import copy
 import json
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import lab
@@ -541,7 +541,12 @@ def test_repair_of_any_history_is_idempotent_and_pure(student, record):
            expected=one_line(seen["messages"]), got=f"the second time: {one_line(seen['again'])}")
 
 
+RESTARTED = [lab.call("read", {"path": p}, id="call_0") for p in ("a", "b")]
+
+
 @given(histories())
+@example([lab.user("Read a, then b."), lab.reply(RESTARTED[0]), lab.tool_result(RESTARTED[0], "A"),
+          lab.reply(RESTARTED[1]), lab.tool_result(RESTARTED[1], "B"), lab.say("Done.")])
 @settings(max_examples=40)
 def test_repair_is_prefix_stable_byte_for_byte(student, record):
     ends = [i for i, m in enumerate(record) if m["role"] == "assistant" and not is_blank_reply(m)]
