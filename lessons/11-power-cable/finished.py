@@ -355,7 +355,7 @@ def repair_history(messages, is_read_only=None):
         waiting = [m for m in rest if m["role"] == "toolResult"]
         for call, new_id in zip(calls, ids):
             found = next((m for m in waiting if m["tool_call_id"] == call.get("id")), None)
-            if found is None:
+            if found is None:  # nothing recorded for it in its span
                 stand_in = dict(call, id=new_id) if new_id != call.get("id") else call
                 interrupted.append(stand_in)
                 view.append(interrupted_result(stand_in, is_read_only))
@@ -372,10 +372,10 @@ def spans(messages):
     one]) for each stretch of `messages`, in order; index None for what comes before the first
     assistant message. Placeholders are skipped, as if they were not there."""
     found, start, rest = [], None, []
-    for i, message in enumerate(messages):
+    for index, message in enumerate(messages):
         if message["role"] == "assistant" and not is_placeholder(message):
             found.append((start, rest))
-            start, rest = i, []
+            start, rest = index, []
         elif message["role"] != "assistant":
             rest.append(message)
     found.append((start, rest))
@@ -519,12 +519,12 @@ def load_record(text):
     torn line from an earlier crash can sit between whole ones: it is set aside again.
     """
     messages, set_aside = [], []
-    for line in text.split("\n"):
+    for line in text.split("\n"):  # a line may hold any character but the newline
         if not line:
             continue
         try:
             message = json.loads(line)
-        except ValueError:
+        except json.JSONDecodeError:
             message = None
         if isinstance(message, dict):
             messages.append(message)
@@ -585,7 +585,7 @@ class Harness:
         the calls that never got a result (under the ids the model is shown), and .notice
         the words to show the user about both."""
         # --- your code ---
-        file.seek(0)
+        file.seek(0)  # "a+" opens a file at its end: read it from the top
         text = file.read()
         loaded = load_record(text)
         if text and not text.endswith("\n"):
@@ -651,11 +651,12 @@ def resume_notice(interrupted, set_aside):
     if interrupted:
         lines.append("Each of these may not have run, or may have run partly: check what it "
                      "would have changed before repeating it, above all a write.")
-    return "\n".join(lines)
+    return "\n".join(lines)  # "" when all is well
 
 
 def clip(text, most=80):
-    return text if len(text) <= most else text[:most - 1] + "…"
+    """`text`, cut to `most` characters with an ellipsis when it is longer."""
+    return text[:most - 1] + "…" if len(text) > most else text
 # --- starter ---
 #| def resume_notice(interrupted, set_aside):
 #|     """The words for the user about what resume() found."""

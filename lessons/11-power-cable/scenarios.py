@@ -2,14 +2,16 @@
 
 Every function here takes the harness module first and returns plain data (dicts, lists,
 strings, numbers): the facts a test judges, never a verdict. They use only what a harness
-module offers (its Harness, SYSTEM, load_record, repair_history, context_for_model,
-open_record) and the grader's own lab: a scripted model, tools, and a Disk that loses power at
-an exact byte. So they run the same whether the module is the harness itself, imported in the
-process that runs them, or a proxy for a harness living in another process.
+module offers (its Harness, SYSTEM, load_record, repair_history, open_record) and the
+grader's own lab: a scripted model, tools, and a Disk that loses power at an exact byte. So
+they run the same whether the module is the harness itself, imported in the process that runs
+them, or (as lab_check runs them) a proxy for a harness living in the sandbox, whose calls of
+the model, the tools and the Disk come back here.
 
-The job the power is cut in: the model writes two files, a and b, in one reply (ids call_0 and call_1),
-then reads one back in the next (call_0 again: this provider restarts its ids every reply),
-then says it is done. Twenty-one events and seven messages, when nothing goes wrong.
+The job the power is cut in: the model writes two files, a and b, in one reply (ids call_0
+and call_1), then reads one back in the next (call_0 again: this provider restarts its ids
+every reply), then says it is done. Twenty-one events and seven messages, when nothing goes
+wrong.
 """
 
 import copy
@@ -17,6 +19,7 @@ import hashlib
 import json
 
 import lab
+from lab.grading.student import PowerCut  # a grader-side object that raises it kills the process
 
 RECORD = "record.jsonl"
 STAND_INS = (  # lesson 10's words, and the lesson's for a tool that only reads
@@ -26,6 +29,8 @@ STAND_INS = (  # lesson 10's words, and the lesson's for a tool that only reads
     "changed; run it again if its result is still needed.")
 PROMPT = "Write a and b, then check a."
 THEN = ["What did you write?", "Thanks."]
+GIVE_UP = 6  # replies to one prompt after which the scripted model stops asking for tools, so
+             # a harness whose view hides results ends its run instead of looping until timed out
 PATH = {"type": "string", "description": "The file."}
 WRITE = {"type": "object", "properties": {"path": PATH, "content": {
     "type": "string", "description": "All of its text."}}, "required": ["path", "content"]}
@@ -69,8 +74,8 @@ def power_cut(harness, at_byte=None, after_event=None, then=THEN):
     resume from the file, and put each prompt of `then`.
 
     Returns: the events announced before the cut (plain), the record the harness held in
-    memory at the cut, the file's text at the cut and where each write before it went, what resume loaded, set aside, called
-    interrupted and told the user, the answers to `then`, every request the resumed session
+    memory at the cut, the file's text at the cut and where each write before it went, what
+    resume loaded, set aside, called interrupted and told the user, the answers to `then`, every request the resumed session
     made, the file's text at the end, and load_record's reading of that text."""
     job = _files_job()
     disk = lab.Disk(power_fails_after=at_byte)
@@ -119,7 +124,7 @@ def restarting_ids(harness, ids="restarting", prompts=("Read a.txt twice.", "Aga
     def answer(request):
         since = request.messages[_last_user(request.messages):]
         reads = sum(m["role"] == "toolResult" for m in since)
-        if reads < 2:
+        if reads < 2 and sum(m["role"] == "assistant" for m in since) < GIVE_UP:
             return lab.reply(lab.text(f"Read number {reads + 1}."),
                              lab.call("read", {"path": "a.txt"}))
         return lab.say("It says alpha, both times.")
@@ -132,15 +137,13 @@ def restarting_ids(harness, ids="restarting", prompts=("Read a.txt twice.", "Aga
             "requests": [request.messages for request in model.calls]}
 
 
-# -- a real process, killed (needs the grader to run scenarios in its own process) -------------
+# -- a real process, killed (the grader runs scenarios in its own process) ----------------------
 
 def start_on_a_real_file(harness, kill_at_call):
     """Run the job with the record in a real file (open_record) in the harness's folder; the
     tool run for call number `kill_at_call` (1, 2 or 3) cuts the power: it raises the grader's
     PowerCut, and the grader SIGKILLs the harness's process there and then. Returns only if
     the job finishes first."""
-    from lab.grading.student import PowerCut  # the grader's: raising it kills the process
-
     job = _files_job(cut_at_call=kill_at_call, cut=PowerCut)
     h = harness.Harness(job["model"](), harness.SYSTEM, job["tools"],
                         file=harness.open_record(RECORD))
@@ -254,6 +257,8 @@ def _files_job(cut_at_call=None, cut=None):
         since = request.messages[_last_user(request.messages):]
         if request.messages[_last_user(request.messages)]["content"] != PROMPT:
             return lab.say("I wrote a and b, and read a back.")
+        if sum(m["role"] == "assistant" for m in since) >= GIVE_UP:
+            return lab.say("Giving up: the results I am shown do not add up.")
         results = sum(m["role"] == "toolResult" for m in since)
         if results == 0:
             return lab.reply(lab.text("Writing."),

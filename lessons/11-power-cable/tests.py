@@ -14,10 +14,11 @@ last the same rules on histories hypothesis makes up, full of repeated and empty
 import copy
 import json
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import lab
+from lab.grading.student import PowerCut
 from lab.grading.verdict import expect
 
 INTERRUPTED = ("Tool call interrupted: no result was recorded. It may not have run, or may have "
@@ -115,7 +116,7 @@ def lines_of(messages):
     return "".join(json.dumps(m) + "\n" for m in messages)
 
 
-def is_placeholder(message):
+def is_blank_reply(message):
     return (message["role"] == "assistant"
             and all(b["type"] == "text" and not b["text"].strip() for b in message["content"]))
 
@@ -305,8 +306,6 @@ def test_resume_only_appends_to_the_file_and_a_second_load_agrees(student):
 
 
 def test_a_process_killed_mid_run_resumes_from_its_real_file(student):
-    from lab.grading.student import PowerCut  # the grader kills the child where it is raised
-
     try:
         student.scenario("start_on_a_real_file", kill_at_call=2)
     except PowerCut:
@@ -542,10 +541,15 @@ def test_repair_of_any_history_is_idempotent_and_pure(student, record):
            expected=one_line(seen["messages"]), got=f"the second time: {one_line(seen['again'])}")
 
 
+RESTARTED = [lab.call("read", {"path": p}, id="call_0") for p in ("a", "b")]
+
+
 @given(histories())
+@example([lab.user("Read a, then b."), lab.reply(RESTARTED[0]), lab.tool_result(RESTARTED[0], "A"),
+          lab.reply(RESTARTED[1]), lab.tool_result(RESTARTED[1], "B"), lab.say("Done.")])
 @settings(max_examples=40)
 def test_repair_is_prefix_stable_byte_for_byte(student, record):
-    ends = [i for i, m in enumerate(record) if m["role"] == "assistant" and not is_placeholder(m)]
+    ends = [i for i, m in enumerate(record) if m["role"] == "assistant" and not is_blank_reply(m)]
     shorter = [record[:i] for i in ends]
 
     views = student.scenario("repair_each", histories=shorter + [record])
@@ -562,6 +566,6 @@ def test_repair_is_prefix_stable_byte_for_byte(student, record):
 def test_repair_keeps_every_message_that_is_not_a_result(student, record):
     seen = repaired(student, record)
 
-    wanted = [without_ids(m) for m in record if m["role"] != "toolResult" and not is_placeholder(m)]
+    wanted = [without_ids(m) for m in record if m["role"] != "toolResult" and not is_blank_reply(m)]
     kept = [without_ids(m) for m in seen["messages"] if m["role"] != "toolResult"]
     expect(kept == wanted, KEPT, given=record, expected=one_line(wanted), got=one_line(kept))

@@ -25,7 +25,7 @@
 # **How to read it.** Run the cells from top to bottom. Questions list their options folded
 # shut: pick one, then unfold. Figures are drawn live from the transcripts of the cells above.
 
-# %% id=setup
+# %% id="setup"
 # Start here: find the project folder, make `lab` importable, and choose the harness.
 import json
 import pathlib
@@ -47,9 +47,9 @@ print(chosen)
 
 # %% [markdown]
 # The cell names the harness file the examples use and says why. Until your `harness.py`
-# saves, loads and repairs, that is the lesson's finished harness. (To work on lesson 11, copy
-# `lessons/11-power-cable/starter.py` over your `harness.py`: it holds lesson 10 finished and
-# this lesson's gaps.)
+# saves, loads and repairs, that is the lesson's finished harness. (To work on lesson 11, run
+# `lab-check --reset --lesson 11`: it puts the lesson's starter, which holds lesson 10 finished
+# and this lesson's gaps, in your `harness.py`, and keeps your file beside it.)
 #
 # ## The job, and its file
 #
@@ -58,7 +58,7 @@ print(chosen)
 # called `call_0` too. The harness is given a file on the lab's `Disk`, a stand-in for a real
 # disk that can lose power at any byte you choose.
 
-# %% id=job
+# %% id="job"
 def make_job():
     """A workspace, the two tools over it, and a model that restarts its call ids."""
     ws = lab.Workspace({})
@@ -141,7 +141,7 @@ for line in disk.read_text("record.jsonl").splitlines():
 # The cell below cuts the power after every one of the 21 events and counts, each time, what
 # was announced and what the file holds.
 
-# %% id=every-event
+# %% id="every-event"
 def whole_messages(text):
     """The lines of `text` that are whole JSON objects."""
     found = []
@@ -193,7 +193,7 @@ for k in range(1, 22):
 #
 # </details>
 
-# %% id=cut-in-a-line
+# %% id="cut-in-a-line"
 ws, tools, new_model = make_job()
 cut = lab.Disk(power_fails_after=500)
 crashed = harness.Harness(new_model(), harness.SYSTEM, tools, file=cut.open("record.jsonl"))
@@ -212,7 +212,7 @@ print("files written before the cut:", ws.writes)
 # comes back up: `disk.restart()` keeps the bytes that survived, and `Harness.resume` picks
 # the record up from the file.
 
-# %% id=resume
+# %% id="resume"
 back = cut.restart()
 model = new_model()
 resumed = harness.Harness.resume(model, harness.SYSTEM, tools, back.open("record.jsonl"))
@@ -233,7 +233,7 @@ print(resumed.notice)
 #
 # Then the user carries on.
 
-# %% id=carry-on
+# %% id="carry-on"
 await lab.drive(resumed.prompt("What did you write?"))
 print("answer:     ", harness.text_of(resumed.messages[-1]))
 print("request:    ", lab.shape(model.calls[0].messages))
@@ -245,7 +245,7 @@ print("file ends:  ", repr(back.read_text("record.jsonl")[len(at_cut) - 20:len(a
 # it, and the view it sent the model on the next prompt, where each call without a result is
 # answered with lesson 10's `INTERRUPTED`.
 
-# %% id=figure-11-1
+# %% id="figure-11-1"
 file_lines = [line if line in resumed.set_aside else json.loads(line)
               for line in at_cut.split("\n") if line]
 lab.draw(lab.Panel("the file at the cut", tuple(file_lines), check=False,
@@ -264,7 +264,7 @@ lab.draw(lab.Panel("the file at the cut", tuple(file_lines), check=False,
 # this provider's habit, not a fault, and lesson 10's repair sends it straight back, with the
 # same id on two calls. What does the provider say?
 
-# %% id=lesson-10-view
+# %% id="lesson-10-view"
 ws, tools, new_model = make_job()
 model = new_model()
 h = harness.Harness(model, harness.SYSTEM, tools)
@@ -297,7 +297,7 @@ print("refused:", h.messages[-1].get("error_message"))
 # lie as well. `repair_history` renames a repeat to `{id}_{k}` with the smallest free `k`,
 # call and result together, in the view only. The record keeps the ids the model sent.
 
-# %% id=figure-11-2
+# %% id="figure-11-2"
 ws, tools, new_model = make_job()
 h = harness.Harness(new_model(), harness.SYSTEM, tools)
 await lab.drive(h.prompt("Write a and b, then check a."))
@@ -316,7 +316,7 @@ lab.draw(("the record (ids as the model sent them)", h.messages), ("the view (id
 # arrives. Both give valid requests; only one keeps the prompt cache warm, because a
 # provider's cache matches the request from its first byte.
 
-# %% id=prefix-stable
+# %% id="prefix-stable"
 record = list(h.messages)
 short, longer = harness.repair_history(record[:4]).messages, harness.repair_history(record).messages
 print("shorter history repaired:", lab.shape(short))
@@ -333,7 +333,7 @@ print("same bytes at the start: ", json.dumps(longer[:len(short)]) == json.dumps
 # the reply to come). One left behind by a crash would end the span of the calls before it and
 # orphan their results; it is dropped as if it had never been written.
 
-# %% id=empty-and-placeholder
+# %% id="empty-and-placeholder"
 nameless = lab.call("read", {"path": "a"}, id="")
 history = [lab.user("Read a."), lab.reply(nameless), lab.reply(lab.text("  ")),
            lab.tool_result(nameless, "café\n"), lab.say("It says café.")]
@@ -352,7 +352,7 @@ print("valid:  ", lab.validate(repaired.messages) == [])
 # changed, run it again if you still need it. Without `is_read_only`, every tool gets the
 # careful words.
 
-# %% id=wording
+# %% id="wording"
 reading, writing = lab.call("read", {"path": "a"}, id="c1"), lab.call("write", {"path": "b"}, id="c2")
 cut_short = [lab.user("Read a, write b."), lab.reply(reading, writing)]
 for m in harness.repair_history(cut_short, harness.is_read_only).messages[2:]:
@@ -375,7 +375,7 @@ for m in harness.repair_history(cut_short, harness.is_read_only).messages[2:]:
 # and the model will answer it as if the user had asked. A harness that wants the output kept
 # can re-run the tool it came from; it should not put words in the user's mouth to do it.
 
-# %% id=figure-11-3
+# %% id="figure-11-3"
 ghost = lab.call("bash", {"command": "pytest"}, id="c7")
 stray = [lab.user("How did the tests go?"), lab.tool_result(ghost, "3 passed"),
          lab.say("I have no test run to go on.")]
@@ -396,7 +396,8 @@ lab.draw(("left out (this course)", harness.repair_history(stray).messages),
 # %% [markdown]
 # ## What you build
 #
-# In your `harness.py` (copied from `lessons/11-power-cable/starter.py`), five gaps:
+# In your `harness.py` (lesson 11's starter, put there by `lab-check --reset --lesson 11`),
+# five gaps:
 #
 # 1. `record_message`: persist the message with `save(message)` before announcing it, and
 #    `save_message(file, message)`: one line of JSON, flushed.
