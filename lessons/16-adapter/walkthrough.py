@@ -25,7 +25,7 @@
 # **How to read it.** Run the cells from top to bottom. Questions have their answers folded
 # shut: pick one in your head, then unfold. Both figures are drawn from the cells above them.
 
-# %% id=setup
+# %% id="setup"
 # Start here: find the project folder, let the notebook import `lab` from it, and choose the
 # harness the examples run on (your harness.py once its lesson-16 gap is filled).
 import json
@@ -56,7 +56,7 @@ print(chosen)
 # results, a user who typed *"Use spaces."* while they ran, and one result that came back as
 # an error. `context_for_model` turns it into the view, as it has since lesson 10.
 
-# %% id=the-view
+# %% id="the-view"
 tests, lint = lab.call("bash", {"command": "pytest"}, id="c1"), lab.call("bash", {"command": "ruff ."}, id="c2")
 record = [lab.user("Run the tests and the linter."),
           lab.reply(lab.text("Both at once."), tests, lint),
@@ -97,7 +97,7 @@ print(lab.show(view))
 #
 # </details>
 
-# %% id=anthropic
+# %% id="anthropic"
 to_anthropic = harness.to_anthropic(view)
 print(wire_shape(to_anthropic, "anthropic"))
 print(json.dumps(to_anthropic[2], indent=1))
@@ -108,7 +108,7 @@ print(json.dumps(to_anthropic[2], indent=1))
 # *string*, and each result becomes a message of role `tool` that names its `tool_call_id`.
 # There is no error flag on a tool message, so a failed result has to say so in its words.
 
-# %% id=openai
+# %% id="openai"
 to_openai = harness.to_openai(view)
 print(wire_shape(to_openai, "openai"))
 print(json.dumps(to_openai[1], indent=1))
@@ -119,7 +119,7 @@ print(json.dumps(to_openai[1], indent=1))
 # The same conversation as the harness keeps it, as Anthropic reads it, and as OpenAI reads
 # it. Under each column, the lab's validator for that format gives its verdict.
 
-# %% id=figure-16-1
+# %% id="figure-16-1"
 side_by_side({"the view (the lab's messages)": (view, None),
               "Anthropic Messages": (to_anthropic, "anthropic"),
               "OpenAI Chat Completions": (to_openai, "openai")},
@@ -134,7 +134,7 @@ side_by_side({"the view (the lab's messages)": (view, None),
 # of the view a turn of its own; the second sends the arguments as the dict they are in the
 # record.
 
-# %% id=refusals
+# %% id="refusals"
 def one_turn_each(view):
     return [{"role": "user" if m["role"] != "assistant" else "assistant",
              "content": harness.anthropic_blocks(m)[1]} for m in view]
@@ -163,7 +163,7 @@ for wire, translate in (("anthropic", one_turn_each), ("openai", arguments_as_th
 # sequence, and only something that reads the sequence, like `lab.validate(request,
 # wire=...)`, can check it before the provider does.
 
-# %% id=violations
+# %% id="violations"
 for problem in lab.validate(one_turn_each(view), wire="anthropic"):
     print(problem)
 
@@ -179,7 +179,7 @@ for problem in lab.validate(one_turn_each(view), wire="anthropic"):
 # inside a run of results; then it moves *earlier*, to the assistant message that asked. So
 # `keep` is a floor, not a ceiling, and it never returns more than it was given.
 
-# %% id=trim
+# %% id="trim"
 three = [lab.call("read", {"path": p}, id=i) for i, p in (("c3", "a.py"), ("c4", "b.py"), ("c5", "c.py"))]
 long_view = view + [lab.user("Now read the three modules."), lab.reply(*three),
                     *[lab.tool_result(c, f"# {c['arguments']['path']}") for c in three],
@@ -199,7 +199,7 @@ print("naive, on Anthropic's wire:", lab.ScriptedModel([lab.say("ok")], wire="an
 # away. `safe_trim` backs up over the results to `A[c3,c4,c5]` and keeps five: the smallest
 # legal cut that keeps at least three.
 
-# %% id=figure-16-2
+# %% id="figure-16-2"
 lab.draw(lab.Panel("the view", long_view),
          lab.Panel("long_view[-3:]", naive, note="the cut falls among the results"),
          lab.Panel("safe_trim(long_view, 3)", safe, note="backed up to the call"),
@@ -213,7 +213,7 @@ lab.draw(lab.Panel("the view", long_view),
 # back as the lab's message. Here a whole session runs against a model that speaks only
 # OpenAI's format, with a trim of four on every request.
 
-# %% id=session
+# %% id="session"
 def read_tool(arguments):
     return f"# contents of {arguments['path']}"
 

@@ -27,7 +27,7 @@
 # This notebook shows how to examine a harness, works one example from start to finish on a
 # sixth harness, **fir**, that is not among the five, and ends with what the grader does.
 
-# %% id=setup
+# %% id="setup"
 # Start here: find the project folder, let this notebook import `lab` from it, and load the two
 # harnesses the worked example compares: lesson 10's finished harness, and fir.
 import pathlib
@@ -60,7 +60,7 @@ print(f"{len(IDEAS)} ideas to choose from; harnesses loaded: finished, fir")
 # happened against the rules the course has been building, each one something you can see
 # from outside: in the requests, in the record, or in which tools ran.
 
-# %% id=rules
+# %% id="rules"
 for name, words in rules.RULES.items():
     print(f"{name:10} {words}")
 
@@ -78,7 +78,7 @@ for name, words in rules.RULES.items():
 # after a number of events. `clinic.visit(harness, case)` runs it and keeps everything it saw.
 # Start with the dullest session there is: one prompt, one answer.
 
-# %% id=healthy
+# %% id="healthy"
 hello = {"prompts": [{"text": "Hello."}]}
 
 seen = clinic.visit(fir, hello)
@@ -118,7 +118,7 @@ print("rules broken:", rules.judge(seen) or "none")
 #
 # </details>
 
-# %% id=walk-away
+# %% id="walk-away"
 walk_away = {
     "tools": [{"name": "bash", "result": "3 passed"}],
     "replies": [lab.reply(lab.text("Running the tests."), lab.call("bash", {"command": "pytest"}))],
@@ -139,7 +139,7 @@ for label, seen in (("finished", on_finished), ("fir", on_fir)):
 # message by message: what the request holds and the record does not is marked, and the
 # broken rule is written above and under it.
 
-# %% id=figure-b-1
+# %% id="figure-b-1"
 breach = rules.judge(on_fir)[0]
 rules.picture(on_fir, breach, title="Figure B.1 · fir after a walk-away: the request holds a "
                                     "reply the model never wrote")
@@ -151,7 +151,7 @@ rules.picture(on_fir, breach, title="Figure B.1 · fir after a walk-away: the re
 # nothing, and it will believe that. Set fir's request beside the one the finished harness
 # sent for the same session, and the difference is two messages:
 
-# %% id=figure-b-2
+# %% id="figure-b-2"
 lab.draw(("request 2 on the finished harness", on_finished.requests[1].messages),
          ("request 2 on fir", on_fir.requests[1].messages),
          compare=True, title="Figure B.2 · the same session, the same record, two requests")
@@ -182,7 +182,7 @@ lab.draw(("request 2 on the finished harness", on_finished.requests[1].messages)
 #
 # </details>
 
-# %% id=diagnosis
+# %% id="diagnosis"
 print("fir:", "answer_the_dangling_call", "-", IDEAS["answer_the_dangling_call"]["idea"])
 print("and fir says of itself:", fir.MISSING)
 
@@ -193,7 +193,7 @@ print("and fir says of itself:", fir.MISSING)
 # words, deleting the call leaves an assistant message with nothing in it, and *that* the
 # provider refuses. Same harness, same missing idea, a different broken rule:
 
-# %% id=figure-b-3
+# %% id="figure-b-3"
 no_words = dict(walk_away, replies=[lab.reply(lab.call("bash", {"command": "pytest"}))])
 seen = clinic.visit(fir, no_words)
 print([b.rule for b in rules.judge(seen)])
@@ -207,7 +207,7 @@ rules.picture(seen, rules.judge(seen)[0], title="Figure B.3 · fir again: a call
 # its own: a record that is not a real session, or call ids that clash. Here the hand-made
 # record calls its call `c1`, and the model hands out `c1` again for the next call:
 
-# %% id=own-bug
+# %% id="own-bug"
 read = lab.call("read", {"path": "config.py"}, id="c1")
 clash = {"record": [lab.user("Read config.py."), lab.reply(read), lab.tool_result(read, "PORT = 9090\n")],
          "tools": [{"name": "read", "result": "PORT = 9090\n"}],
