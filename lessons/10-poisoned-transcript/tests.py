@@ -504,6 +504,7 @@ def test_repair_of_any_wreck_shows_each_call_the_first_result_recorded_for_it(st
 
     view = student.repair(record)
 
+    expect_whole(view, record, FIRST_WINS)
     for index, (m, origin) in enumerate(zip(view.messages, view.origins)):
         if m["role"] == "toolResult" and m["tool_call_id"] in first:
             wanted = record[first[m["tool_call_id"]]]
