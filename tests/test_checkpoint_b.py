@@ -7,13 +7,12 @@ import sys
 import tomllib
 import xml.etree.ElementTree as ElementTree
 
-import nbformat
 import pytest
-from nbclient import NotebookClient
 
 import lab
 from lab import clinic, lessons, notebook, rules
 from lab.harnesses import load_harness, nearly_right
+import notebooks
 from conftest import PROJECT
 
 CHECKPOINT = lessons.lesson("B")
@@ -178,12 +177,7 @@ def test_committed_walkthrough_is_exactly_what_its_source_makes():
 
 
 def test_walkthrough_runs_on_a_real_kernel_and_draws_the_broken_rule():
-    nb = nbformat.reads((CHECKPOINT.folder / notebook.NOTEBOOK).read_text(encoding="utf-8"),
-                        as_version=4)
-    client = NotebookClient(nb, timeout=60, kernel_name="python3",
-                            resources={"metadata": {"path": str(CHECKPOINT.folder)}})
-
-    client.execute()
+    nb = notebooks.run(CHECKPOINT)
 
     errors = [(c.id, o.get("ename") or o.get("name")) for c in nb.cells if c.cell_type == "code"
               for o in c.outputs if o.output_type == "error" or o.get("name") == "stderr"]

@@ -156,7 +156,7 @@ def nasty_grade():
 
 def read_back(path, fmt):
     """Every text in a result file, parsed the way its reader parses it, joined by newlines."""
-    if fmt in ("json", "gradescope"):
+    if fmt in ("json", "gradescope", "classroom"):
         return "\n".join(strings_in(json.loads(path.read_text(encoding="utf-8"))))
     if fmt == "junit":
         return "\n".join([*(text for element in ET.parse(path).getroot().iter()

@@ -2,17 +2,16 @@
 files (where), harness.py stays the first lesson's starter, and its notebook is what its
 source makes and runs on a real kernel, on the finished harness and on the starter."""
 
-import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
 
-import nbformat
 import pytest
-from nbclient import NotebookClient
 
 from lab import lessons, notebook, starter
+import notebooks
 from conftest import PROJECT
+from notebooks import printed
 
 LESSON = lessons.lesson(11)
 SOURCE, COMMITTED = LESSON.folder / notebook.SOURCE, LESSON.folder / notebook.NOTEBOOK
@@ -61,30 +60,14 @@ def test_committed_notebook_is_exactly_what_its_source_makes():
         f"{COMMITTED.relative_to(PROJECT)} is stale: run `python -m lab.notebook`")
 
 
-def run_notebook(harness_file):
-    nb = nbformat.reads(COMMITTED.read_text(encoding="utf-8"), as_version=4)
-    client = NotebookClient(nb, timeout=60, kernel_name="python3",
-                            resources={"metadata": {"path": str(LESSON.folder)}})
-    with client.setup_kernel(env=dict(os.environ, LAB_HARNESS=str(harness_file))):
-        for index, cell in enumerate(nb.cells):  # a dead kernel or a timeout raises here
-            client.execute_cell(cell, index)
-    return nb
-
-
 @pytest.fixture(scope="module")
 def on_finished():
-    return run_notebook(LESSON.finished)
+    return notebooks.run(LESSON, LESSON.finished)
 
 
 @pytest.fixture(scope="module")
 def on_starter():
-    return run_notebook(LESSON.starter)
-
-
-def printed(nb, cell_id):
-    cell = next((c for c in nb.cells if c.id == cell_id), None)
-    assert cell is not None, f"expected a cell with id {cell_id!r}; there is none"
-    return "".join(o.text for o in cell.outputs if o.output_type == "stream")
+    return notebooks.run(LESSON, LESSON.starter)
 
 
 @pytest.mark.parametrize("which", ["on_finished", "on_starter"])

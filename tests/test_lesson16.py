@@ -8,18 +8,18 @@ fields, not the pairing between messages, so they catch one of the five mistakes
 validator and scripted models catch all five (verify proves it).
 """
 
-import os
 import subprocess
 import sys
 import types
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
 import lab
 from lab import lessons, notebook
+import notebooks
 from conftest import PROJECT, load_harness
+from notebooks import printed
 
 pydantic = pytest.importorskip("pydantic", reason="the SDK checks need the test extra")
 anthropic_types = pytest.importorskip("anthropic.types")
@@ -150,29 +150,12 @@ def test_the_notebook_says_which_lessons_it_builds_on_and_which_are_missing():
 @pytest.fixture(scope="module")
 def executed():
     """The committed notebook run on a real ipykernel, on the finished lesson-16 harness."""
-    nb = nbformat.reads(COMMITTED.read_text(encoding="utf-8"), as_version=4)
-    client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
-                            resources={"metadata": {"path": str(LESSON.folder)}})
-    client.reset_execution_trackers()
-    with client.setup_kernel(env=dict(os.environ, LAB_HARNESS=str(LESSON.finished))):
-        for index, cell in enumerate(nb.cells):  # an error in a cell raises here
-            client.execute_cell(cell, index)
-    return nb
-
-
-def cell(nb, cell_id):
-    found = [c for c in nb.cells if c.get("id") == cell_id]
-    assert found, f"expected a cell with id {cell_id!r} in the notebook; there is none"
-    return found[0]
-
-
-def printed(nb, cell_id):
-    return "".join(o.text for o in cell(nb, cell_id).outputs if o.output_type == "stream")
+    return notebooks.run(LESSON, LESSON.finished)
 
 
 def shown(nb, cell_id, kind):
-    data = [o["data"][kind] for o in cell(nb, cell_id).outputs if kind in o.get("data", {})]
-    assert data, f"expected cell {cell_id!r} to show {kind}; it showed {cell(nb, cell_id).outputs}"
+    data = [o["data"][kind] for o in notebooks.cell(nb, cell_id).outputs if kind in o.get("data", {})]
+    assert data, f"expected cell {cell_id!r} to show {kind}; it showed {notebooks.cell(nb, cell_id).outputs}"
     return data[0]
 
 

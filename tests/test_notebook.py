@@ -21,15 +21,14 @@ import xml.etree.ElementTree as ElementTree
 import nbformat
 import pytest
 from jinja2 import DictLoader
-from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 
 from lab import lessons, notebook
+import notebooks
 from seed_outputs import SEED
 
 LESSON = lessons.lesson(10)
 SOURCE, COMMITTED = LESSON.folder / notebook.SOURCE, LESSON.folder / notebook.NOTEBOOK
-CELL_TIMEOUT = 60      # seconds for one cell; the whole notebook takes about one
 CHROMIUM = "/usr/bin/chromium"
 SVG = "image/svg+xml"
 
@@ -99,35 +98,18 @@ def test_every_card_shows_its_choices_behind_a_click():
 
 # -- the notebook, run on a real kernel --
 
-def run_notebook(harness_file):
-    """The committed notebook executed with LAB_HARNESS=harness_file and the probe cell
-    appended. (How long it takes is bench/run.py's to measure, not a test's.)"""
-    nb = nbformat.reads(COMMITTED.read_text(encoding="utf-8"), as_version=4)
-    nb.cells.append(nbformat.v4.new_code_cell(PROBE, id="probe"))
-    env = dict(os.environ, LAB_HARNESS=str(harness_file))
-    client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
-                            resources={"metadata": {"path": str(LESSON.folder)}})
-    client.reset_execution_trackers()
-    with client.setup_kernel(env=env):
-        for index, cell in enumerate(nb.cells):  # a dead kernel or a timeout raises here
-            client.execute_cell(cell, index)
-    return nb
-
-
 @pytest.fixture(scope="module")
 def on_finished():
-    return run_notebook(LESSON.finished)
+    return notebooks.run(LESSON, LESSON.finished, extra=[("probe", PROBE)])
 
 
 @pytest.fixture(scope="module")
 def on_starter():
-    return run_notebook(LESSON.starter)
+    return notebooks.run(LESSON, LESSON.starter, extra=[("probe", PROBE)])
 
 
 def printed(nb, cell_id):
-    cell = next((c for c in nb.cells if c.id == cell_id), None)
-    assert cell is not None, f"expected a cell with id {cell_id!r} in the notebook; there is none"
-    return tidy("".join(o.text for o in cell.outputs if o.output_type == "stream"))
+    return tidy(notebooks.printed(nb, cell_id))
 
 
 def tidy(text):

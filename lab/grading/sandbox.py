@@ -394,7 +394,8 @@ class StudentProcess:
 
     def printed(self):
         """What the student's code printed in this test (the start and end of it)."""
-        self._drain()
+        if self._channel is not None:
+            self._drain()
         return self.output.text() if self.output.size else ""
 
     def _drain(self):

@@ -90,10 +90,10 @@ class Student:
 
     @property
     def printed(self):
-        """What the student's code printed during this test (the start and end of it)."""
-        if self._process is not None:
-            self._printed.append(self._process.printed())
-        return "\n".join(p for p in self._printed if p)
+        """What the student's code printed during this test (the start and end of it, from
+        each process the test had)."""
+        now = [self._process.printed()] if self._process is not None else []
+        return "\n".join(p for p in self._printed + now if p)
 
     def repair(self, record):
         return self.call("repair_tool_history", record)
@@ -158,7 +158,6 @@ class Student:
 
     def close(self):
         if self._process is not None:
-            self._printed.append(self._process.printed())
             self._process.close()
 
     def _ask(self, request, doing, name):

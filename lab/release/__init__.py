@@ -23,6 +23,10 @@ def main(args, lesson):
         return 2
     from . import edition, gradescope, leaks
 
+    if edition.held_back(lesson):
+        print(f"lab_check: lesson {lesson.number} is not handed out yet: "
+              f"{edition.held_back(lesson)}.", file=sys.stderr)
+        return 2
     made = []
     try:
         if args.output:

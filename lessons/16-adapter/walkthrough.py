@@ -33,11 +33,10 @@ import pathlib
 import sys
 
 here = pathlib.Path.cwd().resolve()
-ROOT = next((folder for folder in (here, *here.parents) if (folder / "lab").is_dir()
-             and (folder / "lessons").is_dir()), None)
+ROOT = next((folder for folder in (here, *here.parents) if (folder / "damaged.py").is_file()), None)
 if ROOT is None:
-    raise FileNotFoundError(f"no project folder (with lab/ and lessons/) at {here} or above it: "
-                            "open this notebook from inside the project")
+    raise FileNotFoundError(f"no damaged.py in {here} or above it: open this notebook from "
+                            "inside the project, e.g. lessons/16-adapter/")
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 

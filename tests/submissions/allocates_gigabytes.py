@@ -10,7 +10,7 @@ _repair = repair_tool_history
 
 
 def repair_tool_history(messages):
-    if any(m.get("tool_call_id") == "c7" for m in messages):
+    if any(m.get("content") == [{"type": "text", "text": "Let me look."}] for m in messages):
         hoard = bytearray(8 * 1024 ** 3)
         return [hoard]
     return _repair(messages)

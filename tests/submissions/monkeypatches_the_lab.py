@@ -2,25 +2,22 @@
 # args: --time-limit 3
 # exit: 1
 # closing: 4 passed, 16 failed
-# The starter with a repair that copies every message (4 passed, 16 failed, as this file
-# gets without the patches), and the lab patched at import so that much more would pass if
-# the grader trusted it: the strict validator and the scripted model accept anything, the
-# verdicts never fail, and the child's own reporting code says every message came back as
-# the very object it was given.
+# The starter with a repair that copies every message, and the lab patched at import so that
+# much more would pass if the grader trusted the student's process: the strict validator and
+# the scripted model accept anything, and a verdict module (if there were one) never fails.
+# None of it reaches the grader: its validator, model and verdicts are its own, on its side of
+# the sandbox, which holds no grading code to patch. (The facts only this process can see are
+# forged elsewhere: forges_the_facts.py.)
+
+import sys
 
 import lab
-import lab.grading.child
-import lab.grading.verdict
 import lab.model
 import lab.validate
 
 lab.validate = lab.model.validate = lab.validate.validate = lambda messages: []
 lab.ScriptedModel.complete = lambda self, system, messages, tools: lab.say("Fine.")
-lab.grading.verdict.expect = lambda *args, **kwargs: None
-lab.grading.verdict.GradeFailure = type("NeverRaised", (Exception,), {})
-lab.grading.child._call = lambda function, name, messages: {"data": {
-    "type": "list", "returned": messages, "origins": list(range(len(messages))),
-    "returned_input": False, "input_after": messages, "input_kept_objects": True}}
+PATCHED = [name for name in sys.modules if name.startswith("lab.grading")]  # none to patch
 
 
 def repair_tool_history(messages):

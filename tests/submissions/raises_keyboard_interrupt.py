@@ -9,6 +9,6 @@ _repair = repair_tool_history
 
 
 def repair_tool_history(messages):
-    if any(m.get("tool_call_id") == "c7" for m in messages):
+    if any(m.get("content") == [{"type": "text", "text": "Let me look."}] for m in messages):
         raise KeyboardInterrupt("typed at the keyboard, or so it says")
     return _repair(messages)

@@ -1,12 +1,13 @@
 # base: starter
 # args: --time-limit 3 -k "missing or view_drops or valid_transcript"
 # exit: 1
-# says: is a harness.Agreeable, where plain data (a dict, list, str, number, bool or None) was expected
-# says: context_for_model returned a Everything, not a list of messages
+# says: first difference
+# says: copies: messages[0]
 # closing: 0 passed, 3 failed
 # Returns objects that say yes to every comparison and claim to be what the grader wants:
 # dicts whose __eq__ is always true and whose __class__ says dict, and a list subclass equal
-# to anything.
+# to anything. What crosses to the grader is JSON, so they arrive as the data they hold, and
+# are judged as that: the copies and the missing result show.
 
 
 class Agreeable(dict):

