@@ -221,7 +221,9 @@ class Ready:
 READY = {10: Ready("repairs a dangling call", "does not repair a dangling call", "the repair",
                    repair_problem),
          11: Ready("picks a record up after a crash", "does not pick a record up after a crash",
-                   "the record on disk and the repair", power_problem)}
+                   "the record on disk and the repair", power_problem),
+         16: Ready("translates the view for both wires",
+                   "does not translate the view for both wires", "the adapter", adapter_problem)}
 
 
 @contextlib.contextmanager

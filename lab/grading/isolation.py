@@ -234,8 +234,10 @@ class Launched:
                 remove_tree(self.scratch)
 
 
-def launch(kind, bundle, submission, private):
-    """Start a zygote of `kind` for `submission` (the grader's private snapshot of it)."""
+def launch(kind, bundle, submission, private, memory_mb=1024):
+    """Start a zygote of `kind` for `submission` (the grader's private snapshot of it); the
+    processes of the sandbox may hold twice `memory_mb` together, and their folders."""
+    memory_bytes = (2 * memory_mb + SCRATCH_MB + 2 * TMP_MB) << 20
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     cgroups, scratch = [], None
     fd = theirs.fileno()
@@ -244,7 +246,7 @@ def launch(kind, bundle, submission, private):
         argv = _bwrap_argv(bundle.path, submission, fd) + _boot(INSIDE, "/submission/harness.py",
                                                                "/scratch")
         if os.geteuid() == 0:
-            cgroups = Cgroup.make_all()
+            cgroups = Cgroup.make_all(memory_bytes)
     else:
         import tempfile
 
@@ -275,30 +277,38 @@ def processes_allowed(kind):
 
 
 class Cgroup:
-    """A cgroup (v1) of one controller for one sandbox, made only when root can write there."""
+    """A cgroup (v1) of one controller for one sandbox, made only when root can write there:
+    a cap on its processes, an equal share of the CPU whatever their number, and a cap on the
+    memory they hold together (their private /scratch and /tmp included)."""
 
     ROOT = "/sys/fs/cgroup"
-    SETTINGS = {"pids": {"pids.max": str(PROCESSES)}, "cpu": {"cpu.shares": "1024"}}
 
     def __init__(self, path):
         self.path = path
 
     @classmethod
-    def make_all(cls):
+    def make_all(cls, memory_bytes):
+        settings = {"pids": {"pids.max": str(PROCESSES)}, "cpu": {"cpu.shares": "1024"},
+                    "memory": {"memory.limit_in_bytes": str(memory_bytes)}}
         made = []
-        for controller, settings in cls.SETTINGS.items():
+        for controller, values in settings.items():
             parent = os.path.join(cls.ROOT, controller)
             if not os.access(os.path.join(parent, "cgroup.procs"), os.W_OK):
                 continue
+            path = os.path.join(parent, f"lab-check-{os.getpid()}-{len(made)}-{id(made)}")
             try:
-                path = os.path.join(parent, f"lab-check-{os.getpid()}-{len(made)}-{id(made)}")
                 os.mkdir(path)
-                for name, value in settings.items():
+            except OSError:
+                continue
+            group = cls(path)
+            try:
+                for name, value in values.items():
                     with open(os.path.join(path, name), "w") as f:
                         f.write(value)
             except OSError:
+                group.remove()
                 continue
-            made.append(cls(path))
+            made.append(group)
         return made
 
     def join(self):
@@ -307,7 +317,24 @@ class Cgroup:
             f.write(str(os.getpid()))
 
     def remove(self):
-        try:
-            os.rmdir(self.path)
-        except OSError:
-            pass  # still has a process for a moment; the kernel frees an empty one anyway
+        """Kill whatever is still in the group, and remove it once it is empty."""
+        import signal
+        import time
+
+        for _ in range(200):
+            try:
+                os.rmdir(self.path)
+                return
+            except FileNotFoundError:
+                return
+            except OSError:  # busy: a process is still in it, dying or not
+                try:
+                    with open(os.path.join(self.path, "cgroup.procs")) as procs:
+                        for pid in procs.read().split():
+                            try:
+                                os.kill(int(pid), signal.SIGKILL)
+                            except OSError:
+                                pass
+                except OSError:
+                    pass
+                time.sleep(0.01)

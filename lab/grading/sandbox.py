@@ -83,7 +83,7 @@ class Zygote:
         meanwhile, and the first test finds it ready."""
         if self._launched is None and self._launching is None:
             self._launching = isolation.launch(self.kind, self.bundle, self.snapshot,
-                                               self.private)
+                                               self.private, self.limits.memory_mb)
 
     def _start(self):
         self.warm()

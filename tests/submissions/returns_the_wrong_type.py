@@ -12,7 +12,7 @@ _repair = repair_tool_history
 
 def repair_tool_history(messages):
     repaired = _repair(messages)
-    if len(messages) == 4 and messages[1].get("content") and len(messages[1]["content"]) == 3:
+    if messages[-1].get("content") == "Never mind. What is in config.py?":
         return tuple(repaired)  # missing_result
     if any(m.get("content") == [{"type": "text", "text": "Let me look."}] for m in messages):
         return [m["role"] for m in repaired]  # orphan_result
