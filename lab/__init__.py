@@ -14,7 +14,7 @@ from .disk import Disk, DiskFile, PowerCut
 from .display import shape, show
 from .drive import drive
 from .figures import Figure, Panel, draw
-from .ids import empty_ids, numbered, restarting_ids
+from .ids import empty_ids, numbered, random_ids, restarting_ids
 from .messages import call, fail, forever, reply, say, text, tool_result, user
 from .model import Request, ScriptedModel, ScriptExhausted
 from .shell import Shell
@@ -26,7 +26,7 @@ __all__ = ["Request", "ScriptExhausted", "ScriptedModel", "Shell", "Workspace", 
            "fail", "forever", "reply", "say", "shape", "show", "text", "tool_result", "user",
            "validate", "Violation"]
 # Lesson 11: a disk that can lose power, and models that name their calls as providers do.
-__all__ += ["Disk", "DiskFile", "PowerCut", "empty_ids", "numbered", "restarting_ids"]
+__all__ += ["Disk", "DiskFile", "PowerCut", "empty_ids", "numbered", "random_ids", "restarting_ids"]
 # Lesson notebooks: figures drawn from transcripts, and which harness the examples run on.
 __all__ += ["Figure", "Panel", "draw", "patched", "pick_harness", "starter_harness", "with_repair"]
 

@@ -2,13 +2,14 @@
 
 A ScriptedModel gives an id to every call block of a reply that has none. `ids` decides what:
 a function ids(n, k, call) -> str, where n counts this model's calls so far (1 for its first
-call ever) and k is the call's place in its own reply (0 for the first). Three ways ship:
+call ever) and k is the call's place in its own reply (0 for the first). Four ways ship:
 
     numbered               c1, c2, c3, ... for the model's whole life (the default)
     restarting_ids(form)   numbering that starts again with every reply, as Kimi
                            ("functions.{name}:{k}") and Gemini through an OpenAI-style API
                            ("call_{k}") do: two replies can each hold a call_0
     empty_ids              every id "", as some servers send when they have none
+    random_ids(seed)       random and unique, as most providers' are (the same seed, the same)
 
 Repeated and empty ids are legal in a reply and refused in a request (see lab.validate): a
 harness has to make them unique before it sends a history back.
@@ -32,3 +33,22 @@ def restarting_ids(form="call_{k}"):
 def empty_ids(n, k, call):
     """No id at all: the empty string."""
     return ""
+
+
+def random_ids(seed, form="toolu_{}"):
+    """Ids as a provider gives them: random, unique for the life of one model, in no order
+    (`form` with {} filled by twelve letters and digits). The same `seed`, the same ids."""
+    import random
+    import string
+
+    rng, given = random.Random(seed), set()
+    alphabet = string.ascii_letters + string.digits
+
+    def ids(n, k, call):
+        while True:
+            made = form.format("".join(rng.choice(alphabet) for _ in range(12)))
+            if made not in given:
+                given.add(made)
+                return made
+    ids.__name__ = f"random_ids({seed!r})"
+    return ids

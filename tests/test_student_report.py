@@ -158,8 +158,8 @@ def test_a_refused_request_shows_every_objection_the_validator_has():
     run = lab_check(*SEED_COMMAND, "-k", "walking_away_after_any_event", "--verbose")
 
     assert "the strict provider has 2 objections:" in run.stdout, run.stdout
-    assert "messages[1]: toolCall c1 has no toolResult" in run.stdout, run.stdout
-    assert "messages[1]: toolCall c2 has no toolResult" in run.stdout, run.stdout
+    unanswered = re.findall(r"messages\[1\]: toolCall (\S+) has no toolResult", run.stdout)
+    assert len(set(unanswered)) == 2, run.stdout  # both calls of the reply, whatever their ids
 
 
 # -- 3. counterexamples, not timeouts --------------------------------------------------------

@@ -23,14 +23,16 @@ WRITE = {"type": "object",
          "required": ["path", "content"]}
 
 
-def session(harness, job, stop_after=None, then=()):
+def session(harness, job, stop_after=None, then=(), seed=None):
     """Prompt the job, walk away after `stop_after` events (None: let it finish), then put
-    each prompt in `then` and let it finish."""
-    return asyncio.run(_session(harness, JOBS[job](), stop_after, then))
+    each prompt in `then` and let it finish. With a `seed`, the model names its calls as a
+    provider does, at random (lab.random_ids); without one, c1, c2, ..."""
+    ids = lab.random_ids(seed) if seed is not None else lab.numbered
+    return asyncio.run(_session(harness, JOBS[job](), stop_after, then, ids))
 
 
-async def _session(harness, job, stop_after, then):
-    model = lab.ScriptedModel([lab.forever(job["answer"])])
+async def _session(harness, job, stop_after, then, ids):
+    model = lab.ScriptedModel([lab.forever(job["answer"])], ids=ids)
     h = harness.Harness(model, harness.SYSTEM, job["tools"])
     job.get("harness_slot", []).append(h)  # for a tool that types into the harness mid-run
     events = await lab.drive(h.prompt(job["prompt"]), stop_after=stop_after)

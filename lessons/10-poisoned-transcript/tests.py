@@ -118,11 +118,15 @@ def after_lead_in(record, at, shape, ids):
 
 def expect_whole(view, record, rule, keep=lambda m: True):
     """Every message of `record` that is not a result (and that `keep` keeps) is in the view, in
-    order: an answer that drops messages cannot pass a rule vacuously."""
+    order, and every call in it is answered at once by exactly one result: an answer that drops
+    messages, or results, cannot pass a rule vacuously."""
     wanted = [m for m in record if m["role"] != "toolResult" and keep(m)]
     got = [m for m in view.messages if m["role"] != "toolResult"]
     expect(got == wanted, rule + " (and first: every message that is not a result is kept)",
            given=record, expected=lab.shape(wanted), got=lab.shape(got))
+    unpaired = [p for p in lab.validate(view.messages) if "has empty content" not in p]
+    expect(not unpaired, rule + " (and first: every call is answered by exactly one result)",
+           given=record, got=view.messages, note=objections(unpaired))
 
 
 def interrupted_for(call_id, tool_name):
@@ -189,6 +193,16 @@ def expect_answered(seen, rule, given, expected):
            got=f"request {number} refused: {lab.shape(request)}\n{objections(problems)}")
 
 
+def call_ids(record):
+    """The ids of the record's calls, in the order they were made."""
+    return [block["id"] for m in record if m["role"] == "assistant"
+            for block in m["content"] if block["type"] == "toolCall"] + ["?", "?", "?"]
+
+
+def first_call_id(record):
+    return call_ids(record)[0]
+
+
 def each_request(requests, first):
     """Requests as shapes, a line each, numbered from `first`."""
     return "\n".join(f"request {n}: {lab.shape(r)}" for n, r in enumerate(requests, first)) \
@@ -246,46 +260,49 @@ def test_call_in_a_reply_cut_off_mid_stream_gets_interrupted(student, variation)
 
 # -- the rules around them --------------------------------------------------------------------
 
-def test_results_come_back_in_call_order(student):
+def test_results_come_back_in_call_order(student, variation):
     calls = [lab.call("read", {"path": p}, id=i) for i, p in (("c1", "a.py"), ("c2", "b.py"),
                                                               ("c3", "c.py"))]
-    record = [lab.user("Read all three."), lab.reply(*calls),
-              lab.tool_result(calls[2], "C = 3\n"), lab.tool_result(calls[0], "A = 1\n"),
-              lab.user("Well?")]
+    record, ids, at = varied(variation, [
+        lab.user("Read all three."), lab.reply(*calls), lab.tool_result(calls[2], "C = 3\n"),
+        lab.tool_result(calls[0], "A = 1\n"), lab.user("Well?")])
 
     view = student.repair(record)
 
-    expect_shape(view, "U A[c1,c2,c3] R(c1) R(c2) R(c3) U", IN_ORDER)
-    expect_recorded(view, 2, 3, IN_ORDER)
-    expect_interrupted(view, 3, "c2", "read", CARD_1)
-    expect_recorded(view, 4, 2, IN_ORDER)
+    expect_shape(view, after_lead_in(record, at, "U A[c1,c2,c3] R(c1) R(c2) R(c3) U", ids),
+                 IN_ORDER)
+    expect_recorded(view, at + 2, at + 3, IN_ORDER)
+    expect_interrupted(view, at + 3, ids["c2"], "read", CARD_1)
+    expect_recorded(view, at + 4, at + 2, IN_ORDER)
 
 
-def test_record_that_ends_on_its_own_damage_is_repaired_to_its_end(student):
-    read, tests = lab.call("read", {"path": "main.py"}, id="c1"), lab.call("bash", {"command": "pytest"}, id="c2")
-    asked = [lab.user("Read main.py and run the tests."), lab.reply(read, tests)]
+def test_record_that_ends_on_its_own_damage_is_repaired_to_its_end(student, variation):
+    ids, lead = provider_ids(variation), lead_in(variation)
+    read = lab.call("read", {"path": "main.py"}, id=ids["c1"])
+    tests = lab.call("bash", {"command": "pytest"}, id=ids["c2"])
+    asked = lead + [lab.user("Read main.py and run the tests."), lab.reply(read, tests)]
     one_back = asked + [lab.tool_result(read, damaged.MAIN_PY)]
     healthy = one_back + [lab.tool_result(tests, "3 passed")]
 
     after_ask, after_one, after_healthy = (student.repair(r) for r in (asked, one_back, healthy))
 
-    both_made = asked + [interrupted_for("c1", "read"), interrupted_for("c2", "bash")]
+    both_made = asked + [interrupted_for(ids["c1"], "read"), interrupted_for(ids["c2"], "bash")]
     expect(after_ask.messages == both_made, TO_THE_END, given=asked, expected=both_made,
            got=after_ask.messages)
-    one_made = one_back + [interrupted_for("c2", "bash")]
+    one_made = one_back + [interrupted_for(ids["c2"], "bash")]
     expect(after_one.messages == one_made, TO_THE_END, given=one_back, expected=one_made,
            got=after_one.messages)
     expect(after_healthy.messages == healthy, UNCHANGED, given=healthy, expected=healthy,
            got=after_healthy.messages)
-    expect(after_healthy.origins == [0, 1, 2, 3], UNCHANGED, given=healthy,
-           expected="the very four messages handed over", got=f"copies: {copies(after_healthy)}")
+    expect(after_healthy.origins == list(range(len(healthy))), UNCHANGED, given=healthy,
+           expected="the very messages handed over", got=f"copies: {copies(after_healthy)}")
 
 
-def test_valid_transcript_comes_back_equal_holding_the_same_objects(student):
+def test_valid_transcript_comes_back_equal_holding_the_same_objects(student, variation):
     tests = lab.call("bash", {"command": "pytest"}, id="c1")
-    record = [lab.user("Run the tests."), lab.reply(lab.text("Running them."), tests),
-              lab.tool_result(tests, "3 passed"), lab.say("All three pass."),
-              lab.user("Thanks.")]
+    record, _, _ = varied(variation, [
+        lab.user("Run the tests."), lab.reply(lab.text("Running them."), tests),
+        lab.tool_result(tests, "3 passed"), lab.say("All three pass."), lab.user("Thanks.")])
 
     view = student.repair(record)
 
@@ -297,8 +314,8 @@ def test_valid_transcript_comes_back_equal_holding_the_same_objects(student):
            expected="a new list holding those objects", got="the list it was given, returned")
 
 
-def test_repairing_twice_is_repairing_once(student):
-    wrecks = [getattr(damaged, name) for name in damaged.NAMES]
+def test_repairing_twice_is_repairing_once(student, variation):
+    wrecks = [varied(variation, getattr(damaged, name))[0] for name in damaged.NAMES]
     glued = [message for wreck in wrecks for message in wreck]
 
     for record in wrecks + [glued]:
@@ -315,9 +332,9 @@ def test_repairing_twice_is_repairing_once(student):
                    got=f"copies: {copies(twice)}")
 
 
-def test_repair_leaves_its_input_untouched(student):
+def test_repair_leaves_its_input_untouched(student, variation):
     for name in damaged.NAMES:
-        record = getattr(damaged, name)
+        record = varied(variation, getattr(damaged, name))[0]
 
         view = student.repair(record)
 
@@ -328,18 +345,20 @@ def test_repair_leaves_its_input_untouched(student):
                     + ("" if view.input_kept_objects else " (messages in it were replaced)"))
 
 
-def test_view_drops_empty_failures_then_repairs_and_leaves_the_record_alone(student):
+def test_view_drops_empty_failures_then_repairs_and_leaves_the_record_alone(student, variation):
     call = lab.call("bash", {"command": "pytest"}, id="c1")
-    record = [lab.user("Run the tests."), lab.fail("503 overloaded"), lab.user("Try again."),
-              lab.reply(call), lab.user("Never mind. What is in config.py?")]
+    record, ids, at = varied(variation, [
+        lab.user("Run the tests."), lab.fail("503 overloaded"), lab.user("Try again."),
+        lab.reply(call), lab.user("Never mind. What is in config.py?")])
 
     view = student.view(record)
 
-    expect_shape(view, "U U A[c1] R(c1) U", THE_VIEW)
+    expect_shape(view, after_lead_in(record, at, "U U A[c1] R(c1) U", ids), THE_VIEW)
     expect_valid(view.messages, THE_VIEW, given=record)
-    expect_interrupted(view, 3, "c1", "bash", THE_VIEW)
-    expect(view.origins == [0, 2, 3, None, 4], THE_VIEW, given=record,
-           expected="copies: messages[3] (the made-up result), every other the recorded object",
+    expect_interrupted(view, at + 3, ids["c1"], "bash", THE_VIEW)
+    expect(view.origins == [*range(at), at, at + 2, at + 3, None, at + 4], THE_VIEW, given=record,
+           expected=f"copies: messages[{at + 3}] (the made-up result), every other the recorded "
+                    "object",
            got=f"copies: {copies(view)}")
     expect(view.input_after == record and view.input_kept_objects, THE_VIEW, given=record,
            expected=record, got=view.input_after,
@@ -349,45 +368,51 @@ def test_view_drops_empty_failures_then_repairs_and_leaves_the_record_alone(stud
 
 # -- whole sessions on your Harness -----------------------------------------------------------
 
-def test_walk_away_at_tool_start_leaves_a_session_that_still_answers(student):
-    seen = student.scenario("session", job="tests", stop_after=5, then=THEN)
+def test_walk_away_at_tool_start_leaves_a_session_that_still_answers(student, variation):
+    seen = student.scenario("session", job="tests", stop_after=5, then=THEN,
+                            seed=variation.randrange(10**9))
+    asked = first_call_id(seen["left"])
 
     later = seen["requests"][1:]
     expect(seen["events"][-1:] == ["tool_execution_start"] and seen["ran"] == [], WALK_AWAY,
            expected="five events, the last tool_execution_start, and no command run",
            got=f"{seen['events'][-1:]} with commands run: {seen['ran']}")
     expect_answered(seen, WALK_AWAY, given=seen["left"], expected="both prompts answered")
-    expect(all(interrupted_for("c1", "bash") in request for request in later), WALK_AWAY,
-           given=seen["left"], expected="every later request holds INTERRUPTED for c1",
+    expect(all(interrupted_for(asked, "bash") in request for request in later), WALK_AWAY,
+           given=seen["left"], expected=f"every later request holds INTERRUPTED for {asked}",
            got=each_request(later, 2))
-    expect(lab.shape(seen["record"]) == "U A[c1] U A U A", WALK_AWAY, given=seen["left"],
-           expected="U A[c1] U A U A", got=seen["record"],
+    expect(lab.shape(seen["record"]) == f"U A[{asked}] U A U A", WALK_AWAY, given=seen["left"],
+           expected=f"U A[{asked}] U A U A", got=seen["record"],
            note="expected and got are the record at the end: the hole stays where it happened")
 
 
-def test_failed_reply_with_a_call_runs_no_tool_and_next_prompt_is_answered(student):
-    seen = student.scenario("session", job="cut_off_write", then=["What happened?"])
+def test_failed_reply_with_a_call_runs_no_tool_and_next_prompt_is_answered(student, variation):
+    seen = student.scenario("session", job="cut_off_write", then=["What happened?"],
+                            seed=variation.randrange(10**9))
+    asked = first_call_id(seen["left"])
 
     expect(seen["ran"] == [], FAILED_REPLY, expected="the write tool never runs",
            got=f"it ran for {seen['ran']}")
     expect_answered(seen, FAILED_REPLY, given=seen["left"], expected="the next prompt answered")
     expect(len(seen["requests"]) == 2
-           and interrupted_for("c1", "write") in seen["requests"][1], FAILED_REPLY,
-           given=seen["left"], expected="request 2: U A[c1](error) R(c1) U, with INTERRUPTED",
+           and interrupted_for(asked, "write") in seen["requests"][1], FAILED_REPLY,
+           given=seen["left"],
+           expected=f"request 2: U A[{asked}](error) R({asked}) U, with INTERRUPTED",
            got=each_request(seen["requests"][1:], 2))
-    expect(lab.shape(seen["record"]) == "U A[c1](error) U A", FAILED_REPLY, given=seen["left"],
-           expected="U A[c1](error) U A", got=seen["record"],
+    expect(lab.shape(seen["record"]) == f"U A[{asked}](error) U A", FAILED_REPLY,
+           given=seen["left"], expected=f"U A[{asked}](error) U A", got=seen["record"],
            note="expected and got are the record at the end: it keeps the failed reply as it was")
 
 
-def test_walking_away_after_any_event_never_bricks_the_session(student):
-    finished = student.scenario("session", job="three_steps")
+def test_walking_away_after_any_event_never_bricks_the_session(student, variation):
+    seed = variation.randrange(10**9)
+    finished = student.scenario("session", job="three_steps", seed=seed)
     expect(len(finished["events"]) == 21 and not lab.validate(finished["record"]), ANY_EVENT,
            expected="left to finish: 21 events and a valid record",
            got=f"{len(finished['events'])} events, record {lab.shape(finished['record'])}")
 
     for k in range(1, 22):
-        seen = student.scenario("session", job="three_steps", stop_after=k, then=THEN)
+        seen = student.scenario("session", job="three_steps", stop_after=k, then=THEN, seed=seed)
 
         walked = f"walked away after event {k} ({(seen['events'] or ['no event'])[-1]}), leaving"
         expect_answered(seen, ANY_EVENT, given=f"{walked} {lab.shape(seen['left'])}",
@@ -402,11 +427,11 @@ def test_walking_away_after_any_event_never_bricks_the_session(student):
                got=f"INTERRUPTED shown for steps {told}")
 
 
-def test_steering_lands_at_the_top_of_the_next_turn(student):
-    seen = student.scenario("session", job="steering")
+def test_steering_lands_at_the_top_of_the_next_turn(student, variation):
+    seen = student.scenario("session", job="steering", seed=variation.randrange(10**9))
+    wanted = "U A[{0},{1},{2}] R({0}) R({1}) R({2}) U A".format(*call_ids(seen["record"])[:3])
 
-    expect(lab.shape(seen["record"]) == "U A[c1,c2,c3] R(c1) R(c2) R(c3) U A", STEERING,
-           expected="U A[c1,c2,c3] R(c1) R(c2) R(c3) U A", got=seen["record"])
+    expect(lab.shape(seen["record"]) == wanted, STEERING, expected=wanted, got=seen["record"])
 
 
 # -- the same rules, on wrecks hypothesis makes up ----------------------------------------------
@@ -488,6 +513,7 @@ def test_repair_of_any_wreck_leaves_its_input_untouched(student, record):
 def test_repair_keeps_every_message_that_is_not_a_result_as_the_same_object(student, record):
     view = student.repair(record)
 
+    expect_whole(view, record, NO_DELETIONS)
     wanted = [i for i, m in enumerate(record) if m["role"] != "toolResult"]
     kept = [o for m, o in zip(view.messages, view.origins) if m["role"] != "toolResult"]
     expect(kept == wanted, NO_DELETIONS, given=record,
