@@ -311,9 +311,14 @@ def _batch(args, lesson, limits):
     from lab.grading import grade, isolation
 
     try:
-        problem = grade.isolation_problem(isolation.detect(), lesson)
+        kind = isolation.detect()
+        problem = grade.isolation_problem(kind, lesson)
     except isolation.Unavailable as error:
-        problem = str(error)
+        kind, problem = None, str(error)
+    if kind == "uid" and not problem and isolation.exposed_submissions(args.batch):
+        problem = (f"without namespaces, each submission runs as a user of its own, and the "
+                   f"submissions in {args.batch} are readable by any user: one could hand in "
+                   f"another's. Run: chmod -R o-rwx {args.batch}")
     if problem:
         print(f"lab_check: {problem}", file=sys.stderr)
         return 2

@@ -65,8 +65,8 @@ def isolation_problem(kind, lesson):
         exposed = isolation.exposed(lesson)
         if exposed:
             return (f"without namespaces, the student's code runs as a user of its own, and "
-                    f"{len(exposed)} of the lesson's files are readable by any user (such as "
-                    f"{exposed[0]}). Run: chmod -R o-rwx {lesson.folder}")
+                    f"{len(exposed)} of the lessons' files are readable by any user (such as "
+                    f"{exposed[0]}). Run: chmod -R o-rwx {lesson.folder.parent}")
     return ""
 
 

@@ -24,6 +24,7 @@ an error, never a silent fall back to something weaker.
 import functools
 import os
 import pathlib
+import secrets
 import shutil
 import socket
 import stat
@@ -118,11 +119,17 @@ def readable_by_others(path):
 
 
 def exposed(lesson):
-    """The grader-only files of `lesson` that any user could read: [] is what uid isolation
-    needs. (bubblewrap never shows them to the sandbox at all.)"""
-    folder = pathlib.Path(lesson.folder)
-    return [str(p) for p in [folder, *folder.rglob("*")] if p.is_file()
-            and readable_by_others(p)]
+    """The grader-only files that any user could read, where uid isolation needs none: every
+    lesson's folder, since a later lesson's finished file holds the earlier ones' answers.
+    (bubblewrap never shows them to the sandbox at all.)"""
+    folder = pathlib.Path(lesson.folder).parent
+    return [str(p) for p in folder.rglob("*") if p.is_file() and readable_by_others(p)]
+
+
+def exposed_submissions(folder):
+    """The submissions in a batch `folder` that any user could read: in uid isolation, one
+    student's code could read, and hand in, another's."""
+    return [str(p) for p in pathlib.Path(folder).glob("*/*.py") if readable_by_others(p)]
 
 
 # -- the bundle ------------------------------------------------------------------------------
@@ -215,9 +222,9 @@ class Launched:
     """A zygote that is running: its process, the grader's end of its control socket, the
     kind of isolation, and the user its processes count against (for RLIMIT_NPROC)."""
 
-    def __init__(self, process, control, kind, cgroups, scratch):
+    def __init__(self, process, control, kind, cgroups, scratch, uid=None):
         self.process, self.control, self.kind = process, control, kind
-        self.cgroups, self.scratch = cgroups, scratch
+        self.cgroups, self.scratch, self.uid = cgroups, scratch, uid
 
     def close(self):
         try:
@@ -226,6 +233,10 @@ class Launched:
             if self.process.poll() is None:
                 self.process.kill()
             self.process.wait()
+            if self.uid is not None:  # whatever runs as the sandbox's user, wherever it went
+                from .inside import reaper
+
+                reaper.sweep(self.process.pid, self.uid)
             for group in self.cgroups:
                 group.remove()
             if self.scratch:
@@ -253,8 +264,11 @@ def launch(kind, bundle, submission, private, memory_mb=1024):
         scratch = tempfile.mkdtemp(prefix="scratch-", dir=private)
         argv = _boot(bundle.path, submission, scratch)
         if kind == "uid":
-            uid = BASE_UID + os.getpid() % 1_000_000
+            uid = BASE_UID + secrets.randbelow(1 << 30)  # no other grading's, nor a leftover's
             os.chown(scratch, uid, uid)
+            os.chmod(scratch, 0o700)
+            os.chown(submission, 0, uid)  # the grader's snapshot: this user reads it, alone
+            os.chmod(submission, 0o640)
             options = dict(user=uid, group=uid, extra_groups=[])
     argv += [str(fd)]
     preexec = (lambda: [group.join() for group in cgroups]) if cgroups else None
@@ -262,7 +276,7 @@ def launch(kind, bundle, submission, private, memory_mb=1024):
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                close_fds=True, preexec_fn=preexec, cwd="/", **options)
     theirs.close()
-    return Launched(process, ours, kind, cgroups, scratch)
+    return Launched(process, ours, kind, cgroups, scratch, options.get("user"))
 
 
 def processes_allowed(kind):
