@@ -10,7 +10,7 @@ import pytest
 
 import lab
 from lab import lessons
-from lab.grading import batch
+from lab.grading import batch, verify
 from conftest import PROJECT, load_harness
 
 LESSON = lessons.lesson(10)
@@ -36,7 +36,7 @@ def graded(tmp_path_factory):
     for answer in LESSON.wrong_answers + LESSON.right_answers:
         (root / answer.stem).mkdir()
         (root / answer.stem / batch.HARNESS).write_text(LESSON.variant(answer))
-    grades = batch.grade_all(sorted(root.iterdir()), LESSON)
+    grades = batch.grade_all(sorted(root.iterdir()), LESSON, seed=verify.SEED)
     return {name + ".py": grade for name, grade in grades.items()}
 
 
@@ -54,10 +54,23 @@ def test_the_starter_fails_the_repair_tests_and_the_report_says_why():
     assert run.returncode == 1, f"exit {run.returncode}:\n{run.stdout}{run.stderr}"
     assert "missing result gets interrupted right after its call" in run.stdout, run.stdout
     assert "harness.py has no `repair_tool_history` yet" in run.stdout, run.stdout
-    assert "^ first difference: messages[3]" in run.stdout, \
+    assert re.search(r"\^ first difference: messages\[\d+\]", run.stdout), \
         f"the first view test should mark where the view parts from what was expected:\n{run.stdout}"
     assert "✓ 1 passes: steering lands at the top of the next turn" in run.stdout, \
         f"the part of the harness the lesson gives should still pass:\n{run.stdout}"
+
+
+def test_the_seed_varies_a_gradings_inputs_and_replays_them_exactly():
+    def given(seed):
+        run = lab_check("--harness", "harness.py", "--lesson", "10", "-k", "view_drops",
+                        "--seed", str(seed))
+        assert f"seed {seed}" in run.stdout, run.stdout
+        return re.search(r"given: +(.+)", run.stdout)[1]
+
+    first, again, other = given(11), given(11), given(12)
+
+    assert first == again, f"one seed, two inputs:\n{first}\n{again}"
+    assert first != other, f"two seeds, one input: {first}"
 
 
 def test_where_prints_the_starter_the_finished_file_and_the_tests():

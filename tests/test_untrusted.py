@@ -50,6 +50,7 @@ REPORT_LIMIT = 64 * 1024  # bytes of report; what a submission prints is capped 
 LEFTOVER = "lab-corpus-leftover"  # in the command line of every process a submission leaves
 CACHES = {".git", ".venv", "__pycache__", ".hypothesis", ".pytest_cache"}
 IS_ROOT = os.geteuid() == 0
+SEED = 1  # the corpus's inputs, the same every run: a verdict that depends on luck is no test
 # Who grades the corpus: root (as CI does, and a course server) and a plain user; run by a
 # plain user, only as itself.
 WHO = ["root", "plain user"] if IS_ROOT else ["plain user"]
@@ -171,7 +172,8 @@ def grade_case(case, parent, project=PROJECT, who="root"):
     budget = 2 * case.time_limit * 21 + 60  # only so that a broken grader cannot hang the suite
     try:
         done = lab_check(folder, "--harness", str(folder / "harness.py"), "--lesson", "10",
-                         *case.args, timeout=budget, project=project, who=who)
+                         "--seed", str(SEED), *case.args, timeout=budget, project=project,
+                         who=who)
         returncode, stdout, stderr = done.returncode, done.stdout, done.stderr
     except subprocess.TimeoutExpired as expired:
         returncode, stdout, stderr = None, str(expired.stdout or ""), "still running after " \

@@ -114,7 +114,7 @@ def submissions(folder, skip=None):
 
 
 def grade_all(folders, lesson, *, jobs=None, limits=Limits(), select=None, tests=(),
-              progress_stream=None, on_done=None, isolated=True):
+              progress_stream=None, on_done=None, isolated=True, seed=None):
     """{folder name: Grade} for every folder, graded `jobs` at a time (default: one a core);
     `on_done(name, grade)` is called for each as it finishes, in this thread. On Ctrl-C the
     submissions not yet started are dropped, and those being graded are let finish."""
@@ -124,7 +124,8 @@ def grade_all(folders, lesson, *, jobs=None, limits=Limits(), select=None, tests
     with tempfile.TemporaryDirectory(prefix="lab-check-batch-") as scratch, \
             ThreadPoolExecutor(max_workers=jobs) as pool:
         running = {pool.submit(grade_one, folder, lesson, scratch, limits=limits, select=select,
-                               tests=tests, isolated=isolated): folder for folder in folders}
+                               tests=tests, isolated=isolated, seed=seed): folder
+                   for folder in folders}
         try:
             for future in as_completed(running):
                 name = running[future].name
@@ -150,7 +151,8 @@ def _outcome(future, folder, lesson):
                             points=manifest.total(lesson))
 
 
-def grade_one(folder, lesson, scratch, *, limits=Limits(), select=None, tests=(), isolated=True):
+def grade_one(folder, lesson, scratch, *, limits=Limits(), select=None, tests=(), isolated=True,
+              seed=None):
     """The Grade of the harness.py in `folder`, from a lab_check process of its own working in
     a new folder inside `scratch`; a broken Grade saying how that process ended when it left
     no result."""
@@ -164,6 +166,7 @@ def grade_one(folder, lesson, scratch, *, limits=Limits(), select=None, tests=()
     command = [sys.executable, str(LAB_CHECK), "--harness", os.path.abspath(harness),
                "--lesson", str(lesson.number), "--format", "json", "--output", result,
                *(["--require-isolation"] if isolated else []),
+               *(["--seed", str(seed)] if seed is not None else []),
                "--time-limit", str(limits.seconds), "--memory-limit", str(limits.memory_mb),
                *(["-k", select] if select else []),
                *(str(pathlib.Path(test).resolve()) for test in tests)]

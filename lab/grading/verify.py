@@ -29,6 +29,10 @@ from . import batch, manifest
 from .results import VERSION
 from .sandbox import Limits
 
+# The seed every answer is graded with: a student's grading varies its inputs, a proof of the
+# lesson's tests is the same every time it runs (and a surprise can be replayed).
+SEED = 1
+
 DOES = {"failed": "fails", "passed": "passes", "error": "breaks the grader on",
         "skipped": "skips"}  # what an answer does to a test, by the test's outcome
 
@@ -64,7 +68,8 @@ def verify(lesson, *, jobs=None, limits=Limits(), progress_stream=None):
             (folder / batch.HARNESS).write_text(text)
             folders.append(folder)
         grades = batch.grade_all(folders, lesson, jobs=jobs, limits=limits,
-                                 progress_stream=progress_stream, isolated=False)
+                                 progress_stream=progress_stream, isolated=False,
+                                 seed=SEED)
     checks = [manifest_agrees(lesson), starter_is_generated(lesson), edition_leaks_nothing(lesson)]
     checks += [judge(subject, grades[folder.name])
                for (subject, _, judge), folder in zip(answers, folders)]

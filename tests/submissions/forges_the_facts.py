@@ -1,12 +1,12 @@
 # base: starter
 # args: --time-limit 3 -k "missing or leaves_its_input"
 # exit: 1
-# closing: 2 passed, 1 failed
+# closing: 0 passed, 3 failed
 # Drops every result in place and returns copies, then replaces, in its own process, the code
 # that reports whether the input was left alone, so that it always says yes. The facts that
-# only the student's process can see can be forged this way, and the README says so: the two
-# tests built on them alone (its input left untouched, 1 point each of 27) are the most this
-# earns. The card that needs a real repair still fails.
+# only the student's process can see can be forged this way (the README says so), but no test
+# rests on them alone: each first asks for a repair, judged on what came back, which this is
+# not. It earns nothing.
 
 import copy as _copy
 import sys as _sys
