@@ -23,8 +23,8 @@ the lesson's own; `tests.py`, when there is no such file where lab_check runs, i
 Exit status of one grading: 0 every test passed; 1 some test failed; 2 nothing could be graded
 (no such file, not Python, a syntax error, an import that fails, a missing name, no such
 lesson, no such test file, no test selected: a grading of no test is never a pass); 3 the
-grader itself broke. Your harness runs in a child process of its own, from a copy in a scratch
-folder: nothing in your folder is written (but by --reset, which says what it did). Of a batch:
+grader itself broke. Your harness runs in a sandbox, a clean process a test, from a copy of
+your file: nothing in your folder is written (but by --reset, which says what it did). Of a batch:
 0 every submission has its result, 3 the grader broke on some (see summary.csv), 2 no batch to
 grade. Of --verify: 0 the lesson's tests hold, 1 some check surprised (the table says which).
 --format text|json|junit|gradescope writes the result as a person, a program, a CI system or
@@ -79,12 +79,13 @@ def _student_options(g):
                    help="put the lesson's starter back in your harness file, keeping your file "
                         "as a backup beside it (harness.py.bak-1, -2, ...)")
     g.add_argument("--time-limit", type=float, default=Limits.seconds, metavar="SECONDS",
-                   help="how long each test may take, your harness's import included; past it "
-                        "the test fails as timed out, naming the line your code was on, and the "
-                        f"other tests still run (default {Limits.seconds:g})")
+                   help="how long any one answer of your code may take, your harness's import "
+                        "included (and a whole test six times that); past it the test fails as "
+                        "timed out, naming the line your code was on, and the other tests still "
+                        f"run (default {Limits.seconds:g})")
     g.add_argument("--memory-limit", type=int, default=Limits.memory_mb, metavar="MB",
                    help="how many MiB your code may allocate in each test, on top of what the "
-                        "grader's child process holds; more fails the test as out of memory "
+                        "process your harness runs in holds; more fails the test as out of memory "
                         f"(default {Limits.memory_mb})")
 
 

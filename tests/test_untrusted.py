@@ -316,7 +316,7 @@ def test_lab_check_help_documents_both_limits_and_their_defaults(tmp_path):
     run = lab_check(tmp_path, "--help", timeout=60)
 
     text = " ".join(run.stdout.split())
-    assert "--time-limit SECONDS how long each test may take" in text, run.stdout
+    assert "--time-limit SECONDS how long any one answer of your code may take" in text, run.stdout
     assert f"(default {Limits.seconds:g})" in text, run.stdout
     assert "--memory-limit MB how many MiB your code may allocate in each test" in text, run.stdout
     assert f"(default {Limits.memory_mb})" in text, run.stdout

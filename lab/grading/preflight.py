@@ -1,7 +1,7 @@
 """Checks made before any test runs: is this a Python file we can grade at all?
 
 Everything here reads the file or compiles it, which runs none of it; importing it happens
-in a child (see sandbox.py). Each check returns None when all is well, or a sentence that says
+in the sandbox (see sandbox.py). Each check returns None when all is well, or a sentence that says
 what is wrong and what to do next. A file that changes between the checks and the copy the
 grader keeps is checked again as copied, so the copy is what passed.
 

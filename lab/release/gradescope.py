@@ -16,7 +16,7 @@ the zip's root:
     lessons/NN-name/  tests.py (all of them), manifest.toml, scenarios.py, starter.py, hints
 
 Never in it: finished.py, right/, wrong/. On Gradescope the grader runs as root and the
-student's code as a user of its own (lab.grading.account), which can read nothing under
+student's code as a user of its own (lab.grading.isolation), which can read nothing under
 lessons/: a submission that goes looking finds the lab, which holds no answer, and nothing else.
 """
 

@@ -4,7 +4,7 @@ A child may start processes of its own, and they may leave its process group (se
 family (a double fork, after which their parent is init, or the nearest subreaper). So a sweep
 gathers, pass after pass until a pass finds no one new: the child, everything descended from
 it, the orphans this process has adopted (when it is a subreaper, see `become_subreaper`), and
-every process of the child's own user when it has one (see account.py). Each is stopped as
+every process of the child's own user when it has one (isolation.py's uid kind). Each is stopped as
 soon as it is found, so that none can fork or exit while the sweep looks; then all of them are
 killed at once, and the adopted ones reaped. Where there is no /proc, the sweep kills the
 child's process group, which is what a process tree is without one.
