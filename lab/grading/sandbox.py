@@ -1,7 +1,7 @@
 """The grader's side of the sandbox: one zygote a grading, one clean process a test.
 
 `Zygote` starts the sandbox (isolation.py) for one submission and keeps it for the whole
-grading. `Zygote.open(name)` asks it to fork the process for one test and returns a
+grading. `Zygote.open()` asks it to fork the process for one test and returns a
 `StudentProcess`, which sends requests and reads answers, never waiting longer than the time
 limit for one answer, and reading the process's output all the while (its first and last few
 kilobytes are kept). Whatever goes wrong on the student's side (a timeout, a death, an
@@ -28,7 +28,6 @@ from .inside.plain import Codec, NotPlain
 
 KEEP = 4096            # bytes of output kept from the start, and again from the end
 POLL = 0.25            # seconds between looks at whether the process is still there
-WATCHDOG_EARLY = 0.15  # seconds before the deadline that the process dumps its stacks
 DUMP_WAIT = 0.6        # seconds past the deadline the grader waits for that dump, at most
 START = 30.0           # seconds a zygote may take to start, on a slow machine
 CONTROL = 10.0         # seconds the zygote may take to answer the grader
@@ -76,7 +75,6 @@ class Zygote:
         self.kind, self.snapshot, self.bundle = kind, snapshot, bundle
         self.private, self.limits = private, limits
         self._launched = self._launching = None
-        self._tests = 0
 
     def warm(self):
         """Start the sandbox now, without waiting for it: the worker does its own starting
@@ -114,29 +112,33 @@ class Zygote:
             raise OSError("the zygote hung up")
         return json.loads(answer)
 
-    def open(self, name=None, scratch=None):
-        """Fork the process for one test and wait until harness.py is imported. `scratch`
-        names a scratch folder to use again (a restart after a power cut)."""
-        self._tests += 1
-        scratch = scratch or f"t{self._tests}"
+    def open(self):
+        """Fork the process for one test and wait until harness.py is imported. Its folder is
+        the sandbox's one scratch folder, as the last test's process left it (emptied at the
+        end of a test; kept for a restart after a power cut)."""
         for attempt in (1, 2):
             if self._launched is None or self._launched.process.poll() is not None:
                 self.close()
                 self._start()
             try:
-                return StudentProcess(self, scratch)
+                return StudentProcess(self)
             except (OSError, ValueError):
                 self.close()  # the zygote died (the last test's code killed it): start anew
                 if attempt == 2:
                     raise
 
-    def fork(self, scratch, fds):
-        request = {"op": "fork", "scratch": scratch,
-                   "watchdog": self.limits.seconds - WATCHDOG_EARLY,
-                   "memory_mb": self.limits.memory_mb,
+    def fork(self, fds):
+        request = {"op": "fork", "memory_mb": self.limits.memory_mb,
                    "cpu_seconds": max(10, CPU_FACTOR * self.limits.seconds),
                    "processes": isolation.processes_allowed(self.kind)}
         return self._ask(request, fds)["pid"]
+
+    def dump(self, pid):
+        """Have the test's process `pid` write every thread's stack to its stacks pipe."""
+        try:
+            self._ask({"op": "dump", "pid": pid})
+        except (OSError, ValueError):
+            pass  # a zygote that does not answer: the timeout is reported without a line
 
     def status(self, pid):
         try:
@@ -166,15 +168,15 @@ class Zygote:
 class StudentProcess:
     """One test's process: requests, answers and callbacks over its channel."""
 
-    def __init__(self, zygote, scratch):
-        self.zygote, self.scratch, self.limits = zygote, scratch, zygote.limits
+    def __init__(self, zygote):
+        self.zygote, self.limits = zygote, zygote.limits
         self.output = Output()
         self._dead = None
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         printed_r, printed_w = os.pipe()
         stacks_r, stacks_w = os.pipe()
         try:
-            self.pid = zygote.fork(scratch, (theirs.fileno(), printed_w, stacks_w))
+            self.pid = zygote.fork((theirs.fileno(), printed_w, stacks_w))
         finally:
             theirs.close()
             os.close(printed_w)
@@ -187,8 +189,8 @@ class StudentProcess:
         self._received = 0
         self._ends = time.monotonic() + TEST_FACTOR * self.limits.seconds
         self.codec = Codec("grader", lambda side, n: Remote(self, n))
-        self.harness_file = (f"/scratch/{scratch}/harness.py" if zygote.kind == "bubblewrap"
-                             else os.path.join(zygote._launched.scratch, scratch, "harness.py"))
+        self.harness_file = ("/scratch/work/harness.py" if zygote.kind == "bubblewrap"
+                             else os.path.join(zygote._launched.scratch, "work", "harness.py"))
         self.main_thread = None
         try:
             ready = self._wait(None, "importing harness.py", self.limits.seconds)
@@ -221,10 +223,7 @@ class StudentProcess:
         try:
             self._next_id += 1
             number = self._next_id
-            message = dict(payload, id=number)
-            if top:
-                message["watchdog"] = self.limits.seconds - WATCHDOG_EARLY
-            self._send(message, doing)
+            self._send(dict(payload, id=number), doing)
             answer = self._wait(number, doing, None)
         finally:
             if top:
@@ -366,6 +365,7 @@ class StudentProcess:
         return problems.stopped_answering(doing)
 
     def _time_out(self, doing):
+        self.zygote.dump(self.pid)
         until, stacks = time.monotonic() + DUMP_WAIT, b""
         while time.monotonic() < until:
             try:

@@ -151,10 +151,9 @@ class Student:
 
     def restart(self):
         """A fresh process for this test on the same scratch folder (after a PowerCut)."""
-        scratch = self.process.scratch
-        self._printed.append(self._process.printed())
+        self._printed.append(self.process.printed())
         self._process.close(clean=False)
-        self._process = self._zygote.open(scratch=scratch)
+        self._process = self._zygote.open()
 
     def close(self):
         if self._process is not None:

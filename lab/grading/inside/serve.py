@@ -27,6 +27,7 @@ import faulthandler
 import importlib.util
 import linecache
 import os
+import signal
 import sys
 import threading
 import traceback
@@ -74,27 +75,18 @@ class Server:
 
     # -- the loop --------------------------------------------------------------------------
 
-    def run(self, watchdog):
-        faulthandler.dump_traceback_later(max(0.05, watchdog), file=self.stacks_fd)
-        module = _import(self.harness_file)
-        faulthandler.cancel_dump_traceback_later()
+    def run(self, code=None):
+        # When the grader's time runs out, the zygote sends SIGUSR1: every thread's stack
+        # goes to the grader, which names the line of the student's file the process was on.
+        faulthandler.register(signal.SIGUSR1, file=self.stacks_fd, all_threads=True)
+        module = _import(self.harness_file, code)
         if isinstance(module, dict):
             self.send(module)
             return
         self.codec.keep(module)  # number 0
         self.send(self.names(module))
         while (request := wire.read_frame(self.fd)) is not None:
-            self.send(self.top_level(request))
-
-    def top_level(self, request):
-        """Answer a request from the test itself, with the watchdog armed for its time."""
-        watchdog = request.get("watchdog")
-        if type(watchdog) in (int, float):
-            faulthandler.dump_traceback_later(max(0.05, watchdog), file=self.stacks_fd)
-        try:
-            return self.answer(request)
-        finally:
-            faulthandler.cancel_dump_traceback_later()
+            self.send(self.answer(request))
 
     def send(self, answer):
         """Write one answer; one JSON cannot hold, or too large, is reported as not plain."""
@@ -200,13 +192,17 @@ class Server:
             return {"import_failed": describe(error, module.__file__)}
 
 
-def _import(path):
-    """The harness module, or the failure to import it as an answer for the grader."""
+def _import(path, code=None):
+    """The harness module (run from `code`, its compiled source, when given), or the failure
+    to import it as an answer for the grader."""
     spec = importlib.util.spec_from_file_location(HARNESS, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[HARNESS] = module
     try:
-        spec.loader.exec_module(module)
+        if code is None:
+            spec.loader.exec_module(module)
+        else:
+            exec(code, module.__dict__)
     except BaseException as error:  # the student's module may raise anything, SystemExit too
         return {"import_failed": describe(error, path)}
     return module

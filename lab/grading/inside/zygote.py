@@ -8,6 +8,7 @@ its control socket for the grader:
                           output, its stack dumps): fork a process that copies harness.py into
                           the test's scratch folder, sets its limits and serves the test
                           (serve.py); answers {"pid": n}
+    {"op": "dump", "pid": n}  have the test's process write every thread's stack (SIGUSR1)
     {"op": "reset"}       kill every process a test left, wherever it went (with "clean", at
                           the end of a test, empty the sandbox's folders too); answers
                           {"clean": 1}
@@ -29,7 +30,8 @@ import time
 
 from . import linux, reaper, serve
 
-FILE_MB = 64  # the largest file a test may write
+FILE_MB = 64    # the largest file a test may write
+WORK = "work"   # each test's folder in the scratch: one at a time, emptied between tests
 
 
 def main(control_fd, submission, scratch_root):
@@ -40,6 +42,7 @@ def main(control_fd, submission, scratch_root):
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
         signal.signal(number, signal.SIG_DFL)
     _warm_up()
+    code = _compiled(submission, os.path.join(scratch_root, WORK, "harness.py"))
     control = socket.socket(fileno=control_fd)
     children, ended = set(), {}
     control.send(json.dumps({"zygote": os.getpid()}).encode())
@@ -57,13 +60,16 @@ def main(control_fd, submission, scratch_root):
             if pid == 0:
                 try:
                     control.close()
-                    _serve(request, fds, submission, scratch_root)
+                    _serve(request, fds, submission, scratch_root, code)
                 finally:
                     os._exit(0)
             children.add(pid)
             for fd in fds:
                 os.close(fd)
             control.send(json.dumps({"pid": pid}).encode())
+        elif request["op"] == "dump":  # the grader's time ran out: name the line
+            _signal(request["pid"], signal.SIGUSR1)
+            control.send(b'{"sent": 1}')
         elif request["op"] == "status":
             control.send(json.dumps(_status(request["pid"], ended)).encode())
         elif request["op"] == "reset":
@@ -82,6 +88,13 @@ def _warm_up():
         import damaged  # noqa: F401  (it imports lab)
     except Exception:  # a lesson without it: the harness imports what it needs itself
         pass
+
+
+def _signal(pid, number):
+    try:
+        os.kill(pid, number)
+    except OSError:
+        pass  # it has ended already: there is no stack to dump
 
 
 def _reap_quietly(ended):
@@ -132,7 +145,18 @@ def _clean(scratch_root):
         os.spawnv(os.P_WAIT, "/usr/bin/rm", ["rm", "-rf", "--", *doomed])
 
 
-def _serve(request, fds, submission, scratch_root):
+def _compiled(submission, path):
+    """The submission compiled once, as the file each test's process imports (`path`), so
+    that no test pays for it; None when it will not compile (the import then says why).
+    Compiling runs none of it."""
+    try:
+        with open(submission, "rb") as source:
+            return compile(source.read(), path, "exec", dont_inherit=True)
+    except BaseException:
+        return None
+
+
+def _serve(request, fds, submission, scratch_root, code):
     """In the forked process: become the test's clean process, then serve it."""
     channel, output, stacks = fds
     os.setsid()
@@ -151,7 +175,7 @@ def _serve(request, fds, submission, scratch_root):
     sys.stdout = open(1, "w", buffering=1, closefd=False, errors="backslashreplace")
     sys.stderr = open(2, "w", buffering=1, closefd=False, errors="backslashreplace")
     sys.__stdout__, sys.__stderr__, sys.__stdin__ = sys.stdout, sys.stderr, sys.stdin
-    scratch = os.path.join(scratch_root, request["scratch"])
+    scratch = os.path.join(scratch_root, WORK)
     os.makedirs(scratch, exist_ok=True)
     copy = os.path.join(scratch, "harness.py")
     try:
@@ -170,7 +194,7 @@ def _serve(request, fds, submission, scratch_root):
     sys.dont_write_bytecode = True
     sys.argv = [copy]
     sys.path[:] = [scratch] + [p for p in sys.path if p not in ("", ".")]
-    serve.Server(channel, os.fdopen(stacks, "w"), copy).run(request["watchdog"])
+    serve.Server(channel, os.fdopen(stacks, "w"), copy).run(code)
 
 
 def _limit(request):
