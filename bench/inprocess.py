@@ -19,7 +19,7 @@ import random
 import pytest
 from hypothesis import settings
 
-import lab.grading.plugin  # noqa: F401  (registers the "lab" hypothesis profile)
+from lab.grading.plugin import scenarios_of  # (importing it registers the "lab" profile)
 from lab.grading.inside.serve import Server
 from lab.grading.student import Returned, Student, Value
 
@@ -50,19 +50,12 @@ def variation(request):
 def student(request, _module):
     folder = pathlib.Path(request.node.path).parent
     scenarios = folder / "scenarios.py"
-    return InProcess(_module, _load(scenarios) if scenarios.exists() else None)
+    return InProcess(_module, scenarios_of(scenarios))
 
 
 def _plain(facts):
     """The facts as the grader receives them: through JSON."""
     return json.loads(json.dumps(facts))
-
-
-def _load(path):
-    spec = importlib.util.spec_from_file_location(f"bench_scenarios_{path.parent.name}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 class InProcess(Student):

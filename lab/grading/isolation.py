@@ -86,11 +86,12 @@ def python():
 def _bubblewrap_problem():
     if not shutil.which("bwrap"):
         return "bwrap is not installed (Debian: apt-get install bubblewrap)"
-    with Bundle() as empty:
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="lab-bwrap-probe-") as empty:
         try:
-            done = subprocess.run(
-                _bwrap_argv(empty.path, os.devnull, 0) + ["true"],
-                stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
+            done = subprocess.run(_bwrap_argv(empty, os.devnull, 0) + ["true"],
+                                  stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
         except (OSError, subprocess.TimeoutExpired) as error:
             return f"bwrap did not start ({error})"
     if done.returncode != 0:

@@ -62,7 +62,7 @@ def _zygote():
 def student(request, _zygote):
     """The student's harness, in a clean process of its own for this test."""
     folder = pathlib.Path(request.node.path).parent
-    you = Student(_zygote, scenarios=_scenarios(folder / "scenarios.py"),
+    you = Student(_zygote, scenarios=scenarios_of(folder / "scenarios.py"),
                   gaps=manifest.read_file(folder / "manifest.toml").get("gaps", {}))
     try:
         yield you
@@ -82,7 +82,7 @@ def variation(request):
 _loaded = {}
 
 
-def _scenarios(path):
+def scenarios_of(path):
     """The lesson's scenarios.py, loaded once, on the grader's side; None when there is none."""
     if path not in _loaded:
         module = None

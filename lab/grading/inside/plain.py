@@ -21,8 +21,8 @@ class NotPlain(ValueError):
 
 
 class Codec:
-    def __init__(self, mine, proxy, keep_objects=True):
-        self.mine, self._proxy, self._keep = mine, proxy, keep_objects
+    def __init__(self, mine, proxy):
+        self.mine, self._proxy = mine, proxy
         self._objects, self._numbers = [], {}
 
     def kept(self, number):

@@ -76,8 +76,8 @@ def main(control_fd, submission, scratch_root):
             _kill_everything(first, children)
             children.clear()
             ended.clear()
-            if first and request.get("clean"):
-                _clean(scratch_root)
+            if request.get("clean"):
+                _clean(scratch_root, first)
             control.send(b'{"clean": 1}')
     _kill_everything(first, children)
 
@@ -136,10 +136,12 @@ def _kill_everything(first, children):
             return
 
 
-def _clean(scratch_root):
-    """Empty the sandbox's own folders (its scratch, /tmp, /dev/shm: all private to it), so
-    that nothing a test left is there for the next: rm, which goes to any depth."""
-    doomed = [os.path.join(folder, name) for folder in (scratch_root, "/tmp", "/dev/shm")
+def _clean(scratch_root, private):
+    """Empty the sandbox's scratch folder, and its /tmp and /dev/shm when they are its own
+    (`private`: in its own namespaces), so that nothing a test left is there for the next: rm,
+    which goes to any depth."""
+    folders = (scratch_root, "/tmp", "/dev/shm") if private else (scratch_root,)
+    doomed = [os.path.join(folder, name) for folder in folders
               if os.path.isdir(folder) for name in os.listdir(folder)]
     if doomed:
         os.spawnv(os.P_WAIT, "/usr/bin/rm", ["rm", "-rf", "--", *doomed])
