@@ -1,7 +1,11 @@
 """Lesson 11, "the power cable", as a whole: lab_check proves its tests (verify), finds its
-files (where), harness.py stays the first lesson's starter, and its notebook is what its
-source makes and runs on a real kernel, on the finished harness and on the starter."""
+files (where), its gaps can be filled in the order the report names them (each gap's tests pass
+once it and the gaps before it are filled), harness.py stays the first lesson's starter, and its
+notebook is what its source makes and runs on a real kernel, on the finished harness, on the
+starter, on a correct harness that is not the finished one, and in the student's edition on
+the edition's own harness.py."""
 
+import ast
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
@@ -9,6 +13,7 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 
 from lab import lessons, notebook, starter
+from lab.grading import batch, manifest
 import notebooks
 from conftest import PROJECT
 from notebooks import printed
@@ -49,6 +54,55 @@ def test_harness_py_stays_the_first_lessons_starter_with_a_second_lesson_beside_
         "harness.py should be made from lesson 10's finished file, where a new student starts"
     assert made[LESSON.starter] == starter.make_starter(LESSON.finished.read_text())
     assert lessons.first().number == 10
+
+
+# -- the gaps, filled in the order the report names them --
+
+def finished_definitions_by_gap(finished_text, gaps):
+    """{gap: [source of each top-level definition of finished_text that gap fills]}. A
+    definition starting inside a gap's region belongs to the gap that names it (or, for a
+    helper, to the gap of the definition before it in the region); a region inside a
+    definition (a function's body, a method of a class) makes that whole definition the
+    gap's."""
+    tree, lines = ast.parse(finished_text), finished_text.splitlines(keepends=True)
+    marks = [n for n, line in enumerate(lines, 1) if line.strip() in (starter.BEGIN, starter.SWAP)]
+    owner = {name: gap for gap, meta in gaps.items() for name in meta.get("names", [])}
+    found = {gap: [] for gap in gaps}
+    for begin, swap in zip(marks[::2], marks[1::2]):
+        inside = [n for n in tree.body if begin < n.lineno < swap]
+        if not inside:
+            inside = [next(n for n in tree.body if n.lineno < begin <= n.end_lineno)]
+        gap = None
+        for node in inside:
+            gap = owner.get(getattr(node, "name", None), gap)
+            found[gap].append("".join(lines[node.lineno - 1:node.end_lineno]))
+    return found
+
+
+def test_each_gap_passes_its_tests_once_it_and_the_gaps_before_it_are_filled(tmp_path):
+    gaps, listed = manifest.read(LESSON)["gaps"], manifest.read(LESSON)["tests"]
+    order = list(gaps)
+    pieces = finished_definitions_by_gap(LESSON.finished.read_text(), gaps)
+    folders = []
+    for count in range(1, len(order)):  # all of them filled is finished.py, which verify grades
+        folder = tmp_path / f"first-{count}"
+        folder.mkdir()
+        appended = [piece for gap in order[:count] for piece in pieces[gap]]
+        (folder / batch.HARNESS).write_text(LESSON.starter.read_text() + "\n\n" + "\n\n".join(appended))
+        folders.append(folder)
+
+    grades = batch.grade_all(folders, LESSON, isolated=False, seed=1)
+
+    for count, folder in enumerate(folders, 1):
+        outcomes = {t.test: t.outcome for t in grades[folder.name].tests}
+        filled = order[:count]
+        failing = [test for test, meta in listed.items()
+                   if meta["gap"] in filled and outcomes.get(test) != "passed"]
+        assert failing == [], (f"with the gaps {filled} filled, expected every test of those "
+                               f"gaps to pass; these do not: {failing}")
+        later = [test for test, meta in listed.items()
+                 if meta["gap"] == order[count] and outcomes.get(test) == "passed"]
+        assert later == [], f"the {order[count]} gap is still empty, yet {later} pass"
 
 
 # -- the notebook --
