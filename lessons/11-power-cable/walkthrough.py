@@ -215,17 +215,18 @@ print("the request it was sent:      ", lab.shape(model.calls[0].messages))
 # events in turn. Each time it counts what had been announced and what the file holds.
 
 # %% id="every-event"
+def as_object(piece):
+    """`piece` of text parsed, when it is one whole JSON object; None when it is anything else."""
+    try:
+        value = json.JSONDecoder().decode(piece)
+    except ValueError:
+        return None
+    return value if type(value) is dict else None
+
+
 def whole_messages(text):
     """The lines of `text` that are whole JSON objects, in order."""
-    found = []
-    for line in text.split("\n"):
-        try:
-            message = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(message, dict):
-            found.append(message)
-    return found
+    return [m for m in map(as_object, text.split("\n")) if m is not None]
 
 
 if not (waiting := empty_gaps("persist")):
@@ -405,8 +406,9 @@ if not (waiting := empty_gaps("persist", "load", "repair", "resume")):
     print("set aside:  ", [line[:40] + "…" for line in resumed.set_aside])
     print("interrupted:", [f"{c['name']} {c['arguments']['path']} ({c['id']})"
                            for c in resumed.interrupted])
-    print("the file's first", len(at_cut), "bytes unchanged:",
-          back.read_text("record.jsonl")[:len(at_cut)] == at_cut)
+    kept = cut.read_bytes("record.jsonl")
+    print(f"the {len(kept)} bytes the cut left, unchanged:",
+          back.read_bytes("record.jsonl")[:len(kept)] == kept)
     print()
     print(resumed.notice)
 else:
