@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from lab import compose, course, lessons, patches, starter
+from lab import carry, compose, course, lessons, patches, starter
 from lab.harnesses import nearly_right
 from conftest import PROJECT
 
@@ -242,3 +242,30 @@ def test_a_patch_is_applied_word_for_word_or_not_at_all():
     assert patches.apply("a\nb\nc\n", patch) == "a\nB\nc\n"
     with pytest.raises(patches.PatchError, match="line 1 should read 'a'"):
         patches.apply("A\nb\nc\n", patch)
+
+
+# -- carrying a student's own file forward --
+
+def test_carrying_lesson_10s_reference_forward_gives_exactly_lesson_11s_starter():
+    ten = starter.solve(lessons.lesson(10).finished.read_text())
+
+    carried = carry.carry_forward(ten, course.find(11))
+
+    assert carried.text == lessons.lesson(11).starter.read_text()
+    assert "Harness" in carried.replaced and "load_record" in carried.added
+
+
+def test_what_the_next_lab_does_not_change_stays_the_students_word_for_word():
+    ten = starter.solve(lessons.lesson(10).finished.read_text())
+    mine = ten.replace('return {"role": "user", "content": text}',
+                       'return dict(role="user", content=text)  # my own way')
+
+    carried = carry.carry_forward(mine, course.find(11))
+
+    assert 'return dict(role="user", content=text)  # my own way' in carried.text
+    assert "user_message" not in carried.replaced + carried.added
+
+
+def test_a_file_that_is_not_a_harness_cannot_be_carried_and_says_where():
+    with pytest.raises(compose.ComposeError, match="line 1: code before the first region header"):
+        carry.carry_forward("x = 1\n", course.find(11))
