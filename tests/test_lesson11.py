@@ -113,6 +113,35 @@ def test_each_gap_passes_its_tests_once_it_and_the_gaps_before_it_are_filled(tmp
         assert later == [], f"the {order[count]} gap is still empty, yet {later} pass"
 
 
+# -- what the reports say --
+
+CARD = re.compile(r"\bcards? \d")
+NOT_A_SHAPE = re.compile(r"^\s+(given|expected|got):.*(?<![\w'\"])\?(?![\w'\"])")
+
+
+def test_no_report_of_a_wrong_answer_prints_a_question_mark_or_a_card_the_notebook_lacks(tmp_path):
+    folders = []
+    for answer in [LESSON.starter, *LESSON.wrong_answers]:
+        folder = tmp_path / answer.stem
+        folder.mkdir()
+        text = LESSON.starter.read_text() if answer == LESSON.starter else LESSON.variant(answer)
+        (folder / batch.HARNESS).write_text(text)
+        folders.append(folder)
+
+    grades = batch.grade_all(folders, LESSON, isolated=False, seed=1)
+
+    said = [(name, t.test, line) for name, grade in grades.items() for t in grade.tests
+            if t.outcome == "failed" for line in t.message.splitlines()]
+    assert said, "expected the starter and the wrong answers to fail some tests"
+    unshaped = [s for s in said if NOT_A_SHAPE.search(s[2])]
+    cards = [s for s in said if CARD.search(s[2])]
+    trailing = [s for s in said if s[2].strip().startswith("given:") and s[2] != s[2].rstrip()]
+    assert unshaped == [] and cards == [] and trailing == [], (
+        f"expected every given/expected/got line to show its value (no '?' where a list is not "
+        f"messages), no card the notebook lacks, no line ending in a blank; got "
+        f"{unshaped[:3]} {cards[:3]} {trailing[:3]}")
+
+
 # -- the notebook --
 
 RIGHT = ("one_pass_repair.py", "look_before_repeating.py", "compact_lines.py")

@@ -7,8 +7,11 @@ in a process of its own and judges the plain data that comes back.
 
 First the record on disk (saved before it is announced, loaded back after a crash), then the
 resumed sessions (the power cut after every event and at every byte of a job that writes
-files, and once a real process killed), then each rule of repair_history, then the view, and
-last the same rules on histories hypothesis makes up, full of repeated and empty ids.
+files, what resume tells its user, and once a real process killed), then each rule of
+repair_history, then the view, and last the same rules on histories hypothesis makes up, full
+of repeated and empty ids. The rules are numbered as the lesson's "The rules of
+repair_history" numbers them. The manifest lists the gaps in the order to fill them (persist,
+load, repair, view, resume): each gap's tests need only that gap and the ones before it.
 """
 
 import copy
@@ -110,6 +113,11 @@ KEPT = ("every message that is not a tool result (placeholders aside) is kept, i
 
 # -- small helpers ------------------------------------------------------------------------------
 
+def shaped(messages):
+    """The shape of `messages`, or "no message" when there are none."""
+    return lab.shape(messages) or "no message"
+
+
 def one_line(messages):
     return lab.show(messages, clip=60).replace("\n", " | ") or "(nothing)"
 
@@ -196,15 +204,15 @@ def last_event(seen):
 
 def judge_the_cut(seen, where):
     """The four promises of a resumed session, after the cut described by `where`."""
-    given = f"{where}; the file then held {lab.shape(seen['loaded'])}"
+    given = f"{where}; the file then held {shaped(seen['loaded'])}"
     refused = [a.get("error_message") for a in seen["answers"] if a.get("stop_reason") == "error"]
     expect(len(seen["answers"]) == 2 and not refused, ANSWERS, given=given,
            expected="both prompts answered", got=f"refused: {refused[0] if refused else ''}")
     announced = [e["message"] for e in seen["events"] if e["type"] == "message_end"]
     expect(seen["loaded"][:len(announced)] == announced, NOTHING_LOST, given=given,
-           expected=f"loaded first: {lab.shape(announced)}", got=seen["loaded"])
+           expected=f"loaded first: {shaped(announced)}", got=seen["loaded"])
     expect(seen["loaded"] == seen["recorded"][:len(seen["loaded"])], NOTHING_TORN, given=given,
-           expected=f"a start of what was recorded: {lab.shape(seen['recorded'])}",
+           expected=f"a start of what was recorded: {shaped(seen['recorded'])}",
            got=seen["loaded"])
     finished = finished_calls(seen["events"])
     told = set().union(*(told_interrupted(r) for r in seen["requests"]))
@@ -222,8 +230,8 @@ def test_every_announced_message_is_already_on_disk_whatever_event_the_power_goe
         on_disk = [json.loads(line) for line in seen["text_at_cut"].split("\n") if is_whole(line)]
         expect(on_disk[:len(announced)] == announced, PERSIST,
                given=f"the power went after event {k} ({last_event(seen)})",
-               expected=f"on disk at least: {lab.shape(announced)}",
-               got=f"on disk: {lab.shape(on_disk)}")
+               expected=f"on disk at least: {shaped(announced)}",
+               got=f"on disk: {shaped(on_disk)}")
 
 
 def test_the_file_holds_one_json_line_per_message_in_record_order(student):
@@ -257,8 +265,8 @@ def test_a_torn_line_is_set_aside_and_every_whole_line_is_loaded(student):
 
         expect(loaded["messages"] == messages and loaded["set_aside"] == set_aside, TORN,
                given=f"{case}: {text[-80:]!r}",
-               expected=f"loaded {lab.shape(messages)}, set aside {set_aside}",
-               got=f"loaded {lab.shape(loaded['messages'])}, set aside {loaded['set_aside']}")
+               expected=f"loaded {shaped(messages)}, set aside {set_aside}",
+               got=f"loaded {shaped(loaded['messages'])}, set aside {loaded['set_aside']}")
 
 
 # -- resuming after a power cut ---------------------------------------------------------------------
@@ -312,15 +320,15 @@ def test_a_file_cut_at_any_byte_loads_its_whole_lines_and_sets_the_torn_one_asid
         set_aside = [line for line in lines if line and not is_whole(line)]
         expect(seen["messages"] == messages and seen["set_aside"] == set_aside, TORN,
                given=f"the job's file cut after byte {n} of {len(data)}, ending {text[-50:]!r}",
-               expected=f"loaded {lab.shape(messages)}, set aside {set_aside}",
-               got=f"loaded {lab.shape(seen['messages'])}, set aside {seen['set_aside']}")
+               expected=f"loaded {shaped(messages)}, set aside {set_aside}",
+               got=f"loaded {shaped(seen['messages'])}, set aside {seen['set_aside']}")
 
 
 def judge_the_notice(seen, where, wanted, answered_with):
     """.interrupted is `wanted` ([(tool, path, id as sent)]), the first request answers each
     with the stand-in `answered_with` names, and .notice names each of them (and no call that
     finished) by its id, its tool and its file."""
-    given = f"{where}; resume loaded {lab.shape(seen['loaded']) or 'no message'}"
+    given = f"{where}; resume loaded {shaped(seen['loaded']) or 'no message'}"
     got = unfinished(seen["interrupted"])
     expect(got == wanted, NOTICE, given=given, expected=f"interrupted: {described(wanted)}",
            got=f"interrupted: {described(got)}")
@@ -397,8 +405,8 @@ def test_resume_closes_a_last_line_that_lost_only_its_newline(student):
                got=f"loaded {len(seen['loaded'])}, set aside {seen['set_aside']!r}")
         expect(seen["reloaded"] == seen["resumed_record"] and seen["reloaded_set_aside"] == [],
                CLOSED, given=where,
-               expected=f"loaded again: {lab.shape(seen['resumed_record'])}, set aside nothing",
-               got=f"loaded again: {lab.shape(seen['reloaded']) or 'no message'}, set aside "
+               expected=f"loaded again: {shaped(seen['resumed_record'])}, set aside nothing",
+               got=f"loaded again: {shaped(seen['reloaded'])}, set aside "
                    f"{seen['reloaded_set_aside']!r}")
 
 
@@ -412,9 +420,9 @@ def test_resume_only_appends_to_the_file_and_a_second_load_agrees(student):
                got=f"truncated {seen['truncations']}; begins {seen['final_text'][:80]!r}")
         expect(seen["reloaded"] == seen["resumed_record"]
                and seen["reloaded_set_aside"] == seen["set_aside"], APPEND_ONLY, given=where,
-               expected=f"loaded again: {lab.shape(seen['resumed_record'])}, set aside "
+               expected=f"loaded again: {shaped(seen['resumed_record'])}, set aside "
                         f"{seen['set_aside']}",
-               got=f"{lab.shape(seen['reloaded'])}, set aside {seen['reloaded_set_aside']}")
+               got=f"{shaped(seen['reloaded'])}, set aside {seen['reloaded_set_aside']}")
 
 
 def test_a_process_killed_mid_run_resumes_from_its_real_file(student):
@@ -432,8 +440,9 @@ def test_a_process_killed_mid_run_resumes_from_its_real_file(student):
     expect(lab.shape(seen["loaded"]) == "U A[call_0,call_1] R(call_0)", KILLED,
            expected="loaded: U A[call_0,call_1] R(call_0)", got=seen["loaded"])
     expect([c["id"] for c in seen["interrupted"]] == ["call_1"] and not refused, KILLED,
-           given=lab.shape(seen["loaded"]), expected="call_1 interrupted, both prompts answered",
-           got=f"interrupted {seen['interrupted']}; refused {refused}")
+           given=shaped(seen["loaded"]), expected="call_1 interrupted, both prompts answered",
+           got=f"interrupted: {described(unfinished(seen['interrupted']))}; refused: "
+               f"{refused[0] if refused else 'nothing'}")
     expect(seen["reloaded"] == seen["resumed_record"], APPEND_ONLY,
            expected=lab.shape(seen["resumed_record"]), got=seen["reloaded"])
 
@@ -605,7 +614,7 @@ def test_view_drops_empty_failures_then_repairs_and_leaves_the_record_alone(stud
     expect(view.messages == wanted, THE_VIEW, given=record, expected=one_line(wanted),
            got=one_line(view.messages))
     expect(view.input_after == record and view.input_kept_objects, THE_VIEW, given=record,
-           expected=f"the record afterwards: {lab.shape(record)}, every message as it was",
+           expected=f"the record afterwards: {shaped(record)}, every message as it was",
            got=f"the record afterwards: {one_line(view.input_after)}")
 
 
@@ -631,7 +640,8 @@ def test_a_provider_that_restarts_or_leaves_out_ids_is_answered_every_time(stude
         sent = [b["id"] for m in seen["record"] if m["role"] == "assistant"
                 for b in m["content"] if b["type"] == "toolCall"]
         expect(sent == [first] * 4, RESTARTING, given=f"a model whose ids are {ids}",
-               expected=f"the record keeps the ids sent: {[first] * 4}", got=sent)
+               expected=f"the record keeps the ids sent: {[first] * 4}",
+               got=f"the record holds: {sent}")
 
 
 # -- the same rules, on histories hypothesis makes up ------------------------------------------------
@@ -685,7 +695,7 @@ def test_view_of_any_history_is_accepted_and_leaves_the_record_alone(student, re
     expect(not problems, VALID, given=record, got=view.messages,
            note=f"the strict provider refuses it: {problems[0] if problems else ''}")
     expect(view.input_after == sent and view.input_kept_objects, PURE_RECORD, given=record,
-           expected=f"the record afterwards: {lab.shape(sent)}, every message as it was",
+           expected=f"the record afterwards: {shaped(sent)}, every message as it was",
            got=f"the record afterwards: {one_line(view.input_after)}")
 
 

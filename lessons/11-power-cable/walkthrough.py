@@ -253,8 +253,10 @@ else:
 # How does a line get *onto the disk*, rather than into a buffer? `save_message` writes a line
 # in one `write` and then flushes the file. On a real file (`open_record`), flushing hands the
 # bytes to the operating system, which outlives a killed process, and `os.fsync` then asks it
-# to put them on the disk itself, which outlives a power cut. The lab's `Disk` stores a write
-# the moment it is made, so here the order of the steps is what you can watch go wrong.
+# to put them on the disk itself, which outlives a power cut. *Our simplification:* the lab's
+# `Disk` stores a write the moment it is made, and a cut keeps exactly the bytes before it;
+# a real disk can also lose a write the operating system had said was done, which is what
+# `fsync` is for. Here the order of the steps is what you can watch go wrong.
 #
 # ### Common answers, and what each one misses
 #
@@ -1049,7 +1051,7 @@ else:
     print(waiting)
 
 # %% [markdown]
-# Over a thousand crashes, each at a different byte, and every resumed session answered. Read the
+# One crash at every byte of the file, and every resumed session answered. Read the
 # last line: of all the calls the resumed harness said did not finish, none had announced its
 # end before the cut. A call can still be in doubt when its tool ran and its result did not
 # reach the disk; that is the case the notice is for, and it is the only one.
