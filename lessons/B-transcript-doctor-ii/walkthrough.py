@@ -57,17 +57,17 @@ else:
 # Their reasoning is hard to fault at first sight. The request is valid either way, the
 # provider answers, and nobody sees a 400 again. Call the harness **fir**.
 #
-# Here is lesson 10's own session on it: the user asks for the tests, the model says
-# "Running the tests." and asks for bash, and the user walks away before bash starts. Then
-# they type "Never mind. What is in config.py?". The same session runs on lesson 10's
-# finished harness beside it.
+# Here is lesson 10's own session on it: the user asks for a reformat and the tests, the
+# model says "Running the tests." and asks for bash, and the user walks away before bash
+# starts. Then they type "Never mind. What does config.py say?". The same session runs on
+# lesson 10's finished harness beside it.
 
 # %% id="failure"
 walk_away = {
     "tools": [{"name": "bash", "result": "3 passed"}],
     "replies": [lab.reply(lab.text("Running the tests."), lab.call("bash", {"command": "pytest"}))],
-    "prompts": [{"text": "Run the tests.", "walk_away_after": 5},
-                {"text": "Never mind. What is in config.py?"}],
+    "prompts": [{"text": "Reformat main.py and run the tests.", "walk_away_after": 5},
+                {"text": "Never mind. What does config.py say?"}],
 }
 on_finished, on_fir = casebook.visit("finished", walk_away), casebook.visit("fir", walk_away)
 
@@ -166,7 +166,7 @@ rules.picture(on_fir, breach, title="Figure B.1 · fir after a walk-away: the re
 
 # %% id="events"
 seen = casebook.visit("finished", {"tools": walk_away["tools"], "replies": walk_away["replies"],
-                                   "prompts": [{"text": "Run the tests."}]})
+                                   "prompts": [{"text": "Reformat main.py and run the tests."}]})
 for k, event in enumerate(seen.events[0], 1):
     print(f"event {k:2}: {event}")
 
@@ -201,7 +201,7 @@ for k, event in enumerate(seen.events[0], 1):
 
 # %% id="walk-away-at"
 for k in range(3, 9):
-    case = dict(walk_away, prompts=[{"text": "Run the tests.", "walk_away_after": k}])
+    case = dict(walk_away, prompts=[{"text": "Reformat main.py and run the tests.", "walk_away_after": k}])
     seen = casebook.visit("finished", case)
     moment = f"after event {k} ({seen.events[0][-1]})"
     print(f"walked away {moment:36} the record: {lab.shape(seen.record)}")
