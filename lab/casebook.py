@@ -86,7 +86,7 @@ def _write(path, name, case, seen):
 
 
 def _fir_file():
-    return lessons.lesson("B").folder / "fir.py"
+    return lessons.lesson("B").folder / "fir.patch"
 
 
 def _saved_file():
