@@ -520,14 +520,14 @@ if doctor is not None:
 #   (`:471`), what the events said (`:474-482`), and what the provider was sent on the second
 #   call (`:436-442`, `:495`). Records, events, requests: your three places.
 #
-# Where the course's clinic is weaker: it judges one scripted session at a time, against seven
-# rules it can state. pi-mono's tests can also see timing, such as parallel tools that finish
-# out of order and must still be reported in the order they were asked for (`should execute
-# tool calls in parallel and emit tool results in source order`, `agent-loop.test.ts:310`),
-# which a clinic of generators, one tool at a time, cannot. For a
-# checkpoint whose harnesses differ from the finished one in one idea each, seven rules and
-# a session are enough; for a harness in production, a rule nobody wrote is a bug nobody sees,
-# which is the further case below.
+# Where the course's clinic is weaker. Our simplification: the model is a script, every tool
+# returns at once, and a session is judged against seven rules the course can state. pi-mono's
+# tests can also see timing, such as parallel tools that finish out of order and must still be
+# reported in the order they were asked for (`should execute tool calls in parallel and emit
+# tool results in source order`, `agent-loop.test.ts:310`), which a clinic of generators, one
+# tool at a time, cannot. For a checkpoint whose harnesses differ from the finished one in one
+# idea each, seven rules and a session are enough; for a harness in production, a rule nobody
+# wrote is a bug nobody sees, which is the further case below.
 
 # %% [markdown]
 # ## In your own words
