@@ -198,6 +198,15 @@ def test_a_wrong_diagnosis_is_shown_beside_the_rule_its_case_broke_with_record_a
     assert "run your case on it" not in report, report
 
 
+def test_evidence_from_a_case_that_breaks_the_finished_harness_too_is_called_the_cases_own(tmp_path):
+    clash = CHECKPOINT.variant(CHECKPOINT.folder / "wrong" / "reuse_an_id_the_model_hands_out.py")
+
+    run = graded(tmp_path, clash + '\nDIAGNOSIS = dict(DIAGNOSIS, elm="orphan_left_out")\n')
+
+    assert "case_elm breaks a rule on lesson 10's finished harness as well" in run.stdout, run.stdout
+    assert "what case_elm did on elm:" not in run.stdout, run.stdout
+
+
 def test_a_case_that_breaks_nothing_yet_says_to_write_the_case_before_the_diagnosis(tmp_path):
     run = graded(tmp_path, CHECKPOINT.starter.read_text(), "-k", "ash_diagnosis")
 

@@ -12,6 +12,8 @@ What goes in, at the top of DIR:
     manifest.toml      their points, gaps and visibility; [submission] counts the rest
     scenarios.py       the lesson's scenarios, which the graded tests drive the harness with
     hints.toml         the lesson's hints, when it has some
+    ideas.toml         a checkpoint's ideas, which its diagnoses name
+    sessions.json      a checkpoint's worked examples, as the grader's side ran them
     damaged.py ...     the project's other top-level modules, which examples and tests import
     walkthrough.ipynb  the lesson's notebook, with the finished lesson's outputs
     lab/               the lab, lab_check included, without the instructor's tools
