@@ -90,7 +90,7 @@ print(lab.show(on_fir.requests[1].messages[1:2]))
 # finished harness's</summary>
 #
 # ✗ The provider checks the shape of a request, not whether it is true, as lesson 10's
-# "Choosing the words" found. A valid request can still say something nobody saw happen.
+# "What the invented result says" found. A valid request can still say something nobody saw happen.
 #
 # </details>
 #
@@ -194,8 +194,7 @@ for k, event in enumerate(seen.events[0], 1):
 #
 # ✗ That is true of a harness that announces first and records second. On the finished
 # harness, a consumer that has seen event 6 has seen a result that is already on the
-# record. Keep this option in mind, though: "what a harness would do if it lacked the idea" is
-# exactly the question a case asks.
+# record.
 #
 # </details>
 
@@ -253,8 +252,8 @@ lab.draw(("request 2 on the finished harness", on_finished.requests[1].messages)
 # <details><summary><b>B</b> · <code>answer_the_dangling_call</code></summary>
 #
 # ✓ The call had no result, and instead of answering it with INTERRUPTED, fir took it out of
-# the reply. Lesson 10 called deletion "the one move that is always available and always a
-# lie"; fir makes it on every request that has a dangling call.
+# the reply. Lesson 10 put it plainly: deleting is always available, and it always falsifies
+# history. fir deletes on every request that has a dangling call.
 #
 # </details>
 #
