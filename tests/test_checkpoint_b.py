@@ -15,7 +15,7 @@ import pytest
 from nbclient import NotebookClient
 
 import lab
-from lab import casebook, clinic, lessons, notebook, rules
+from lab import clinic, lessons, notebook, rules
 from lab import course as lab_course
 from lab.grading import hints
 from lab.harnesses import load_harness, nearly_right
