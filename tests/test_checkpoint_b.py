@@ -360,6 +360,9 @@ def test_edition_holds_no_line_of_any_labs_answer_and_none_of_the_graders_files(
     assert not [f for f in files if f.startswith(("harnesses", "fir", "finished", "right", "wrong"))]
     assert (edition / "doctor.py").read_text() == CHECKPOINT.starter.read_text()
     assert not (edition / ".github").exists(), "a Classroom workflow here could grade nothing"
+    readme = (edition / "README.md").read_text()
+    assert "## 2. Graded on submission" in readme and "`doctor.py`" in readme, readme
+    assert "harness.py" not in readme, "the checkpoint's file is doctor.py"
 
 
 def test_leak_check_finds_a_grader_file_and_a_line_of_lesson_10s_answer_in_a_checkpoint_copy(edition, tmp_path):

@@ -188,5 +188,7 @@ the rule it broke, with the record and the request it broke in. Reason from that
 | `starter.py` | the same file as you were given it |
 | `ideas.toml` | the ideas a diagnosis names, each with the lesson it comes from |
 | `tests.py`, `manifest.toml` | the graded tests and their points |
+| `hints.toml` | two hints a test, a question and then an outline: `lab-check --hint` |
+| `walkthrough.ipynb`, `sessions.json` | the lesson, and the sessions its examples replay |
 | `lab/` | the lab: message builders, the clinic that runs a case, the rules, `lab_check` |
 """

@@ -4,13 +4,16 @@
 
 Your file is asked for plain data only, in a process of its own: DIAGNOSIS, and what each
 case_<name>() returns. Everything else happens here, on the grader's side: lab.clinic runs
-the case on the nearly-right harness it names and on lesson 10's finished harness, both
-loaded from the lab's own files (the five live in harnesses/, never copied into your sandbox),
-and lab.rules judges the two sessions.
+the case on the nearly-right harness it names and on lesson 10's finished harness, and
+lab.rules judges the two sessions. The five are patches (harnesses/) against lesson 10's
+finished harness, which only the grader holds: a student's copy has neither, so it is graded
+where they are.
 
-A case scores when it breaks a rule on its harness and none on the finished one. A case that
-breaks a rule on the finished harness too is a bug in the case: the report shows the rule,
-the record, the request and the refusal, so that you can see where the session went wrong.
+For each harness, its case first: it scores when it breaks a rule on the harness and none on
+the finished one. A case that breaks a rule on the finished harness too is a bug in the case:
+the report shows the rule, the record, the request and the refusal. Then its diagnosis: when
+it names another idea, the report shows what the case did on the harness (the rule it broke,
+with its record and request), which is what a diagnosis is reasoned from.
 """
 
 import pathlib
