@@ -204,8 +204,21 @@ def in_the_edition_on_a_correct_harness(edition, tmp_path_factory):
     return notebooks.run(types.SimpleNamespace(folder=copy))
 
 
+@pytest.fixture(scope="module")
+def in_the_edition_half_way(edition, tmp_path_factory):
+    """The edition's notebook on a harness.py whose first two gaps (persist, load) are filled."""
+    copy = tmp_path_factory.mktemp("edition-half") / "lesson-11"
+    shutil.copytree(edition, copy)
+    gaps = manifest.read(LESSON)["gaps"]
+    pieces = finished_definitions_by_gap(LESSON.finished.read_text(), gaps)
+    (copy / "harness.py").write_text(LESSON.starter.read_text() + "\n\n" + "\n\n".join(
+        piece for gap in list(gaps)[:2] for piece in pieces[gap]))
+    return notebooks.run(types.SimpleNamespace(folder=copy))
+
+
 EVERY_RUN = ["on_finished", "on_starter", "on_another_correct_harness",
-             "in_the_edition_on_its_starter", "in_the_edition_on_a_correct_harness"]
+             "in_the_edition_on_its_starter", "in_the_edition_half_way",
+             "in_the_edition_on_a_correct_harness"]
 
 
 @pytest.mark.parametrize("which", EVERY_RUN)
@@ -242,6 +255,20 @@ def test_in_the_edition_each_example_that_needs_an_empty_gap_says_which_in_one_l
     assert {"every-event", "cut-in-a-line", "resume", "figure-11-1", "figure-11-2", "spans",
             "every-byte"} <= set(waiting), sorted(waiting)
     assert all(text.count("\n") == 1 for text in waiting.values()), waiting
+
+
+def test_half_way_the_examples_of_the_filled_gaps_run_and_the_rest_name_the_gaps_they_need(
+        in_the_edition_half_way):
+    nb = in_the_edition_half_way
+
+    every_event = printed(nb, "every-event").splitlines()
+
+    assert len(every_event) == 21 and all(line.endswith("on disk: True") for line in every_event), \
+        "\n".join(every_event)
+    assert "set aside:         ['{\"role\": \"toolResu" in printed(nb, "cut-in-a-line")
+    assert printed(nb, "resume") == ("(this example needs the repair and resume gaps of your "
+                                     "harness.py: fill them, then run the cells from the top "
+                                     "again)\n"), printed(nb, "resume")
 
 
 @pytest.mark.parametrize("which", ["on_finished", "on_another_correct_harness",

@@ -52,26 +52,30 @@ print(chosen)
 
 def empty_gaps(*gaps):
     """"" when the chosen harness has filled every gap in `gaps`, else one line saying which
-    of them an example needs first. A gap is empty while its code raises NotImplementedError;
-    code that is written but wrong counts as written, and the example shows what it does."""
-    probes = {"persist": lambda: harness.save_message(lab.Disk().open("probe"),
-                                                      harness.user_message("hello")),
-              "load": lambda: harness.load_record(""),
-              "repair": lambda: harness.repair_history([]),
-              "resume": lambda: harness.Harness.resume(lab.ScriptedModel([]), harness.SYSTEM, [],
-                                                       lab.Disk().open("probe"))}
+    of them an example needs first. A gap is empty while its own code raises the starter's
+    NotImplementedError (one that names it); code that is written but wrong counts as written,
+    and the example shows what it does."""
+    probes = {"persist": ("save_message", lambda: harness.save_message(
+                  lab.Disk().open("probe"), harness.user_message("hello"))),
+              "load": ("load_record", lambda: harness.load_record("")),
+              "repair": ("repair_history", lambda: harness.repair_history([])),
+              "resume": ("Harness.resume", lambda: harness.Harness.resume(
+                  lab.ScriptedModel([]), harness.SYSTEM, [], lab.Disk().open("probe")))}
     empty = []
     for gap in gaps:
+        name, probe = probes[gap]
         try:
-            probes[gap]()
-        except NotImplementedError:
-            empty.append(gap)
+            probe()
+        except NotImplementedError as unwritten:
+            if name in str(unwritten):  # not a gap this one calls, still empty
+                empty.append(gap)
         except Exception:  # written, if not right yet: the example shows what it does
             continue
     if not empty:
         return ""
-    return (f"(this example needs the {' and '.join(empty)} gap{'s' * (len(empty) > 1)} of "
-            "your harness.py: fill it, then run the cells from the top again)")
+    many = len(empty) > 1
+    return (f"(this example needs the {' and '.join(empty)} gap{'s' * many} of your harness.py: "
+            f"fill {'them' if many else 'it'}, then run the cells from the top again)")
 
 # %% [markdown]
 # The cell names the harness file the examples use and says why. Until your `harness.py`
