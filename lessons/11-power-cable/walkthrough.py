@@ -1151,8 +1151,14 @@ else:
 # 8. Owns its transcript, letting one writer in at a time.
 # 9. Accepts user input mid-run, at safe points.
 # 10. Keeps every request valid, even after a run is cut off.
-# 11. **New:** keeps its record on disk, and survives a power cut at any byte: `save_message`,
-#     `load_record`, `repair_history`, `Harness.resume`, `resume_notice`.
+# 11. **New:** keeps its record on disk, and survives a power cut at any byte.
+#
+# The names in it, lesson 11's in bold (and *changed* where lesson 11 rewrote one): `run_tool`,
+# `run_agent`, **`record_message`**, *`context_for_model`*, **`repaired_view`**,
+# `is_empty_failure`, **`is_read_only`**, `INTERRUPTED`, **`INTERRUPTED_READ_ONLY`**,
+# **`Repaired`**, **`repair_history`** (in place of lesson 10's `repair_tool_history`),
+# **`open_record`**, **`RecordFile`**, **`Loaded`**, **`save_message`**, **`load_record`**,
+# *`Harness`* (with **`resume`**), **`resume_notice`**, `JsonRenderer`, `FinalTextRenderer`.
 #
 # **Still open.** The provider refuses a request, and your harness must decide what to do
 # about it: wait and retry, trim the history, or give up. A teammate's harness decides by
