@@ -903,24 +903,30 @@ else:
 # 5. **resume**: `Harness.resume` (region 6) and `resume_notice` after the class, about twenty
 #    lines.
 #
-# **The tests.** Thirty, four of them hidden on a platform that hides some. For persist: the
-# power is cut after each of the job's 21 events and every announced message is on the disk;
-# the file is one JSON line a message, in order. For load: five files (whole, torn, whole but
-# for its newline, a torn line an earlier resume closed, empty); and the job's file cut after
-# every byte. For repair, one test a rule: results move to their calls and the steer follows;
-# a result pairs only in its span; the stand-in's words; a repeated id; two ids repeating,
-# each counting its own `k`; an empty id; an empty id after a dropped orphan and placeholder,
-# in a reply that speaks first; a placeholder; orphans and second results; a valid history
-# unchanged; and, hidden, idempotent and pure, prefix-stable, and every message that is not a
-# result kept, on histories hypothesis makes up. For view: the lesson-5 drop then the repair,
-# the record left alone; a read cut short sent with the read-only words; providers whose ids
-# restart or are empty, answered every time; and, hidden, the view of any made-up history is
-# accepted. For resume: a cut after every event and inside every write, each resumed and
-# answering two prompts with nothing announced lost, nothing torn loaded and no finished tool
-# called interrupted; the notice and `.interrupted` for one unfinished write, for two, for a
-# read renamed `call_0_1`, and with a torn line set aside; a last line that lost only its
-# newline, resumed and loaded again; append-only resumes; and a real process killed with
-# SIGKILL and resumed by a fresh one.
+# **The tests.** Thirty, one line each; the four marked *hidden* are not in your copy's
+# `tests.py` and grade the same rules on histories hypothesis makes up.
+#
+# - *persist*: the power cut after each of the job's 21 events, every announced message on
+#   the disk · the finished job's file, one JSON line a message, in order.
+# - *load*: five files (whole; torn; whole but for its newline; a torn line an earlier resume
+#   closed, then more; empty) · the job's file cut after every one of its bytes.
+# - *repair*: results moved to their calls, the steer after them (rule 1) · a result recorded
+#   after the next reply, not moved back (rule 1) · the stand-in's words with and without
+#   `is_read_only` (rule 2) · orphans and second results left out (rule 3) · a repeated id,
+#   with a name already taken (rule 4) · two ids repeating, each with its own `k` (rule 4) · an
+#   empty id (rule 5) · an empty id after a dropped orphan and placeholder, in a reply that
+#   speaks first (rule 5) · a placeholder between calls and results (rule 6) · a valid history
+#   unchanged · *hidden:* idempotent and pure · *hidden:* prefix-stable, byte for byte ·
+#   *hidden:* every message that is not a result kept.
+# - *view*: the lesson-5 drop then the repair, the record untouched · a read cut short sent
+#   with the read-only words · providers whose ids restart or are empty, answered every time ·
+#   *hidden:* the view of any history accepted, the record untouched.
+# - *resume*: a cut after every event, resumed and answering two prompts, nothing announced
+#   lost, nothing torn loaded, no finished tool called interrupted · the same for a cut inside
+#   every write · the notice for one unfinished write · for two · for a read renamed
+#   `call_0_1` · with a torn line set aside · a last line that lost only its newline, resumed
+#   and loaded again · resume only appends, and a second load agrees · a real process killed
+#   with SIGKILL, resumed by a fresh one.
 #
 # <details><summary>Stuck on persist? A question</summary>
 #
