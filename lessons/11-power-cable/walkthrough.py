@@ -94,8 +94,9 @@ def empty_gaps(*gaps):
 # are `call_0` and `call_1`, and the read after them is `call_0` again.
 #
 # The cell runs the job on the **starter**, whatever the first cell chose: lesson 10's finished
-# harness, which keeps its record in memory. Its `Harness` already accepts a `file`, and writes
-# nothing to it: writing is this lesson's first gap. The power goes as the write of `b` starts.
+# harness with this lesson's gaps still empty, so it keeps its record in memory only. Its
+# `Harness` already accepts a `file`, and writes nothing to it: writing is this lesson's first
+# gap. The power goes as the write of `b` starts.
 
 # %% id="job"
 PROMPT = "Write a and b, then check a."
@@ -421,7 +422,7 @@ else:
     print(waiting)
 
 # %% [markdown]
-# Resume loaded four messages, set the torn line aside and appended one newline; the bytes
+# Resume loaded three messages, set the torn line aside and appended one newline; the bytes
 # the cut left are untouched. It also worked out which calls never got a result: the write
 # of `b`. That call *ran*, and from the record it looks exactly like a write that never
 # started, or one that stopped half-way. So the harness tells the user: the notice names the
