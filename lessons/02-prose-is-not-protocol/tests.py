@@ -180,7 +180,8 @@ def test_the_result_carries_the_calls_id_and_the_tools_name(student, variation):
     answered = student.value("run_tool", tools, call)
 
     wanted = result_for(call["id"], name, f"{name} ran with {json.dumps(arguments, sort_keys=True)}")
-    expect(answered.value == wanted, ID_AND_NAME, given=f"the call {lab.show([lab.reply(call)])}",
+    expect(answered.value == wanted, ID_AND_NAME,
+           given=f"a call to {name} under the id {call['id']}, arguments {json.dumps(arguments)}",
            expected=lab.show([wanted], clip=None),
            got=lab.show([answered.value], clip=None) if isinstance(answered.value, dict)
            else repr(answered.value))
