@@ -95,9 +95,9 @@ print(chosen)
 #
 # <details><summary><b>C</b> · An answer, but the model asks for <code>read</code> again, since it never saw a result</summary>
 #
-# ✗ **No,** though it is the right worry. A lenient API might let the request through and
-# leave a confused model to ask again. A strict one, which is what hosted providers are about
-# tool calls, never lets it get that far.
+# ✗ **No,** though it is the right worry. A lenient server might let the request through and
+# leave a confused model to ask again. Hosted providers are strict about tool calls, and
+# never let it get that far.
 #
 # </details>
 #
@@ -216,6 +216,17 @@ for label, sent in (("the whole tool", [read]), ("tool_specs([read])", harness.t
 #
 # Our simplification: the lab's scripted model keeps a request in memory and would not notice
 # a function in it, so the graded tests check for you that no request ever carries one.
+#
+# ### Common answers, and what each one misses
+#
+# - *"Send the tools once, when the session starts."* The model keeps nothing between
+#   requests; a tool it is not told about in this request does not exist for it.
+# - *"Send the function's source code, so the model knows exactly what the tool does."* The
+#   model needs to know what to ask for, not how you do it, and the source of `execute` is
+#   your business (and often long). The description is where the model is told what it is for.
+# - *"Drop the description; the name says it all."* `read` says little about what comes back,
+#   or whether it is the whole file. Descriptions are the one place you can tell the model how
+#   to use a tool well.
 
 # %% [markdown]
 # ### Who runs the tool?
@@ -617,8 +628,12 @@ print("the record:", lab.shape(record))
 
 # %% id="figure-2-3"
 reached_the_limit = lab.shape(record).startswith("U A[c1] R(c1) A[c2] U")
+first_run = len(record) - len(added)  # where the run for "Well?" began
 lab.draw(
-    lab.Panel("the record after two prompts", record),
+    lab.Panel("1 · the record the first run left", record[:first_run]),
+    lab.Panel("2 · the request for “Well?”", model.calls[-1].messages),
+    lab.Panel("3 · what came back", record[-1:], check=False),
+    arrows=True,
     title="Figure 2.3  One round, and then a call nobody answered",
     caption=("c1 is answered and the model asks again; c2 is not, because today's run_agent "
              "stops after one round. Every later request carries c2 without a result."
@@ -637,8 +652,8 @@ lab.draw(
 #   (`packages/ai/src/types.ts:216-220`), and the agent's tool adds the function to it:
 #   "AgentTool extends Tool but adds the execute function"
 #   (`packages/agent/src/types.ts:272-282`). When the tools go to Anthropic, the conversion
-#   keeps the name, the description and the schema, and nothing else
-#   (`packages/ai/src/providers/anthropic.ts:845-861`).
+#   keeps the name, the description and the schema's properties and required list, and
+#   nothing else (`packages/ai/src/providers/anthropic.ts:845-861`).
 # - A call is a block in the assistant's content, `type: "toolCall"` with an `id`, a `name`
 #   and `arguments` (`packages/ai/src/types.ts:159-165`), and the loop finds the calls by
 #   filtering the content, as your `tool_calls` does
@@ -666,9 +681,9 @@ lab.draw(
 # - A result's content is one string. pi-mono's is a list of blocks, so a tool can return an
 #   image (`types.ts:206`). Strings keep every transcript in this course printable on one line.
 # - Nothing checks the model's arguments against the schema. pi-mono validates them before a
-#   tool runs (`validateToolArguments`, imported at `agent-loop.ts:12`); your tools trust them,
-#   and a call with a missing `path` raises. Lesson 04 makes a tool's failure a result the
-#   model can read.
+#   tool runs (`agent-loop.ts:522`), and a call to a tool it does not have is answered with a
+#   result saying so (`agent-loop.ts:516`); your tools trust their arguments, and a call with a
+#   missing `path` raises. Lesson 04 makes a tool's failure a result the model can read.
 # - mini-swe-agent pads its results so that an action that never ran still gets one, "action
 #   was not executed" (`actions_toolcall.py:88-89`): one call in, one result out, even then.
 #   Your `run_tool` has only the happy path, and a tool that raises leaves its call unanswered.
