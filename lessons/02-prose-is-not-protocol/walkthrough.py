@@ -64,7 +64,7 @@ print(chosen)
 # `harness.py` answers a tool call with a tool result, it is the lesson's finished harness;
 # once your gaps are filled, run that cell again and the examples run on your code.
 #
-# **The notation**, from lesson 01 and `lab.shape`: `U` is a user message, `A` an assistant
+# **The notation**, `lab.shape`'s, which every lesson uses: `U` is a user message, `A` an assistant
 # reply, `A[c1]` a reply that asks for the tool call `c1`, `(error)` after an `A` a reply that
 # failed, and `R(c1)` the result of call `c1`. `messages[1]` counts from 0.
 
@@ -143,7 +143,7 @@ print(lab.show(record))
 # The refusal comes from the lab's scripted model, which checks every request the way a strict
 # provider does (`lab.validate`) and answers a broken one with a failed reply, so you can watch
 # it offline. [general] Hosted providers refuse a request in which a tool call has no result;
-# each words it its own way. Figure 2.1 puts the whole failure on one line.
+# each words it its own way. Figure 2.1 draws the whole failure in one picture.
 
 # %% id="figure-2-1"
 lab.draw(
