@@ -33,19 +33,16 @@ def tool_specs(tools):
 
 
 def run_tool(tools, call):
-    """Run one call and return the message that answers it: one call in, one result out.
-
-    The answer is a toolResult: role "toolResult", the call's id as tool_call_id (the id is
-    how the model, and the provider, pair a result with the call it answers), the tool's name
-    as tool_name (for whoever reads the record), what execute returned as content, and
-    is_error False. Nothing fails gracefully yet: a call to a tool nobody has, or a tool that
-    raises, is lesson 04's business."""
+    """Run one call and return the toolResult that answers it: one call in, one result out,
+    under the call's id, so the model can tell which of its calls each result answers."""
     # --- your code ---
     tool = next(t for t in tools if t["name"] == call["name"])
     return {"role": "toolResult", "tool_call_id": call["id"], "tool_name": call["name"],
             "content": tool["execute"](call["arguments"]), "is_error": False}
     # --- starter ---
-    #| # Runs the tool, then tells the model what it returned, in a sentence.
+    #| # Runs the tool, then tells the model what it returned, in a sentence. The answer the
+    #| # provider reads is a message of role "toolResult": the call's id as tool_call_id, the
+    #| # tool's name as tool_name, what execute returned as content (exactly), is_error False.
     #| by_name = {each["name"]: each for each in tools}
     #| output = by_name[call["name"]]["execute"](call["arguments"])
     #| return user_message(f"The {call['name']} tool returned: {output}")

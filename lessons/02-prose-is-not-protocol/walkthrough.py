@@ -704,7 +704,7 @@ lab.draw(
 #
 # 1. **`run_tool(tools, call)`**, the upper gap. The starter is your teammate's: it runs the
 #    right tool and returns a user message saying what it returned. Keep the running; return
-#    the toolResult instead. Its docstring names every field.
+#    the toolResult instead. The comment at the top of the gap names every field.
 # 2. **`tool_specs(tools)`**, the lower gap. The starter sends each tool as it stands. Send, for
 #    each tool in order, a new dict of its three described keys.
 #
