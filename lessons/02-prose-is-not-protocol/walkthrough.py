@@ -185,7 +185,7 @@ lab.draw(
 #
 # ✓ **Right.** That is all the model needs to decide *whether* to ask for the tool and *how*:
 # what it is called, what it is for, and what arguments to write. `tool_specs(tools)` builds
-# exactly that list, and it is the lower of your two gaps.
+# exactly that list, and it is one of your two gaps, the second to fill.
 #
 # </details>
 #
@@ -212,7 +212,7 @@ for label, sent in (("the whole tool", [read]), ("tool_specs([read])", harness.t
 # The first line is what the harness holds; the second is what would happen if it sent all of
 # it: `json.dumps` stops at the function. The third is `tool_specs`, if yours is written: the
 # same tool, as plain data that can cross a network. (If the third line is a TypeError too,
-# that is the starter's `tool_specs`, which sends each tool as it stands: your second gap.)
+# that is the starter's `tool_specs`, which sends each tool as it stands: the gap in `tool_specs`.)
 #
 # Our simplification: the lab's scripted model keeps a request in memory and would not notice
 # a function in it, so the graded tests check for you that no request ever carries one.
@@ -279,7 +279,7 @@ print("what run_tool made:   ", lab.shape([answer]), "->", lab.show([answer]))
 # The reply came back and nothing had run. One call of `run_tool` later, the file had been
 # read once, by your program. The last line is what your `run_tool` made of it: with the
 # starter it is a `U`, the teammate's sentence; with the finished harness it is an `R(c1)`. That
-# is the upper of your two gaps.
+# is the other gap, and the first to fill.
 
 # %% [markdown]
 # ## A call is a block
@@ -373,7 +373,7 @@ for label, answer in candidates.items():
 # %% [markdown]
 # One accepted out of three, and the refusals say exactly what is missing: a result for `c1`,
 # or a call for the result under `read`. The last line is your `run_tool` on the same call;
-# when it says *accepted*, your first gap is done.
+# when it says *accepted*, the gap in `run_tool` is done.
 #
 # ### Common answers, and what each one misses
 #
@@ -396,9 +396,10 @@ for label, answer in candidates.items():
 #
 # <details><summary><b>A</b> · In the order the tools finish, which is the truth of what happened</summary>
 #
-# ✗ **No,** and your harness runs one tool at a time, so the two orders are the same here. A
-# harness that runs tools side by side has to put the results back in call order before it
-# sends them.
+# ✗ **No.** Here the two orders happen to agree, because your harness runs one tool at a
+# time. A harness that runs tools side by side finishes them in any order, and has to put the
+# results back in call order: pi-mono starts them all and then collects them call by call
+# (see "Compared with production harnesses").
 #
 # </details>
 #
@@ -444,9 +445,10 @@ print("the model said:", outcome(record[-1]))
 
 # %% [markdown]
 # By hand, the order decides: the same two results, swapped, are refused. Then your harness, on
-# the same job: two results, each under its own call's id, and a model that can say which file
-# holds which limit. A harness that filed both under the name `read` would have given the model
-# two results and no way to tell them apart, and the provider would refuse them first.
+# the same job. With the finished harness that is two results, each under its own call's id,
+# and a model that can say which result came from which call; with the starter it is two
+# sentences and a refusal. A harness that filed both results under the name `read` would give
+# the model no way to tell them apart, and the provider would refuse them first.
 #
 # Figure 2.2 sets the two answers side by side: the sentence of Figure 2.1, and the results.
 
@@ -639,7 +641,7 @@ lab.draw(
              "stops after one round. Every later request carries c2 without a result."
              if reached_the_limit else
              "This harness does not get as far as the limit: c1 itself has no result yet (the "
-             "upper gap, run_tool). Fill it and run the cells from \"The limit, honestly\" "
+             "gap in run_tool). Fill it and run the cells from \"The limit, honestly\" "
              "again to see the round end on c2."))
 
 # %% [markdown]
@@ -661,7 +663,9 @@ lab.draw(
 # - A result is a message of role `"toolResult"` with `toolCallId` and `toolName`
 #   (`packages/ai/src/types.ts:202-210`), built from the call it answers
 #   (`packages/agent/src/agent-loop.ts:650-658`), and every result of a turn is appended to
-#   the context before the next request (`agent-loop.ts:205-215`).
+#   the context before the next request (`agent-loop.ts:205-215`). When it runs a reply's
+#   tools side by side, it starts them all and then waits for them in call order, so the
+#   results still go in the order the calls were written (`agent-loop.ts:457-475`).
 #
 # **mini-swe-agent** (SWE-agent/mini-swe-agent, read at commit `a83fcae`) is the interesting
 # one, because it has done it both ways. Its first version spoke prose on purpose: the model
@@ -702,11 +706,13 @@ lab.draw(
 #
 # **Two gaps, both in region 2 (tools), about four lines in all.**
 #
-# 1. **`run_tool(tools, call)`**, the upper gap. The starter is your teammate's: it runs the
-#    right tool and returns a user message saying what it returned. Keep the running; return
-#    the toolResult instead. The comment at the top of the gap names every field.
-# 2. **`tool_specs(tools)`**, the lower gap. The starter sends each tool as it stands. Send, for
-#    each tool in order, a new dict of its three described keys.
+# 1. **`run_tool(tools, call)`**, to fill first: the gap that is the body of `run_tool`, three
+#    lines. The starter is your teammate's: it runs the right tool and returns a user message
+#    saying what it returned. Keep the running; return the toolResult instead. The comment at
+#    the top of the gap names every field.
+# 2. **`tool_specs(tools)`**, second: the gap that is the body of `tool_specs`, just above
+#    `run_tool`, one line. The starter sends each tool as it stands. Send, for each tool in
+#    order, a new dict of its three described keys.
 #
 # **Thirteen graded tests** (two of them grade code the lesson gives you, for no points; three
 # are hidden until you submit):
@@ -731,14 +737,14 @@ lab.draw(
 # - (hidden) for a reply of up to four calls made up by hypothesis, every call is answered,
 #   in order, under its id, with what its tool returned.
 #
-# <details><summary>A hint for the upper gap</summary>
+# <details><summary>A hint for the gap in run_tool</summary>
 #
 # The starter already finds the tool and runs it. What does the provider need to find in the
 # message you return, and where in the call is each piece of it?
 #
 # </details>
 #
-# <details><summary>An outline of the upper gap</summary>
+# <details><summary>An outline of the gap in run_tool</summary>
 #
 # Keep the two lines that find the tool and run it on the call's arguments. Instead of a user
 # message, return a new dict with five keys: the role `toolResult`; `tool_call_id`, taken from
@@ -747,14 +753,14 @@ lab.draw(
 #
 # </details>
 #
-# <details><summary>A hint for the lower gap</summary>
+# <details><summary>A hint for the gap in tool_specs</summary>
 #
 # Of the four keys of a tool, which one could not be turned into JSON, and which three would
 # the model miss if they were gone?
 #
 # </details>
 #
-# <details><summary>An outline of the lower gap</summary>
+# <details><summary>An outline of the gap in tool_specs</summary>
 #
 # Build a new list, one entry a tool, in the order of `tools`. Each entry is a new dict holding
 # the tool's name, description and parameters under those same keys. Do not change the tools
