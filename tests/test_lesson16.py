@@ -125,6 +125,44 @@ def test_the_right_answers_requests_fit_both_sdks_types(answer):
     assert refused == {}, f"{answer.name}: the SDK types refuse it: {refused}"
 
 
+# -- every request the finished adapter makes, held against toolrepair (seed 003) --
+
+toolrepair = pytest.importorskip("toolrepair", reason="the comparison needs the test extra")
+
+
+def test_every_request_the_finished_adapter_makes_is_accepted_by_the_lab_and_by_toolrepair():
+    from hypothesis import given, settings
+
+    finished = load_harness(LESSON.finished, "lesson16_finished_wire")
+    cards = load_harness(LESSON.tests, "lesson16_tests_wire")
+
+    @given(cards.histories())
+    @settings(max_examples=150, deadline=None)
+    def every_request(record):
+        view = finished.context_for_model(record)
+        for keep in (None, *range(1, len(view) + 1)):
+            sent = view if keep is None else finished.safe_trim(view, keep)
+            for wire in REQUEST:
+                request = finished.request_for(wire, sent)
+
+                assert lab.validate(request, wire=wire) == [], (wire, keep, lab.shape(view))
+                assert toolrepair.validate(request, format=wire) == [], (wire, keep)
+
+    every_request()
+
+
+def test_trimmed_to_nothing_the_request_is_empty_and_both_providers_refuse_it():
+    finished = load_harness(LESSON.finished, "lesson16_finished_empty")
+    view = finished.context_for_model([lab.user("Hello?"), lab.say("Hi.")])
+
+    nothing = finished.safe_trim(view, 0)
+
+    assert nothing == []
+    assert [p.code for wire in REQUEST
+            for p in lab.validate(finished.request_for(wire, nothing), wire=wire)] == [
+        "empty_request", "empty_request"]
+
+
 # -- the walkthrough, made from its source and run on a real kernel --
 
 SOURCE, COMMITTED = LESSON.folder / notebook.SOURCE, LESSON.folder / notebook.NOTEBOOK
