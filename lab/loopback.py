@@ -161,12 +161,10 @@ def _anthropic_response(reply, model, new_id):
 
 def _openai_response(reply, model, new_id):
     said, calls = _parts(reply, new_id)
-    message = {"role": "assistant", "content": said or None}
-    if calls:
-        message["tool_calls"] = [{"id": c["id"], "type": "function",
-                                  "function": {"name": c["name"],
-                                               "arguments": json.dumps(c["arguments"])}}
-                                 for c in calls]
+    asked = [{"id": c["id"], "type": "function",
+              "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])}}
+             for c in calls]
+    message = {"role": "assistant", "content": said or None, **({"tool_calls": asked} if asked else {})}
     return {"id": f"chatcmpl-{new_id()}", "object": "chat.completion", "created": 0,
             "model": model, "choices": [{"index": 0, "message": message, "logprobs": None,
                                          "finish_reason": "tool_calls" if calls else "stop"}],

@@ -35,7 +35,8 @@ Anthropic Messages, beyond pairing (the wording, as the API sends it, from repor
   own after the tool_result turn (packages/ai/src/providers/anthropic.ts:783-814). Combining
   does not rescue results split over several user turns: those are refused as unanswered
   calls (1jehuang/jcode#276).
-- a call's input must be an object (the SDK's own type, anthropic.types.ToolUseBlockParam).
+- a call's input must be an object, and every block is of a type the API has (the SDK's own
+  request types, anthropic.types.MessageParam; the wording here is ours).
 
 OpenAI Chat Completions, beyond pairing:
 - at least one message: "Invalid 'messages': empty array. Expected an array with minimum
@@ -53,6 +54,10 @@ import json
 from dataclasses import dataclass
 
 WIRES = ("anthropic", "openai")
+# The content block types the Messages API takes in a request (its MessageParam).
+ANTHROPIC_BLOCKS = {"text", "image", "document", "search_result", "tool_use", "tool_result",
+                    "thinking", "redacted_thinking", "server_tool_use",
+                    "web_search_tool_result", "container_upload"}
 
 
 @dataclass(frozen=True)
@@ -136,6 +141,7 @@ def _anthropic(messages):
                 "empty_content", f"messages[{i}]", None, "a turn with nothing in it",
                 f"messages.{i}: all messages must have non-empty content except for the "
                 "optional final assistant message"))
+        found += _anthropic_kinds(i, blocks)
         found += _anthropic_text(i, blocks)
         if role == "assistant":
             found += _anthropic_ids(i, blocks, used)
@@ -143,6 +149,14 @@ def _anthropic(messages):
         else:
             found += _anthropic_results(messages, i, blocks)
     return found
+
+
+def _anthropic_kinds(i, blocks):
+    """A block of a type the Messages API does not have (our wording: the API's own message
+    for it is a schema error we have not seen quoted)."""
+    return [_own("malformed_block", f"messages[{i}].content[{j}]", block.get("id"),
+                 f"a block of type {block.get('type')!r}, which this wire does not have")
+            for j, block in enumerate(blocks) if block.get("type") not in ANTHROPIC_BLOCKS]
 
 
 def _anthropic_text(i, blocks):
