@@ -300,10 +300,11 @@ def _student_or_starter(path, lesson):
         except Exception as error:  # the student's file, mid-edit: report it, use the starter
             problem = f"{path.name} does not import: {type(error).__name__}: {error}"
         else:
-            problem = repair_problem(module)
-            return Pick(module, path, f"{path.name} repairs a dangling call: its gaps are filled"
-                        if not problem else f"it is your {path.name}, which does not repair a "
-                        f"dangling call yet ({problem}); fill its gaps and run this cell again")
+            ready = READY[lesson.number]
+            problem = ready.check(module)
+            return Pick(module, path, f"{path.name} {ready.does}: its gaps are filled"
+                        if not problem else f"it is your {path.name}, which {ready.does_not} "
+                        f"yet ({problem}); fill its gaps and run this cell again")
     return Pick(load_harness(lesson.starter), lesson.starter,
                 f"{problem}. The examples run on {lesson.starter.name}, the file you started "
                 f"from, until {path.name} imports.")

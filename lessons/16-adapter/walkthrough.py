@@ -55,7 +55,7 @@ from lab.gaps import filled
 from lab.wire import shape as wire_shape
 from lab.wire_figure import side_by_side
 
-GAP = "the adapter's gap (region 6 of harness.py)"
+GAP = "the adapter's gap (region 8 of harness.py)"
 chosen = lab.pick_harness(lesson=16)
 harness = chosen.module
 print(chosen)
@@ -643,7 +643,7 @@ if filled(harness, "to_anthropic", where=GAP):
 # than it was given, and `[]` at `keep=0`. All three are pure: new lists, and nothing they are
 # given changes. Never a text block with no text in it.
 #
-# **One gap**, in region 6 of `harness.py`, marked `# --- your code ---`: about forty lines.
+# **One gap**, in region 8 of `harness.py`, marked `# --- your code ---`: about forty lines.
 # The adapter below it (`request_for`, `tools_for`, `Adapter`) is given and calls your three
 # functions by name.
 #
@@ -741,7 +741,7 @@ from lab.loopback import Loopback
 REAL = os.environ.get("LAB_PROVIDER", "")   # "anthropic" or "openai": the real API instead
 
 
-def sdk_session(wire):
+async def sdk_session(wire):
     """Two prompts through the official client for `wire`, the harness's Adapter in between."""
     try:
         import anthropic
@@ -1003,7 +1003,7 @@ from lab import course
 
 this = course.find(16)
 coming = course.after(this)
-print(f"you finished {this.label} · {this.title}")
+print(f"this lab:  {this.label} · {this.title}")
 print(f"next: {coming.label} · {coming.title}" if coming else
       "next: nothing yet. Lesson 16 is the last lab the course has; lessons 12 to 15 are "
       "planned, and will come before it.")
