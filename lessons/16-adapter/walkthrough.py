@@ -647,12 +647,12 @@ if filled(harness, "to_anthropic", where=GAP):
 # The adapter below it (`request_for`, `tools_for`, `Adapter`) is given and calls your three
 # functions by name.
 #
-# **Seventeen tests.** Eight put four cards through each wire: parallel calls, a steer after
+# **Sixteen tests.** Eight put four cards through each wire: parallel calls, a steer after
 # the results, a failed reply, and results recorded out of order; each request is judged by
 # its shape as the provider reads it, by the wire's validator, by a scripted model of that
 # wire answering it, and by whether it carries every word, call and result of the view and
 # nothing else. Three try `safe_trim`: a cut among results, a cut at a legal place, and
-# `keep=0`. Then six properties over histories the tests make up, wrecked and whole: the view
+# `keep=0`. Then five properties over histories the tests make up, wrecked and whole: the view
 # of any record translates to a request both providers accept; the same view always gives the
 # same request; a growing history's request starts with what was sent before, so a
 # provider's prompt cache keeps working; `safe_trim` is the shortest legal cut at every
@@ -778,7 +778,7 @@ if filled(harness, "to_anthropic", "to_openai", where=GAP):
 # system prompt is a message, on Anthropic's a field of its own.
 
 # %% [markdown]
-# ## Where production code does it: pi-mono
+# ## Compared with pi-mono: where production code does it
 #
 # pi-mono's `packages/ai` converts one message format to each provider's, as you just did;
 # read at commit `83378aad7e74a0e2bb8f37c007a9685fb4609d8a`.
@@ -1001,9 +1001,13 @@ if filled(harness, "to_anthropic", "to_openai", "safe_trim", where=GAP):
 # %% id="next"
 from lab import course
 
-this = course.find(16)
-coming = course.after(this)
-print(f"this lab:  {this.label} · {this.title}")
-print(f"next: {coming.label} · {coming.title}" if coming else
-      "next: nothing yet. Lesson 16 is the last lab the course has; lessons 12 to 15 are "
-      "planned, and will come before it.")
+this = next((lab for lab in course.labs() if lab.id == 16), None)
+coming = course.after(this) if this else None
+if this is None:
+    print("next: this folder has no course file (lessons/course.toml); the wrap-up above says "
+          "what comes next")
+else:
+    print(f"this lab:  {this.label} · {this.title}")
+    print(f"next: {coming.label} · {coming.title}" if coming else
+          "next: nothing yet. Lesson 16 is the last lab the course has; lessons 12 to 15 are "
+          "planned, and will come before it.")
