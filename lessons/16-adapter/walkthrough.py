@@ -513,6 +513,9 @@ if filled(harness, "safe_trim", where=GAP):
     print("safe_trim:  ", lab.shape(safe), "  ", "accepted" if not lab.validate(safe) else
           lab.validate(safe)[0])
 
+# %% [markdown]
+# Figure 16.3 draws the three lists side by side, each checked by the lab's strict provider.
+
 # %% id="figure-16-3"
 if filled(harness, "safe_trim", where=GAP):
     display(lab.draw(lab.Panel("the view", long_view),
