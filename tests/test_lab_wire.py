@@ -275,8 +275,10 @@ def test_on_anthropic_histories_the_lab_and_toolrepair_agree_on_every_pairing_ve
     ours = lab.validate(request, wire="anthropic")
 
     theirs = toolrepair.validate(request, format="anthropic")
+    mended = toolrepair.repair(request, format="anthropic")
 
     assert pairing_verdict(ours) == bool(theirs), (ours, theirs)
+    assert not pairing_verdict(lab.validate(mended, wire="anthropic")), mended
 
 
 @given(openai_histories())
@@ -285,8 +287,10 @@ def test_on_openai_histories_the_lab_and_toolrepair_agree_on_every_pairing_verdi
     ours = lab.validate(request, wire="openai")
 
     theirs = toolrepair.validate(request, format="openai")
+    mended = toolrepair.repair(request, format="openai")
 
     assert pairing_verdict(ours) == bool(theirs), (ours, theirs)
+    assert not pairing_verdict(lab.validate(mended, wire="openai")), mended
 
 
 def test_toolrepairs_repairs_are_accepted_by_the_labs_validators():

@@ -240,9 +240,9 @@ if filled(harness, "to_anthropic", where=GAP):
 #
 # Combining has a limit, and it is worth seeing: it does not rescue results that were split
 # over several user turns. The pairing check comes first, and it wants every result in the
-# one turn directly after the calls. (A production harness met this with images: its tool
-# results were split into separate user messages, and Anthropic refused the calls as
-# unanswered.)
+# one turn directly after the calls. (jcode, a production harness, met this with images: its
+# parallel tool results were split into separate user messages, and Anthropic refused the
+# calls as unanswered; its issue 276 tells the story.)
 
 # %% id="alternation"
 calls = {"role": "assistant", "content": [
@@ -644,7 +644,7 @@ if filled(harness, "to_anthropic", where=GAP):
 # as a `tool` message with its `tool_call_id`. `safe_trim(messages, keep)` returns the last
 # `keep` messages, or more when the cut would leave a result without its call, never more
 # than it was given, and `[]` at `keep=0`. All three are pure: new lists, and nothing they are
-# given changes. Never a text block with no text in it.
+# given changes. A reply that has no words gets no text block (an empty one is refused).
 #
 # **One gap**, in region 8 of `harness.py`, marked `# --- your code ---`: about forty lines.
 # The adapter below it (`request_for`, `tools_for`, `Adapter`) is given and calls your three
@@ -811,8 +811,8 @@ if filled(harness, "to_anthropic", "to_openai", where=GAP):
 # will accept; pi-mono meets ids from one provider sent to another and must rewrite them.
 # Yours sends a user's blank message as a blank text block and is refused for it; pi-mono
 # drops it. Yours has no images, no thinking blocks, no prompt-cache markers, and no
-# per-provider quirks (pi-mono's OpenAI converter has a dozen `compat` switches for servers
-# that are nearly, but not quite, Chat Completions). The lab's providers are two, and its
+# per-provider quirks (pi-mono's OpenAI converter has thirteen `compat` switches for servers
+# that are nearly, but not quite, Chat Completions: `openai-completions.ts:794-806`). The lab's providers are two, and its
 # messages only text and calls; every one of those omissions is a rule you could add, and
 # none changes the shape of the adapter.
 #
@@ -988,10 +988,12 @@ if filled(harness, "to_anthropic", "to_openai", "safe_trim", where=GAP):
 #
 # 1. `SYSTEM`, `user_message`, `text_of`, `tool_calls`, `error_message`: messages.
 # 2. `run_tool` and the `read`, `write` and `bash` tools.
-# 3. `run_agent`, and `context_for_model`: lesson 10's repair, with lesson 11's renaming.
-# 4. `Harness`: one writer, steering, follow-ups, a record on disk and `resume` (lesson 11).
-# 5. `JsonRenderer`, `FinalTextRenderer`: frontends.
-# 6. **New:** `to_anthropic`, `to_openai`, `safe_trim`, behind `request_for`, `tools_for` and
+# 3. `run_agent`, and `context_for_model`: lesson 10's repair grown into lesson 11's
+#    `repair_history`, which also renames repeated ids.
+# 4. `open_record`, `save_message`, `load_record`: the record on disk (lesson 11).
+# 5. `Harness`: one writer, steering, follow-ups, and `resume` after a crash.
+# 6. `JsonRenderer`, `FinalTextRenderer`: frontends.
+# 7. **New:** `to_anthropic`, `to_openai`, `safe_trim`, behind `request_for`, `tools_for` and
 #    `Adapter`: speaks each provider's wire format from one view.
 #
 # **Still open.** A provider is slow today, and your harness waits for each reply with the
