@@ -370,3 +370,18 @@ def test_no_hint_and_no_line_of_the_text_holds_a_line_of_the_finished_gap():
     assert not [line for line in gap_lines if line in written], "hints give away the answer"
     assert not [line for line in gap_lines if line in SOURCE.read_text()], \
         "the walkthrough shows a line of the answer"
+
+
+def test_an_editions_readme_counts_the_gaps_its_manifest_has():
+    from lab.grading import manifest
+    from lab.release import readme
+
+    for number in (10, 11, 16):
+        gaps = tuple(manifest.read(lessons.lesson(number))["gaps"])
+        facts = readme.Facts(lesson=number, title="t", visible=1, visible_points=1, hidden=2,
+                             hidden_points=2, has_notebook=False, python=">=3.11", gaps=gaps)
+
+        said = " ".join(readme.student_readme(facts).split())
+
+        counted = {1: "the same gap on", 2: "the same two gaps on", 5: "the same five gaps on"}
+        assert counted[len(gaps)] in said, (number, gaps, said[:600])
