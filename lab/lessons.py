@@ -80,15 +80,14 @@ def lesson_id(name):
 
 
 def available(project=None):
-    """Every lesson that has a folder (with its finished.py, or at least its tests.py), by id,
+    """Every lesson that has been written (its folder holds its graded tests.py), by id,
     in the course's order (lessons/course.toml, see lab.course); in a student's copy, the one
     lesson whose files sit at the top of the copy."""
     project = pathlib.Path(project) if project is not None else PROJECT
     found = {}
     for lab in course.labs(project):
         folder = lab.folder
-        if folder is not None and folder.parent.name == "lessons" and (
-                (folder / "finished.py").is_file() or (folder / "tests.py").is_file()):
+        if folder is not None and folder.parent.name == "lessons" and lab.written:
             found[lab.id] = Lesson(lab.id, folder)
     edition = project / "manifest.toml"
     if edition.is_file() and (project / "tests.py").is_file():
@@ -98,17 +97,6 @@ def available(project=None):
         except ValueError:
             pass  # a manifest.toml that is not a lesson's: not an edition
     return found
-
-
-def first():
-    """The lesson a new student starts with: the lowest-numbered one. The student's harness.py
-    is made from its starter. A later lesson's starter (lessons/NN-*/starter.py) holds the
-    earlier lessons finished, declares its own lesson, and is where a student who moves on
-    takes the file from."""
-    numbered = [key for key in available() if isinstance(key, int)]
-    if not numbered:
-        raise LookupError("there are no lessons with a lab (no lessons/NN-name/finished.py)")
-    return lesson(min(numbered))
 
 
 def newest():
