@@ -4,8 +4,11 @@ request types would have caught of the lesson's wrong answers, had they been the
 The SDK check reads the adapters' output with pydantic, against the TypedDicts the `anthropic`
 and `openai` packages declare for a request's messages (anthropic.types.MessageParam,
 openai.types.chat.ChatCompletionMessageParam). No request is sent anywhere. Types describe
-fields, not the pairing between messages, so they catch one of the five mistakes; the lesson's
-validator and scripted models catch all five (verify proves it).
+fields, not the pairing between messages nor whether a list or a text may be empty, so they
+catch one of the eight mistakes; the lesson's validator and scripted models catch all eight
+(verify proves it). Also here: every request the finished adapter makes, held against
+toolrepair (seed 003), and the walkthrough run on a real kernel on the finished harness, the
+starter and a second correct harness.
 """
 
 import re
