@@ -67,7 +67,8 @@ print(chosen)
 # object now stands for the Messages API, and it is handed what it has always been handed,
 # the view. The user says hello and gets an answer. They ask what is in `config.py`; the
 # model asks for `read`, the tool runs, and the request that carries its result comes back
-# 400. So does the next one, and the one after that.
+# 400. So does the next prompt's, and every one after it: the session is bricked, as lesson
+# 10's was, by a message that will be in every request from now on.
 #
 # `lab.ScriptedModel(script, wire="anthropic")` plays the provider here: it checks every
 # request the way the Messages API checks one, and refuses in its words where they are
@@ -110,9 +111,9 @@ refused_request = claude.calls[2].messages
 #
 # <details><summary><b>B</b> · The provider reads only the newest message, and the newest was still a plain question</summary>
 #
-# ✗ **No.** Look at where the refusal points: `messages[3]`, the model's own reply, two
-# messages before the newest. The whole list is checked on every request, which is also why
-# the third prompt is refused for the same message.
+# ✗ **No.** Look at where the refusal points: `messages[3]`, the model's reply with the call
+# in it, not the newest message. The whole list is checked on every request, which is also
+# why the third prompt is refused for the very same block.
 #
 # </details>
 #
@@ -124,8 +125,8 @@ refused_request = claude.calls[2].messages
 # </details>
 #
 # Figure 16.1 puts the record beside the request that was refused. Nothing in the record is
-# wrong, and lesson 10's view of it is valid for the lab's own strict provider: the trouble is
-# only the language it is written in.
+# wrong, and the view of it is valid for the lab's own strict provider (lesson 10's): the
+# trouble is only the language it is written in.
 
 # %% id="figure-16-1"
 lab.draw(lab.Panel("the record", list(h.messages)[:5], note="Valid in the lab's own words."),
