@@ -61,11 +61,11 @@ def test_verify_16_proves_the_lessons_tests():
 def test_where_16_names_the_lessons_files():
     run = lab_check("--where", "16")
 
-    sources = [f"source: {link.changes}" for link in course.chain(course.find(LESSON.number))
-               if link.changes is not None]
+    sources = [f"source: {path}" for link in course.chain(course.find(LESSON.number))
+               for path in (link.edits, link.changes) if path is not None]
     assert run.stdout.splitlines() == [f"starter: {LESSON.starter}", f"finished: {LESSON.finished}",
                                        f"tests: {LESSON.tests}"] + sources, run.stdout
-    assert [line.rsplit("/", 2)[-2][:2] for line in sources] == [f"{n:02d}" for n in (*range(1, 12), 16)]
+    assert sorted({line.rsplit("/", 2)[-2][:2] for line in sources}) == [f"{n:02d}" for n in (*range(1, 12), 16)]
 
 
 def answer_module(path):
