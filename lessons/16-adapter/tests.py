@@ -323,14 +323,18 @@ def histories(draw, wrecked=True):
     """A record of a few turns: words, parallel calls with nested arguments, steers typed after
     the results, failed replies. Wrecked (the default), results are also lost, recorded late,
     doubled and shuffled, replies fail mid-call or empty, results answer calls nobody made, and
-    the record may be cut off anywhere. Unwrecked, it is a valid transcript. Ids are unique."""
+    the record may be cut off anywhere, and its provider may number its calls afresh in every
+    reply (call_0, call_1, ...), which lesson 11's view renames. Unwrecked, it is a valid
+    transcript, and its ids are unique."""
     record, ids = [], iter(f"c{n}" for n in range(1, 1000))
+    restarting = wrecked and draw(st.booleans())
     for turn in range(draw(st.integers(1, 4))):
         record.append(lab.user(draw(WORDS)))
         for _ in range(draw(st.integers(0, 2))):
             calls = [lab.call(draw(st.sampled_from(["read", "bash", "write"])),
-                              {"n": turn, "paths": ["a.py", {"deep": [turn]}]}, id=next(ids))
-                     for _ in range(draw(st.integers(1, 3)))]
+                              {"n": turn, "paths": ["a.py", {"deep": [turn]}]},
+                              id=f"call_{k}" if restarting else next(ids))
+                     for k in range(draw(st.integers(1, 3)))]
             said = [lab.text(draw(WORDS))] if draw(st.booleans()) else []
             failed = wrecked and draw(st.booleans()) and draw(st.booleans())
             record.append(lab.fail("stream ended", *said, *calls) if failed
