@@ -471,9 +471,9 @@ if filled(harness, "to_anthropic", "to_openai", where=GAP):
 #
 # A long session outgrows the model's context window, and the fix everybody writes first is
 # `messages[-keep:]`. That cut can land between an assistant's calls and their results: the
-# request then opens on results whose call was cut away, and it is refused. Not on the turn
-# that trimmed, either, but on the first one that trims there, which is why this bug is
-# hard to trace.
+# request then opens on results whose call was cut away, and it is refused. Which request
+# cuts there depends on how long the history has grown by then, so the refusal comes and
+# goes with the length of the session, which is what makes this bug hard to trace.
 #
 # `safe_trim(messages, keep)` returns the last `keep` messages of a view, or more.
 #
@@ -496,8 +496,9 @@ if filled(harness, "to_anthropic", "to_openai", where=GAP):
 #
 # <details><summary><b>C</b> · The naive three, and let the repair answer the results that lost their call</summary>
 #
-# ✗ **No.** The repair drops an orphan result (lesson 10's card 2), so the three would become
-# two, quietly; and the trim runs after the view is built, so nothing repairs what it cuts.
+# ✗ **No.** The trim runs after the view is built, so nothing repairs what it cuts: the
+# naive three go out and are refused. And a repair run again after the trim would drop
+# `R(c4)` and `R(c5)` as orphans (lesson 10's card 2), so three would quietly become one.
 #
 # </details>
 
@@ -788,9 +789,10 @@ if filled(harness, "to_anthropic", "to_openai", where=GAP):
 # read at commit `83378aad7e74a0e2bb8f37c007a9685fb4609d8a`.
 #
 # - **The shared pass first.** Before either converter runs, `transformMessages` walks the
-#   history and gives every call that has no result a synthetic error result, "No result
-#   provided" (`packages/ai/src/providers/transform-messages.ts:98-124,147-164`): lesson 10's
-#   repair, with a blunter sentence. It also drops every assistant message that ended in an
+#   history, and when the next assistant or user message arrives with calls still unanswered
+#   it gives each a synthetic error result, "No result provided"
+#   (`packages/ai/src/providers/transform-messages.ts:98-124,147-164`): lesson 10's repair,
+#   with a blunter sentence, and (unlike yours) nothing for calls left open at the very end. It also drops every assistant message that ended in an
 #   error or was aborted, *whatever it got out* (`transform-messages.ts:126-134`), where
 #   yours keeps a failed reply that has words or calls. Both are defensible; theirs protects
 #   against replaying half a reasoning block, yours keeps the only explanation the model has
@@ -813,9 +815,9 @@ if filled(harness, "to_anthropic", "to_openai", where=GAP):
 # Yours sends a user's blank message as a blank text block and is refused for it; pi-mono
 # drops it. Yours has no images, no thinking blocks, no prompt-cache markers, and no
 # per-provider quirks (pi-mono's OpenAI converter has thirteen `compat` switches for servers
-# that are nearly, but not quite, Chat Completions: `openai-completions.ts:794-806`). The lab's providers are two, and its
-# messages only text and calls; every one of those omissions is a rule you could add, and
-# none changes the shape of the adapter.
+# that are nearly, but not quite, Chat Completions: `openai-completions.ts:794-806`). The
+# lab's providers are two, and its messages only text and calls; every one of those
+# omissions is a rule you could add, and none changes the shape of the adapter.
 #
 # **Question 11.** pi-mono's id rewrite replaces every character outside `[a-zA-Z0-9_-]`
 # with `_`. A history holds two calls, `functions.read:0` and `functions.read_0`. What does
