@@ -164,7 +164,8 @@ def _openai_response(reply, model, new_id):
     asked = [{"id": c["id"], "type": "function",
               "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])}}
              for c in calls]
-    message = {"role": "assistant", "content": said or None, **({"tool_calls": asked} if asked else {})}
+    message = {"role": "assistant", "content": said or None,
+               **({"tool_calls": asked} if asked else {})}  # Chat Completions: no empty list
     return {"id": f"chatcmpl-{new_id()}", "object": "chat.completion", "created": 0,
             "model": model, "choices": [{"index": 0, "message": message, "logprobs": None,
                                          "finish_reason": "tool_calls" if calls else "stop"}],

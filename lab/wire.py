@@ -135,8 +135,10 @@ def _anthropic(messages):
             found.append(_own("malformed_message", f"messages[{i}]", None,
                               f"role is {role!r}; this wire has user and assistant turns only"))
             continue
+        content = _get(message, "content")
         final_assistant = role == "assistant" and i == len(messages) - 1
-        if not _get(message, "content") and not final_assistant and _get(message, "content") != "":
+        # content "" is a text block with no text, refused below in the API's words for that
+        if not content and content != "" and not final_assistant:
             found.append(Violation(
                 "empty_content", f"messages[{i}]", None, "a turn with nothing in it",
                 f"messages.{i}: all messages must have non-empty content except for the "
