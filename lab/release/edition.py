@@ -83,7 +83,7 @@ def build(lesson, output, *, with_notebook=True):
                          hidden=len(hidden),
                          hidden_points=sum(shown[n].get("points", 1) for n in hidden),
                          has_notebook=with_notebook and _has_walkthrough(lesson),
-                         python=requires_python())
+                         python=requires_python(), gaps=len(meta.get("gaps", {})))
     (output / "README.md").write_text(readme.student_readme(facts))
     (output / "pyproject.toml").write_text(readme.pyproject(facts, lab_packages(output / "lab")))
     (output / ".gitignore").write_text("__pycache__/\n*.pyc\n.venv/\n.ipynb_checkpoints/\n")

@@ -13,6 +13,7 @@ import shutil
 import tempfile
 
 import nbformat
+from traitlets.config import Config
 from nbclient import NotebookClient
 
 from .. import notebook
@@ -39,7 +40,8 @@ def executed(lesson, edition):
         shutil.copyfile(lesson.finished, work / "harness.py")
         env = {k: v for k, v in os.environ.items() if k not in (ENV, "PYTHONPATH")}
         client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
-                                record_timing=False, resources={"metadata": {"path": str(work)}})
+                                config=over_ipc(scratch), record_timing=False,
+                                resources={"metadata": {"path": str(work)}})
         client.reset_execution_trackers()
         with client.setup_kernel(env=env, cwd=str(work)):
             for index, cell in enumerate(nb.cells):  # a failing cell raises CellExecutionError
@@ -48,6 +50,13 @@ def executed(lesson, edition):
     nb.cells.insert(0, nbformat.v4.new_markdown_cell(NOTE, id=NOTE_ID))
     nb.metadata.pop("widgets", None)
     return nb
+
+
+def over_ipc(folder):
+    """The kernel manager's settings for a kernel that talks over sockets in `folder` (IPC),
+    not over TCP: no port is opened, so ipykernel has no unencrypted TCP to warn about on the
+    instructor's terminal."""
+    return Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(folder, "kernel")}})
 
 
 def _scrub(nb, paths):

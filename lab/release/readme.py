@@ -23,6 +23,14 @@ class Facts:
     hidden_points: float
     has_notebook: bool
     python: str
+    gaps: int = 0  # how many gaps the manifest lists
+
+    @property
+    def the_gaps(self):
+        """"the same gap", "the same five gaps": the manifest's count, in words."""
+        if self.gaps == 1:
+            return "the same gap"
+        return f"the same {NUMBERS.get(self.gaps, str(self.gaps))} gaps" if self.gaps else "your code"
 
     @property
     def check(self):
@@ -30,12 +38,13 @@ class Facts:
 
 
 INSTALL = "python -m pip install -e ."
+NUMBERS = dict(enumerate("zero one two three four five six seven eight nine ten".split()))
 
 
 def student_readme(facts):
     later = (f"When you submit, {facts.hidden} more test{'s' if facts.hidden != 1 else ''} "
              f"({facts.hidden_points:g} point{'s' if facts.hidden_points != 1 else ''}) grade "
-             "the same two gaps on records you have not seen: make your code follow the rules, "
+             f"{facts.the_gaps} on records you have not seen: make your code follow the rules, "
              "not the examples." if facts.hidden else "Every graded test is here.")
     notebook = """
 ## The walkthrough
