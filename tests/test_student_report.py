@@ -401,7 +401,7 @@ def grade_text(grade):
 
 # -- 9. the case, not the noise ---------------------------------------------------------------
 
-LONG_ID = re.compile(r"(?:toolu_|call_|functions\.run:)[A-Za-z0-9]{12}")
+LONG_ID = re.compile(r"(?:toolu_(?:01)?|call_|functions\.run:)[A-Za-z0-9]{12}")
 
 
 def wrong_answer(tmp_path, name, lesson=LESSON):
@@ -556,3 +556,21 @@ def test_an_editions_readme_counts_the_gaps_its_manifest_lists(tmp_path, number,
     built = edition.build(lesson, tmp_path / "edition", with_notebook=False)
 
     assert words in " ".join((built / "README.md").read_text().split())
+
+
+def test_a_trim_that_raises_at_keep_0_is_shown_with_the_call_that_raised(tmp_path):
+    sixteen = lessons.lesson(16)
+    folder = variant(tmp_path, sixteen.finished.read_text() + (
+        "\n\n_trim = safe_trim\n\n\n"
+        "def safe_trim(messages, keep):\n"
+        "    if keep == 0:\n"
+        "        return messages[len(messages) - keep:][0:1] + [messages[len(messages)]]\n"
+        "    return _trim(messages, keep)\n"))
+
+    run = lab_check("--harness", "harness.py", "--lesson", "16", "-k", "safe_trim_is_legal",
+                    cwd=folder)
+
+    said = failure_of(run.stdout, "safe trim is legal at every keep")
+    assert said[0].startswith("IndexError: list index out of range, raised while"), run.stdout
+    assert re.fullmatch(r"safe_trim\((U|A\S*|R\(\S+\))( (U|A\S*|R\(\S+\)))*, 0\)",
+                        labelled(said, "given")), f"the call, its view as a shape:\n{run.stdout}"

@@ -103,6 +103,8 @@ def changes(before, after, kept_objects=True):
     which fields); changed "in place" when the list still holds the very objects it was
     handed (`kept_objects`), which only the student's process can see. Empty when nothing
     changed; when the values are equal but the objects are not, one sentence says so."""
+    if not isinstance(after, list):
+        return [f"it is no longer a list of messages, but {type(after).__name__}"]
     keys = [_key(m) for m in before], [_key(m) for m in after]
     said = []
     for op, i1, i2, j1, j2 in SequenceMatcher(None, *keys, autojunk=False).get_opcodes():

@@ -16,6 +16,10 @@ transcripts have the same shape, the first message that differs is written out i
 labelled so. Other text is written as it is, a value of several lines indented under its label.
 Inside a hypothesis search, `given` is the smallest failing case found, and says so, and a
 short one is shown message by message too.
+
+Every value of an explanation is written through one notation.Naming: ids a provider made up
+are shown short, with an `ids:` legend, and a test's lead-in is folded (see notation.py).
+expect_untouched says, before anything else, what a student's function did to its input.
 """
 
 from hypothesis import currently_in_test_context
@@ -68,7 +72,8 @@ def expect_untouched(before, after, rule, *, kept_objects=True, what="the record
     said = difference.changes(before, after, kept_objects)
     expect(not said, rule, expected=before, got=after,
            note=f"expected and got are {what} before and after your code ran; it changed:\n"
-                + "\n".join(f"  {line}" for line in said))
+                + "\n".join(f"  {line}" for line in said)
+                + f"\nleave {what} as it is: build a new list, and change a copy of a message")
 
 
 def objections(problems, most=MOST_OBJECTIONS):
