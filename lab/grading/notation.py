@@ -23,6 +23,7 @@ import re
 
 from ..display import tokens as shape_tokens
 
+LOOKED_AT = 200  # characters of an id read to tell: an id a million long is no faster to judge
 LONG = re.compile(r"[A-Za-z0-9]{6,}")
 TOKEN_IDS = re.compile(r"A\[([^\]\s]*)\]|R\(([^)\s]*)\)")
 EDGE = r"(?<![A-Za-z0-9_]){}(?![A-Za-z0-9_])"
@@ -52,7 +53,7 @@ def looks_random(call_id):
     """True for an id a provider (or the grader) made up: a run of six or more letters and
     digits with a digit or a capital in it."""
     return isinstance(call_id, str) and any(
-        re.search(r"[0-9A-Z]", run) for run in LONG.findall(call_id))
+        re.search(r"[0-9A-Z]", run) for run in LONG.findall(call_id[:LOOKED_AT]))
 
 
 class Naming:
@@ -84,7 +85,7 @@ class Naming:
                          if self.short else None)
         # every lead-in a value of the explanation has, as shown (its ids short too), longest
         # first: a value that starts with one is shown with it folded
-        leads = {json.dumps(r.lead): r.lead for r in records if r.lead_in}
+        leads = {json.dumps(r.lead, default=str): r.lead for r in records if r.lead_in}
         self.leads = sorted((self.apply(lead) for lead in leads.values()), key=len, reverse=True)
 
     def apply(self, value):
@@ -95,10 +96,11 @@ class Naming:
         if isinstance(value, str):
             return self._pattern.sub(lambda m: self.short[m.group(0)], value)
         if isinstance(value, Record):
-            return Record(json.loads(self.apply(json.dumps(list(value)))),
-                          lead_in=value.lead_in, names=value.names)
-        if isinstance(value, (list, dict)):
-            return json.loads(self.apply(json.dumps(value, ensure_ascii=False)))
+            return Record([self.apply(m) for m in value], lead_in=value.lead_in, names=value.names)
+        if isinstance(value, (list, tuple)):
+            return type(value)(self.apply(item) for item in value)
+        if isinstance(value, dict):
+            return {key: self.apply(item) for key, item in value.items()}
         return value
 
     def folded(self, value, tokens):
