@@ -73,8 +73,8 @@ class Naming:
         for found in seen:
             if not looks_random(found):
                 continue
-            if found in preset:
-                self.short[found] = preset[found]
+            if found in preset and preset[found] not in self.short.values():
+                self.short[found] = preset[found]  # the card's own name for it
                 continue
             number += 1
             while f"c{number}" in taken:
