@@ -574,3 +574,15 @@ def test_a_trim_that_raises_at_keep_0_is_shown_with_the_call_that_raised(tmp_pat
     assert said[0].startswith("IndexError: list index out of range, raised while"), run.stdout
     assert re.fullmatch(r"safe_trim\((U|A\S*|R\(\S+\))( (U|A\S*|R\(\S+\)))*, 0\)",
                         labelled(said, "given")), f"the call, its view as a shape:\n{run.stdout}"
+
+
+def test_one_exception_on_every_input_is_one_reason_shown_with_the_first_input(tmp_path):
+    folder = with_appended(tmp_path, "def repair_tool_history(messages):\n"
+                                     "    raise ValueError('not yet')\n")
+
+    run = lab_check("--harness", "harness.py", "--lesson", "10", cwd=folder)
+
+    gap = run.stdout[run.stdout.index("✗ the repair gap"):run.stdout.index("✗ the view gap")]
+    assert "14 of 14 tests fail" in gap and "each for a reason of its own" not in gap, run.stdout
+    assert gap.count("ValueError: not yet, raised while running repair_tool_history") == 1, gap
+    assert re.search(r"given: +\(lead-in: \d+ messages\) U A\[c1,c2\] R\(c1\) U", gap), gap
