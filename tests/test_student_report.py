@@ -586,3 +586,19 @@ def test_one_exception_on_every_input_is_one_reason_shown_with_the_first_input(t
     assert "14 of 14 tests fail" in gap and "each for a reason of its own" not in gap, run.stdout
     assert gap.count("ValueError: not yet, raised while running repair_tool_history") == 1, gap
     assert re.search(r"given: +\(lead-in: \d+ messages\) U A\[c1,c2\] R\(c1\) U", gap), gap
+
+
+def test_a_message_edited_in_place_is_named_with_the_field_that_changed(tmp_path):
+    folder = with_appended(tmp_path, (
+        "_repair = repair_tool_history\n\n\n"
+        "def repair_tool_history(messages):\n"
+        "    view = _repair(messages)\n"
+        "    messages[-1]['content'] = messages[-1]['content'].upper()  # the very object, edited\n"
+        "    return view\n"))
+
+    run = lab_check("--harness", "harness.py", "--lesson", "10", "-k", "repair_leaves_its_input",
+                    cwd=folder)
+
+    said = failure_of(run.stdout, "repair leaves its input untouched")
+    changed = said[[i for i, line in enumerate(said) if line.endswith("it changed:")][0] + 1]
+    assert re.fullmatch(r"given\[\d+\] U edited in place: its content", changed), run.stdout
