@@ -149,13 +149,15 @@ def outcome(message):
     return message.get("error_message") or harness.text_of(message)
 
 
-def session(module, prompts):
-    """The prompts, one run each, on `module`'s run_agent; the record, model and workspace."""
+def session(module, prompts, quiet=False):
+    """The prompts, one run each, on `module`'s run_agent; the record, model and workspace.
+    Each prompt is printed with what the user was shown for it, unless `quiet`."""
     ws, tools = project()
     model, record = lab.ScriptedModel([lab.forever(fixer)]), []
     for prompt in prompts:
         added = module.run_agent(model, module.SYSTEM, record, tools, prompt)
-        print(f"{prompt!r:40} -> {outcome(added[-1])}")
+        if not quiet:
+            print(f"{prompt!r:40} -> {outcome(added[-1])}")
     return record, model, ws
 
 
@@ -394,22 +396,22 @@ opening = [harness.user_message("Look around, then tell me what this is."),
            lab.reply(lab.text("Looking around."), *asked)]
 outputs = [BUGGY, "assert add(2, 2) == 4\n", "test_calc.py F  1 failed"]
 answers = [lab.tool_result(c, out) for c, out in zip(asked, outputs)]
-after_each = [opening + answers[:n] for n in (1, 2, 3)]
-for n, request in enumerate(after_each, 1):
+asked_after = {"after result 1": opening + answers[:1], "after result 2": opening + answers[:2],
+               "after the batch": opening + answers}
+for label, request in asked_after.items():
     problems = lab.validate(request)
-    print(f"after result {n}: {lab.shape(request):28} "
+    print(f"{label:16} {lab.shape(request):32} "
           f"{'accepted' if not problems else 'refused: ' + problems[0]}")
-print(f"after the batch: {lab.shape(opening + answers):28} "
-      f"{'accepted' if not lab.validate(opening + answers) else 'refused'}")
 
 # %% [markdown]
-# Two refusals and one request that gets through, which is the one the batch would have sent
-# anyway. Asking after each result buys nothing, costs two refused requests a reply, and in
-# this lab's provider (and every strict one) it never works at all. Figure 3.2 sets the first
+# Two refusals, and the one request that gets through is the one the batch sends anyway.
+# Asking after each result buys nothing: with this lab's provider, and every strict one, the
+# early requests are refused, each of them a request paid for. Figure 3.2 sets the first
 # refused request beside the one that is accepted.
 
 # %% id="figure-3-2"
-lab.draw(("asked after the first result", after_each[0]), ("asked after the batch", after_each[2]),
+lab.draw(("asked after the first result", asked_after["after result 1"]),
+         ("asked after the batch", asked_after["after the batch"]),
          compare=True,
          title="Figure 3.2  When the next request may go",
          caption="The same reply of three calls. On the left the model is asked again after one "
@@ -468,19 +470,23 @@ print("requests sent:", len(model.calls), "  calc.py fixed:", ws.read_text("calc
 
 # %% [markdown]
 # On the finished harness, the opening job is four turns: three that ask and are answered,
-# and one that asks for nothing. Each request is one message longer than the last turn left
-# it, by the reply and its result. On the starter you will see two turns and a fix that never
-# landed. Figure 3.3 draws the two records side by side.
+# and one that asks for nothing. Each request is the one before it plus one turn: the reply
+# and its result. On the starter you will see two turns and a fix that never landed. Figure
+# 3.3 draws the record of lesson 02's harness beside this one's.
 
 # %% id="figure-3-3"
-before, _, _ = session(yesterday, [JOB])
-after, _, _ = session(harness, [JOB])
+before, _, _ = session(yesterday, [JOB], quiet=True)
+after, _, _ = session(harness, [JOB], quiet=True)
+loops = not lab.validate(after) and not harness.tool_calls(after[-1])
 lab.draw(("lesson 02's run_agent: one round", before), ("this harness", after), compare=True,
          title="Figure 3.3  The same job, one round and until it stops asking",
-         caption="On the left the run ends on the reply that asks for the fix, a call nobody "
-                 "answered. On the right every reply that asks is answered and the model asked "
-                 "again, until a reply asks for nothing: four turns, and a record that ends "
-                 "on the model's own words.")
+         caption=("On the left the run ends on the reply that asks for the fix, a call nobody "
+                  "answered. On the right every reply that asks is answered and the model asked "
+                  "again, until a reply asks for nothing: four turns, and a record that ends on "
+                  "the model's own words." if loops else
+                  "Both columns end on the reply that asks for the fix: this harness is still "
+                  "lesson 02's one round (the gap in run_agent). Fill it and run this cell again "
+                  "to see the right-hand column go on until the model stops asking."))
 
 # %% [markdown]
 # ## The label on the reply
@@ -488,8 +494,9 @@ lab.draw(("lesson 02's run_agent: one round", before), ("this harness", after), 
 # Every reply carries a `stop_reason`: `"toolUse"` when the model stopped to wait for tool
 # results, `"stop"` when it finished. So there are two ways to write the loop's test: look at
 # the label, or look for calls in the content. They agree on every reply this lab's builders
-# make. Some providers' replies disagree: Gemini, and OpenAI's Responses API, report a reply
-# that holds calls as plain `"stop"` (pi-mono corrects that, below). Your loop gets a reply
+# make. Real providers' replies do not always agree: pi-mono's adapters for Gemini and for
+# OpenAI's Responses API both meet a finished reply that holds calls and is reported as a
+# plain stop, and relabel it (below). Your loop gets a reply
 # labelled `"stop"` with a `read` call in it. What should it do?
 #
 # <details><summary><b>A</b> · Stop: the provider says the model stopped, and the provider should know</summary>
@@ -646,8 +653,10 @@ print("a system message in the record:", any(m["role"] == "system" for m in reco
 #   the calls after the interruption are answered with a "skipped" result, not left bare
 #   (lines 397-406). Every call, every time.
 # - The system prompt goes into every request's context, built afresh each turn
-#   (lines 263-268), and `runAgentLoop` returns its new messages (line 142 for the
-#   continue variant), as your `run_agent` returns what it added.
+#   (lines 263-268). `runAgentLoop` starts its list of new messages with the prompts and
+#   returns it (lines 103 and 117), as your `run_agent` returns what it added, prompt first.
+#   One difference: it works on a copy of the caller's messages (line 106), where yours
+#   appends to the record it is handed; lesson 08 makes one object own that list.
 # - The labels really do disagree. Gemini's adapter sets the label to `toolUse` whenever the
 #   content holds a call, whatever the provider said (`packages/ai/src/providers/google.ts:202-206`),
 #   and the Responses adapter does the same for a `"stop"` that came with calls
