@@ -676,14 +676,17 @@ print("a system message in the record:", any(m["role"] == "system" for m in reco
 #
 # **Where ours is weaker, and why that is acceptable here.**
 #
-# - No limit. A model that never stops asking keeps your loop going for ever. pi-mono has no
-#   turn limit in its loop either; mini-swe-agent does. Lesson 05 adds `max_turns`, and the
+# - No limit. A model that never stops asking keeps your loop going for ever. pi-mono's
+#   `runLoop` has no turn limit either (nothing in `agent-loop.ts` counts turns);
+#   mini-swe-agent has its `step_limit`. Lesson 05 adds `max_turns`, and the
 #   way it stops is worth a lesson of its own.
 # - No failure. A reply labelled `"error"` with no calls ends your run by accident, because it
 #   has no calls; one with a half-built call in it would be run. Lesson 05 makes the rule
 #   explicit, as pi-mono's lines 195-199 do.
-# - One tool at a time, and nobody watching. pi-mono can run a batch's tools side by side
-#   (`agent-loop.ts:413-475`) and announces every step as an event; lessons 07 and 15 get there.
+# - One tool at a time, and nobody watching. pi-mono can run a batch's tools side by side,
+#   starting them all and then collecting the results in call order (`agent-loop.ts:413-475`,
+#   the collecting at 457-475), and announces every step as an event; lessons 07 and 15 get
+#   there.
 
 # %% [markdown]
 # ## Build: keep going until it stops asking
