@@ -59,3 +59,34 @@ def test_lesson_10s_harness_is_not_taken_for_a_lesson_02_harness():
     problem = harnesses.tool_problem(module)
 
     assert "does not answer a call with a toolResult" in problem, problem
+
+
+def test_every_graded_test_has_hints_and_a_section_the_notebook_has():
+    import re
+
+    from lab.grading import hints, manifest
+
+    guide = hints.guide(LESSON)
+    headings = {line.lstrip("# ").strip() for line in
+                (LESSON.folder / "walkthrough.py").read_text().splitlines()
+                if re.match(r"# #{2,3} ", line)}
+
+    for name in manifest.graded_tests(LESSON.tests):
+        assert 1 <= len(guide.hints(name)) <= 3, f"{name}: {guide.hints(name)}"
+        assert guide.section(name) in headings, f"{name}: no heading {guide.section(name)!r}"
+    for gap in manifest.read(LESSON)["gaps"]:
+        assert guide.section(gap=gap) in headings, f"gap {gap}: {guide.section(gap=gap)!r}"
+
+
+def test_no_hint_holds_a_line_of_the_answer():
+    import tomllib
+
+    from lab.release.leaks import answer_lines
+
+    secret = answer_lines(FINISHED.read_text())
+    every_hint = tomllib.loads((LESSON.folder / "hints.toml").read_text())
+    written = " ".join(hint for meta in every_hint["tests"].values() for hint in meta["hints"])
+
+    assert len(secret) >= 3, secret
+    leaked = [line for line in secret if line in written]
+    assert not leaked, f"hints give away the answer: {leaked}"
