@@ -301,10 +301,26 @@ print("text_of:    ", repr(harness.text_of(with_words)))
 print("tool_calls: ", [(c["id"], c["name"]) for c in harness.tool_calls(with_words)])
 print("stop_reason:", with_words["stop_reason"])
 
+ws, tools = project()
+model = lab.ScriptedModel([lab.reply(lab.call("test", {})),
+                           lab.reply(*with_words["content"][:1],
+                                     lab.call("write", {"path": "calc.py", "content": FIXED})),
+                           lab.reply(lab.text("Checking."), lab.call("test", {})),
+                           lab.forever(lambda request: lab.say("Fixed, and the tests pass."))])
+record = []
+harness.run_agent(model, harness.SYSTEM, record, tools, JOB)
+print()
+print("your harness:", lab.shape(record))
+print("calc.py fixed:", ws.read_text("calc.py") == FIXED, " the run ends on:", repr(outcome(record[-1])))
+
 # %% [markdown]
 # Both are there, and the reply's own label agrees with its calls: `toolUse`, the model stopped
-# because it is waiting for an answer. So text is not the end and a call is not silence. A
-# harness with a screen (lesson 07) shows the words the moment they arrive, and still goes on.
+# because it is waiting for an answer. Then your harness, on a job whose second and third
+# replies both talk and ask: with the finished loop the words stay in the record beside their
+# calls, the calls are answered, and the run ends on the one reply that only talks. (On the
+# starter the run ends on `A[c2]`, with the fix still unwritten.) So text is not the end and a
+# call is not silence. A harness with a screen (lesson 07) shows the words the moment they
+# arrive, and still goes on.
 
 # %% [markdown]
 # ## Three calls in one reply
@@ -619,8 +635,9 @@ print("returned == what the record gained:", added == record[2:])
 # <details><summary><b>C</b> · Yes, so store it as the record's first message, and it is sent automatically</summary>
 #
 # ✗ **No.** Lesson 01 met that harness: the prompt is then in the record, and a harness that
-# also passes `system` sends it twice. mini-swe-agent does store it as a message, and that
-# works because it never passes it separately.
+# also passes `system` sends it twice. mini-swe-agent does store it as a message
+# (`src/minisweagent/agents/default.py:92-94`), and that works because it never passes it
+# separately.
 #
 # </details>
 
@@ -650,8 +667,9 @@ print("a system message in the record:", any(m["role"] == "system" for m in reco
 #   stop on `"error"` or `"aborted"` (lines 195-199), which is lesson 05's rule.
 # - Every result of a turn is pushed onto the context before the next request
 #   (lines 205-215). Run one at a time, each call gets a result even when the user interrupts:
-#   the calls after the interruption are answered with a "skipped" result, not left bare
-#   (lines 397-406). Every call, every time.
+#   the calls after the interruption are answered with an error result, "Skipped due to queued
+#   user message.", not left bare (lines 397-406, and 665-682 for the result). Every call,
+#   every time; lesson 09 meets that choice again.
 # - The system prompt goes into every request's context, built afresh each turn
 #   (lines 263-268). `runAgentLoop` starts its list of new messages with the prompts and
 #   returns it (lines 103 and 117), as your `run_agent` returns what it added, prompt first.
