@@ -12,9 +12,6 @@ already renamed repeated and empty call ids.
 import copy
 
 
-# == frontends ==
-
-
 # == the adapter ==
 # Lesson 16. The record and the view are the lab's own messages; a provider reads its own
 # format. The adapter translates the view for one request, at the edge, and keeps nothing:
