@@ -29,7 +29,9 @@ import types
 from dataclasses import dataclass
 
 from . import lessons
+from .display import shape
 from .messages import call, reply, text, tool_result as result_for, user
+from .model import ScriptedModel
 from .validate import validate
 
 ENV = "LAB_HARNESS"  # names a harness file to use instead, e.g. in the project's own tests
@@ -132,6 +134,34 @@ def nearly_right(path, lesson=10):
     return module
 
 
+def conversation_problem(module):
+    """"" when `module` does lesson 01's job, else what it is missing, in a few words: its
+    run_agent, given two prompts and an empty record, keeps each prompt as typed and each reply
+    whole as the assistant's own, sends the system prompt beside the whole conversation and in
+    no message, and its text_of reads the words of a reply past a tool call."""
+    for name in ("SYSTEM", "user_message", "text_of", "run_agent"):
+        if not hasattr(module, name):
+            return f"it has no {name}"
+    model = ScriptedModel([reply(text("Nice to meet "), text("you, Ada.")),
+                           reply(text("I called you Ada."))])
+    record, prompts, system = [], ("My name is Ada.", "What did you just call me?"), "Be brief."
+    try:
+        for prompt in prompts:
+            module.run_agent(model, system, record, prompt)
+        words = module.text_of(reply(call("read", {"path": "a.py"}, id="c1"), text("Reading.")))
+    except Exception as error:  # half-written student code: how it fails is the answer
+        return f"it raised {type(error).__name__}: {error}"
+    said = [user(prompts[0]), *model.replies[:1], user(prompts[1]), *model.replies[1:2]]
+    if record != said:
+        return (f"its run_agent keeps the record as {shape(record)}, not {shape(said)} with the "
+                "prompts as typed and the replies as they came")
+    if [r.system for r in model.calls] != [system, system] or model.calls[1].messages != said[:3]:
+        return "its run_agent does not send the system prompt beside the whole conversation"
+    if words != "Reading.":
+        return "its text_of does not read the words of a reply past a tool call"
+    return ""
+
+
 def repair_problem(module):
     """"" when `module` does lesson 10's job, else what it is missing, in a few words.
 
@@ -226,7 +256,9 @@ class Ready:
     check: object
 
 
-READY = {10: Ready("repairs a dangling call", "does not repair a dangling call", "the repair",
+READY = {1: Ready("keeps who said what", "does not keep who said what", "a harness that keeps "
+                  "who said what", conversation_problem),
+         10: Ready("repairs a dangling call", "does not repair a dangling call", "the repair",
                    repair_problem),
          11: Ready("picks a record up after a crash", "does not pick a record up after a crash",
                    "the record on disk and the repair", power_problem),
@@ -302,10 +334,11 @@ def _student_or_starter(path, lesson):
         except Exception as error:  # the student's file, mid-edit: report it, use the starter
             problem = f"{path.name} does not import: {type(error).__name__}: {error}"
         else:
-            problem = repair_problem(module)
-            return Pick(module, path, f"{path.name} repairs a dangling call: its gaps are filled"
-                        if not problem else f"it is your {path.name}, which does not repair a "
-                        f"dangling call yet ({problem}); fill its gaps and run this cell again")
+            ready = READY[lesson.number]
+            problem = ready.check(module)
+            return Pick(module, path, f"{path.name} {ready.does}: its gaps are filled"
+                        if not problem else f"it is your {path.name}, which {ready.does_not} "
+                        f"yet ({problem}); fill its gaps and run this cell again")
     return Pick(load_harness(lesson.starter), lesson.starter,
                 f"{problem}. The examples run on {lesson.starter.name}, the file you started "
                 f"from, until {path.name} imports.")

@@ -125,6 +125,11 @@ def chat(student, variation, n=3, system=None):
     return converse(student, prompts, scripted(variation, n), [system] * n)
 
 
+def typed(prompts):
+    """The prompts of a conversation, for a report's `given` line."""
+    return "prompts typed, in order: " + " · ".join(repr(p) for p in prompts)
+
+
 def roles(messages):
     """The role of each item, or what it is when it is not a message: for a report."""
     return ", ".join(m.get("role", "?") if isinstance(m, dict) else type(m).__name__
@@ -146,8 +151,8 @@ def test_each_reply_goes_on_the_record_as_the_assistants_own_message(student, va
     talk = chat(student, variation)
 
     wanted = "U A U A U A"
-    expect(lab.shape(talk.record) == wanted, OWN_MESSAGE, given=talk.prompts, expected=wanted,
-           got=talk.record, note=f"roles on the record: {roles(talk.record)}")
+    expect(lab.shape(talk.record) == wanted, OWN_MESSAGE, given=typed(talk.prompts),
+           expected=wanted, got=talk.record, note=f"roles on the record: {roles(talk.record)}")
     odd = [m for m in talk.record[1::2]]
     expect(all(isinstance(m, dict) and m.get("role") == "assistant" for m in odd), OWN_MESSAGE,
            expected="an assistant message after each prompt", got=talk.record)
@@ -158,7 +163,7 @@ def test_a_reply_is_kept_whole_as_it_came(student, variation):
 
     kept = talk.record[1::2]
     for k, reply in enumerate(talk.replies):
-        expect(k < len(kept) and kept[k] == reply, AS_IT_CAME, given=talk.prompts,
+        expect(k < len(kept) and kept[k] == reply, AS_IT_CAME, given=typed(talk.prompts),
                expected=lab.show([reply]), got=lab.show(kept[k:k + 1]) if k < len(kept)
                else "nothing", note=f"the reply to prompt {k + 1}, messages[{2 * k + 1}] of the "
                f"record; as it came: {reply!r}\non the record: "
@@ -169,9 +174,9 @@ def test_the_next_request_shows_the_model_its_own_reply_as_its_own(student, vari
     talk = chat(student, variation, n=2)
 
     later = talk.requests[1] if len(talk.requests) > 1 else []
-    expect(len(talk.requests) == 2, NEXT_REQUEST, given=talk.prompts,
+    expect(len(talk.requests) == 2, NEXT_REQUEST, given=typed(talk.prompts),
            expected="two requests, one a prompt", got=f"{len(talk.requests)} requests")
-    expect(later[1:2] == talk.replies[:1], NEXT_REQUEST, given=talk.prompts,
+    expect(later[1:2] == talk.replies[:1], NEXT_REQUEST, given=typed(talk.prompts),
            expected=lab.shape(talk.said()[:3]), got=later,
            note=f"request 2, messages[1]: {later[1] if len(later) > 1 else 'nothing'!r}\n"
                 f"the reply it should be: {talk.replies[0]!r}\n"
@@ -213,10 +218,10 @@ def test_the_system_prompt_goes_beside_the_messages_on_every_request(student, va
 
     talk = chat(student, variation, system=system)
 
-    expect(talk.sent_systems == [system] * 3, BESIDE, given=talk.prompts,
+    expect(talk.sent_systems == [system] * 3, BESIDE, given=typed(talk.prompts),
            expected=f"system={system!r}, three times", got=f"{talk.sent_systems!r}")
     for n, request in enumerate(talk.requests, 1):
-        expect(not mentions(request, system), BESIDE, given=talk.prompts,
+        expect(not mentions(request, system), BESIDE, given=typed(talk.prompts),
                expected="no message holding the system prompt", got=request,
                note=f"request {n} holds it, a second time, in messages"
                     f"{mentions(request, system)}")
@@ -228,7 +233,7 @@ def test_the_system_prompt_is_never_stored_in_the_record(student, variation):
     talk = chat(student, variation, system=system)
 
     expect(not mentions(talk.record, system) and len(talk.record) == 6, NOT_STORED,
-           given=talk.prompts, expected=lab.shape(talk.said()), got=talk.record,
+           given=typed(talk.prompts), expected=lab.shape(talk.said()), got=talk.record,
            note=f"roles on the record: {roles(talk.record)}"
                 + (f"; the system prompt is in messages{mentions(talk.record, system)}"
                    if mentions(talk.record, system) else ""))
@@ -241,11 +246,13 @@ def test_the_users_words_go_on_the_record_exactly_as_typed(student, variation):
 
     talk = converse(student, prompts, scripted(variation, 3), [system] * 3)
 
-    typed = [m.get("content") if isinstance(m, dict) else m for m in talk.record[0::2]]
-    expect(typed == prompts, AS_TYPED, given=prompts, expected=repr(prompts), got=repr(typed),
+    stored = [m.get("content") if isinstance(m, dict) else m for m in talk.record[0::2]]
+    expect(stored == prompts, AS_TYPED, given=typed(prompts), expected=repr(prompts),
+           got=repr(stored),
            note="the user's messages on the record, messages[0], [2] and [4], as typed")
     expect(all(isinstance(m, dict) and m.get("role") == "user" for m in talk.record[0::2]),
-           AS_TYPED, given=prompts, expected="a user message for each prompt", got=talk.record)
+           AS_TYPED, given=typed(prompts), expected="a user message for each prompt",
+           got=talk.record)
 
 
 def test_every_request_carries_the_whole_conversation_so_far(student, variation):
@@ -253,7 +260,7 @@ def test_every_request_carries_the_whole_conversation_so_far(student, variation)
 
     for n, request in enumerate(talk.requests, 1):
         wanted = talk.said(n)[:2 * n - 1]
-        expect(request == wanted, WHOLE, given=talk.prompts, expected=wanted, got=request,
+        expect(request == wanted, WHOLE, given=typed(talk.prompts), expected=wanted, got=request,
                note=f"request {n} of {len(talk.requests)}")
 
 
@@ -262,11 +269,12 @@ def test_the_system_prompt_sent_is_the_one_this_run_was_given(student, variation
 
     talk = converse(student, variation.sample(PROMPTS[:7], 3), scripted(variation, 3), systems)
 
-    expect(talk.sent_systems == systems, THIS_RUN, given=talk.prompts, expected=repr(systems),
-           got=repr(talk.sent_systems), note="one system prompt a call of run_agent, in order")
+    expect(talk.sent_systems == systems, THIS_RUN, given=typed(talk.prompts),
+           expected=repr(systems), got=repr(talk.sent_systems),
+           note="one system prompt a call of run_agent, in order")
     for n, request in enumerate(talk.requests, 1):
         older = [s for s in systems[:n - 1] if mentions(request, s)]
-        expect(not older, THIS_RUN, given=talk.prompts, expected="no older instructions",
+        expect(not older, THIS_RUN, given=typed(talk.prompts), expected="no older instructions",
                got=request, note=f"request {n} still carries {older!r}")
 
 
@@ -304,7 +312,8 @@ def test_the_record_grows_in_the_callers_own_list(student, variation):
     value = student.value("run_agent", model, system, handed, prompt)
 
     wanted = [lab.user(prompt)] + model.replies[:1]
-    expect(value.args_after[2] == wanted, CALLERS_LIST, given=[], expected=wanted,
+    expect(value.args_after[2] == wanted, CALLERS_LIST, given=typed([prompt]) + ", on an empty "
+           "record", expected=wanted,
            got=value.args_after[2],
            note="the list handed to run_agent as `messages`, after the call")
     expect(value.value == model.replies[0] if model.replies else False, CALLERS_LIST,
@@ -362,7 +371,7 @@ def test_any_reply_is_kept_as_the_assistants_own_message_as_it_came(student, con
 
     kept = talk.record[1::2]
     expect(len(talk.record) == 2 * len(prompts) and kept == talk.replies, OWN_MESSAGE + " "
-           + AS_IT_CAME, given=prompts, expected=lab.shape(talk.said()), got=talk.record,
+           + AS_IT_CAME, given=typed(prompts), expected=lab.shape(talk.said()), got=talk.record,
            note=f"roles on the record: {roles(talk.record)}")
 
 
@@ -375,11 +384,11 @@ def test_any_conversation_is_recorded_and_sent_exactly_as_it_was_said(student, c
 
     talk = converse(student, prompts, replies, systems)
 
-    expect(talk.record == talk.said(), NOT_STORED + " " + AS_TYPED, given=prompts,
+    expect(talk.record == talk.said(), NOT_STORED + " " + AS_TYPED, given=typed(prompts),
            expected=talk.said(), got=talk.record, note="the record after the conversation")
-    expect(talk.sent_systems == systems, THIS_RUN, given=prompts, expected=repr(systems),
+    expect(talk.sent_systems == systems, THIS_RUN, given=typed(prompts), expected=repr(systems),
            got=repr(talk.sent_systems))
     for n, request in enumerate(talk.requests, 1):
         wanted = talk.said(n)[:2 * n - 1]
-        expect(request == wanted, WHOLE, given=prompts, expected=wanted, got=request,
+        expect(request == wanted, WHOLE, given=typed(prompts), expected=wanted, got=request,
                note=f"request {n} of {len(talk.requests)}")
