@@ -716,8 +716,8 @@ print("assistant messages on the record:", sum(isinstance(m, dict) and m.get("ro
 #   content may be a string; an assistant's is always a list of text, thinking and toolCall
 #   blocks. What a model is sent is a `Context` of three parts, `systemPrompt`, `messages` and
 #   `tools` (`types.ts:222-226`), which is our `complete(system, messages, tools)`, and the
-#   loop builds it afresh for every request, taking the system prompt from its configuration
-#   and the messages from its record (`packages/agent/src/agent-loop.ts:264-268`).
+#   loop builds one afresh for every request: the agent's system prompt beside, its messages
+#   converted from the record (`packages/agent/src/agent-loop.ts:254-268`).
 # - **Tau** (huggingface/tau at `62eab4e`). Its provider is asked with the system prompt as
 #   its own argument beside the messages (`src/tau_agent/provider.py:22-31`), and the loop
 #   appends the assistant message to the record whole, as the provider returned it
@@ -729,6 +729,9 @@ print("assistant messages on the record:", sum(isinstance(m, dict) and m.get("ro
 #   `system` field (`src/tau_ai/anthropic.py:457`), a system message put first in OpenAI chat's
 #   list (`src/tau_ai/openai_compatible.py:807-813, 1117-1118`), or the Responses API's
 #   `instructions` (`openai_compatible.py:902`). One setting, three wire shapes, never stored.
+#   Even on the one API that offers to keep a conversation for it, Tau declines, with a
+#   comment that is this lesson's memory question answered: "the full transcript is resent
+#   every turn, so there is no need for server-side retention" (`openai_compatible.py:898-901`).
 # - **mini-swe-agent** (SWE-agent/mini-swe-agent at `a83fcae`) chooses the other way: its
 #   record's first message *is* the system message, added when a run starts (`src/minisweagent/
 #   agents/default.py:22-25, 91-95`), and every query sends that list (`default.py:149`). It is
@@ -769,8 +772,10 @@ print("assistant messages on the record:", sum(isinstance(m, dict) and m.get("ro
 # 3. **ask**, the upper gap of `run_agent` (region 2, two lines): what goes on the record, and
 #    to the model, when the user speaks. The draft there has a line too many.
 #
-# **Fifteen hidden tests**, each a conversation with your `run_agent` (or a reply handed to
-# your `text_of`), the model on the grader's side, so every request is seen as it was sent:
+# **Fifteen graded tests**, three of them on conversations hypothesis makes up (those three
+# are hidden on a grading platform; lab-check runs all fifteen). Each is a conversation with
+# your `run_agent` or a reply handed to your `text_of`, with the model on the grader's side,
+# so every request is seen as it was sent:
 #
 # - keep: after three prompts the record is `U A U A U A`, each reply the assistant's own
 #   message; each reply on the record is the very message the model returned, blocks and
