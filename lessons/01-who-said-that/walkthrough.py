@@ -19,7 +19,9 @@
 # %% [markdown]
 # # 01 · Who said that?
 #
-# *Part one, the loop · roughly 40 minutes · one lab · builds on nothing: the course starts here*
+# *The loop · roughly 40 minutes · one lab · builds on nothing: the course starts here*
+#
+# **The model said it. The record says you did.**
 #
 # **New here? This is the place to start.** Every later lab begins from the harness you
 # finish in this one, and lesson 02 builds on it directly.
@@ -107,8 +109,8 @@ def answer_to(request):
     the request says was said, and by whom."""
     words = said_by_user(request)
     newest = words[-1] if words else ""
-    named = [m.group(1) for w in words for m in [re.search(r"My name is (\w+)", w)] if m]
-    if re.search(r"My name is (\w+)", newest):
+    named = re.findall(r"My name is (\w+)", "\n".join(words))  # every name it was told
+    if "My name is" in newest:
         return f"Nice to meet you, {named[-1]}."
     if newest == "What did you just call me?":
         if has_spoken(request):
@@ -259,7 +261,9 @@ print("a brand-new model, given the record:", repr(outcome(harness, reply)))
 # conversation picks it up mid-way, because everything it needs is in the record it is
 # handed. That is the whole idea of this lesson in one sentence: **the record is the list, and
 # it is the only memory the conversation has.** Whatever the list says was said, and by whom,
-# is what happened, as far as any model will ever know. (On the starter, the stranger is exactly
+# is what happened, as far as any model will ever know. *Our simplification:* the listener
+# understands four sentences and a real model understands far more, but like the listener it
+# reads nothing except the request. (On the starter, the stranger is exactly
 # as confused as the first model was, and for the same reason: it was handed the same false
 # record.)
 
