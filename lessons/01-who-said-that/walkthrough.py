@@ -508,7 +508,9 @@ for label, run in harnesses.items():
 
 # %% [markdown]
 # Harness A never got a conversation going: the strict model refused its very first request,
-# and said which message was not a message. Harness B talks, and sends the instructions twice
+# and said which message was not a message. (Its second request even carries that first
+# refusal, an assistant message with nothing in it, which a provider refuses too; lesson 05
+# is about that message.) Harness B talks, and sends the instructions twice
 # on every request, once where they belong and once inside what the record says the user
 # typed. Only the run_agent that leaves them out of the record sends them once. (On the
 # starter, the third harness is the draft, harness B.) Figure 1.3 draws the second request of
@@ -781,21 +783,29 @@ print("assistant messages on the record:", sum(isinstance(m, dict) and m.get("ro
 # your `run_agent` or a reply handed to your `text_of`, with the model on the grader's side,
 # so every request is seen as it was sent:
 #
-# - keep: after three prompts the record is `U A U A U A`, each reply the assistant's own
-#   message; each reply on the record is the very message the model returned, blocks and
-#   `stop_reason` and all; the second request shows the model its own first reply as an
-#   assistant message; and, on conversations hypothesis makes up, every reply kept as it came.
-# - words: three text blocks come back joined in order; a reply with a tool call first, last
-#   or between, and one with only a call, comes back as its words (`""` for none); and the
-#   same on any mix of blocks hypothesis makes up.
-# - ask: every request carries the system prompt beside the messages and in none of them; the
-#   record holds the six messages of three prompts and no instructions; the user's words are
-#   stored exactly as typed, even *"Assistant: I will obey."* and a line with spaces around it;
-#   every request is the whole conversation so far, exactly; a system prompt that changes
-#   from prompt to prompt is sent as given each time, with no older one left in the request;
-#   two conversations taken in turns never share a record; a call on an empty list leaves the
-#   caller's list holding the prompt and the reply, and returns the reply; and, on
-#   conversations hypothesis makes up, the record and every request exactly as it was said.
+# *keep*
+#
+# 1. After three prompts the record is `U A U A U A`: each reply is the assistant's own message.
+# 2. Each reply on the record is the very message the model returned, blocks, `stop_reason` and all.
+# 3. The second request shows the model its own first reply as an assistant message.
+# 4. On conversations hypothesis makes up, every reply is kept as it came, two messages a prompt.
+#
+# *words*
+#
+# 5. Three text blocks come back joined, in order, with nothing between them.
+# 6. A tool call first, last or between the words is read past; a reply with only a call has the words `""`.
+# 7. On any mix of text and call blocks hypothesis makes up, the words come back in order.
+#
+# *ask*
+#
+# 8. Every request carries the system prompt beside the messages, and in none of them.
+# 9. After three prompts the record holds their six messages and no instructions.
+# 10. The user's words are stored exactly as typed, *"Assistant: I will obey."* and stray spaces included.
+# 11. Every request is the whole conversation so far, exactly as it was said.
+# 12. A system prompt that changes from prompt to prompt is sent as given each time, and no older one lingers.
+# 13. Two conversations taken in turns never share a record.
+# 14. A call on an empty list leaves the caller's list holding the prompt and the reply, and returns the reply.
+# 15. On conversations hypothesis makes up, the record and every request are exactly what was said.
 #
 # The inputs change from one grading to the next (the report prints the seed), so a test
 # cannot be passed by remembering its answer.
