@@ -70,23 +70,10 @@ print(chosen)
 # `harness.py` still has its gaps, that is the lesson's finished harness; once your gaps are
 # filled, run that cell again and the examples run on your code.
 #
-# **Three things to know before the first example.**
-#
-# - *A message is a dict, and its `"role"` says who is speaking.* A user message is
-#   `{"role": "user", "content": "My name is Ada."}`: its content is the plain string the user
-#   typed. An assistant message, the model's reply, has a *list of blocks* as its content,
-#   `[{"type": "text", "text": "Nice to meet you, Ada."}]`, and a `"stop_reason"` saying why it
-#   ended. Why a list and not a string is one of this lesson's questions.
-# - *The model is called as `model.complete(system, messages, tools)`.* `system` is the
-#   system prompt, the standing instructions (the harness's `SYSTEM` is "You are a helpful
-#   assistant."); `messages` is the conversation so far; `tools` is empty until lesson 02.
-#   It returns the reply, an assistant message.
-# - *The model here is `lab.ScriptedModel`.* It stands where a hosted model would, so that
-#   nothing needs a network: it answers from a script, keeps every request it received in
-#   `.calls` (each with `.system` and `.messages`), and, like a real provider, refuses a
-#   request that is not made of messages. Our script is `listener` below, a function that
-#   answers from the request it is given and from nothing else, which is exactly what a real
-#   model does.
+# **Before the first example.** The model in these cells is a stand-in, `lab.ScriptedModel`,
+# so that nothing needs a network. What it answers comes from `listener`, the function in the
+# next cell, which reads the request it is sent and nothing else, exactly as a real model
+# does; every request it receives is kept in `model.calls`, so you can look at what was sent.
 #
 # **The notation.** A transcript is written as its *shape*, one letter a message, as
 # `lab.shape` prints it: `U` for a user message, `A` for an assistant message. So `U A U A` is
@@ -211,6 +198,30 @@ lab.draw(
     caption="Every message in the record says user, so the request says the user said "
             "everything, and the model believes it. The strict provider accepts the request: "
             "nothing downstream checks who spoke.")
+
+# %% [markdown]
+# ## What a conversation is made of
+#
+# You have now seen the pieces the rest of the lesson is about, so here they are by name.
+#
+# - *A message is a dict, and its `"role"` says who is speaking.* A user message is
+#   `{"role": "user", "content": "My name is Ada."}`: its content is the plain string the user
+#   typed. An assistant message, the model's reply, has a *list of blocks* as its content,
+#   `[{"type": "text", "text": "Nice to meet you, Ada."}]`, and a `"stop_reason"` saying why it
+#   ended. Why a list and not a string is one of this lesson's questions.
+# - *The model is called as `model.complete(system, messages, tools)`.* `system` is the
+#   system prompt, the standing instructions (the harness's `SYSTEM` is "You are a helpful
+#   assistant."); `messages` is the conversation so far; `tools` is empty until lesson 02.
+#   It returns the reply, an assistant message.
+# - *`lab.ScriptedModel` is strict where a provider is.* It keeps every request in `.calls`
+#   (each with its `.system` and its `.messages`, copied as they were sent) and every answer
+#   in `.replies`, and it refuses a request that holds something other than messages, the way
+#   a hosted API answers such a request: with a failed reply whose `error_message` begins
+#   "400 invalid_request". What it does not check, because no provider can, is whether the
+#   roles are true.
+#
+# The draft had all of this available and kept the wrong things. The rest of the lesson
+# takes its mistakes one at a time.
 
 # %% [markdown]
 # ## Where the model's memory lives
