@@ -736,9 +736,9 @@ print("assistant messages on the record:", sum(isinstance(m, dict) and m.get("ro
 #   loop builds one afresh for every request: the agent's system prompt beside, its messages
 #   converted from the record (`packages/agent/src/agent-loop.ts:254-268`).
 # - **Tau** (huggingface/tau at `62eab4e`). Its provider is asked with the system prompt as
-#   its own argument beside the messages (`src/tau_agent/provider.py:22-31`), and the loop
-#   appends the assistant message to the record whole, as the provider returned it
-#   (`src/tau_agent/loop.py:139`). Its assistant message accepts a string in Python only "as
+#   its own argument beside the messages (`src/tau_agent/provider.py:22-31`), the loop passes
+#   its one `system` on every turn (`src/tau_agent/loop.py:119-127`), and it appends the
+#   assistant message to the record whole, as the provider returned it (`loop.py:139`). Its assistant message accepts a string in Python only "as
 #   a Python construction convenience" and turns it into blocks at once, so that there is no
 #   second representation (`src/tau_agent/messages.py:136-154`); its `text` property is our
 #   `text_of`, the text blocks joined (`messages.py:156-158`). And the one system string is
