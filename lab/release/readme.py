@@ -38,7 +38,7 @@ INSTALL = "python -m pip install -e ."
 def student_readme(facts):
     later = (f"When you submit, {facts.hidden} more test{'s' if facts.hidden != 1 else ''} "
              f"({facts.hidden_points:g} point{'s' if facts.hidden_points != 1 else ''}) grade "
-             "the same two gaps on records you have not seen: make your code follow the rules, "
+             "the same gaps on records you have not seen: make your code follow the rules, "
              "not the examples." if facts.hidden else "Every graded test is here.")
     notebook = """
 ## The walkthrough
@@ -53,8 +53,8 @@ jupyter lab walkthrough.ipynb
 or in VS Code (open the folder, then the notebook, and pick the Python of the environment
 you installed into as its kernel). The outputs you see before running anything are the
 finished lesson's. Run the cells from the top: they run on your `harness.py`, and until its
-gaps are filled, the examples that need the repair show the provider refusing what your code
-sends. Fill the gaps, run the first cell again, and they answer.
+gaps are filled, the examples show what your code does now, the lesson's failure included.
+Fill the gaps, run the first cell again, and they show what it does then.
 """ if facts.has_notebook else ""
     return f"""# Lesson {facts.lesson}: {facts.title}
 
