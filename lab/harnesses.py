@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from . import lessons
 from .display import shape
-from .messages import call, reply, text, tool_result as result_for, user
+from .messages import call, reply, say, text, tool_result as result_for, user
 from .model import ScriptedModel
 from .validate import validate
 from .workspace import Workspace
@@ -303,6 +303,35 @@ def adapter_problem(module):
     return ""
 
 
+def steering_problem(module):
+    """"" when `module` does lesson 09's job, else what it is missing, in a few words: its
+    Harness, given a steer typed while the second of three calls runs, must let the words in
+    only once the whole batch has its results, at the top of the next turn."""
+    if not hasattr(module, "Harness"):
+        return "it has no Harness"
+    slot = []
+
+    def step(arguments):
+        if arguments.get("n") == 2:
+            slot[0].steer("Actually, use spaces.")
+        return "done"
+
+    tools = [{"name": "step", "description": "One step.",
+              "parameters": {"type": "object", "properties": {"n": {"type": "integer"}}},
+              "execute": step}]
+    model = ScriptedModel([reply(*[call("step", {"n": n}) for n in (1, 2, 3)]), say("Done.")])
+    try:
+        h = module.Harness(model, getattr(module, "SYSTEM", ""), tools)
+        slot.append(h)
+        for _ in h.prompt("Do the three steps."):
+            pass
+        got = shape(list(h.messages))
+    except Exception as error:  # half-written student code: how it fails is the answer
+        return f"it raised {type(error).__name__}: {error}"
+    wanted = "U A[c1,c2,c3] R(c1) R(c2) R(c3) U A"
+    return "" if got == wanted else f"a steer typed mid-batch gives {got}, not {wanted}"
+
+
 @dataclass(frozen=True)
 class Ready:
     """What a lesson's examples need of a harness: what one that has it does, what one that
@@ -321,6 +350,8 @@ READY = {1: Ready("keeps who said what", "does not keep who said what", "a harne
          3: Ready("keeps going until the model stops asking", "does not keep going until the "
                   "model stops asking", "a loop that goes on until a reply asks for nothing",
                   loop_problem),
+         9: Ready("lets a steer in at a safe point", "does not let a steer in at a safe point",
+                  "steering at the top of a turn", steering_problem),
          10: Ready("repairs a dangling call", "does not repair a dangling call", "the repair",
                    repair_problem),
          11: Ready("picks a record up after a crash", "does not pick a record up after a crash",

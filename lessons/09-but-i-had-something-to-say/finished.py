@@ -205,6 +205,7 @@ def run_agent(model, system, messages, tools, prompt, *, max_turns=None, get_ste
         return list(source()) if source else []
 
     yield {"type": "agent_start"}
+    # --- your code ---
     waiting, turns = [user_message(prompt)] + ask(get_steering), 0
     while waiting:
         calls = []
@@ -231,6 +232,30 @@ def run_agent(model, system, messages, tools, prompt, *, max_turns=None, get_ste
                 break
             waiting = ask(get_steering)  # every call of the turn has its result by now
         waiting = [] if failed else ask(get_follow_ups)
+    # --- starter ---
+    #| # Lesson 08's loop: it never asks for the user's words, so a steer or a follow-up
+    #| # waits in its queue for ever.
+    #| waiting, calls, turns = [user_message(prompt)], [], 0
+    #| while waiting or calls:
+    #|     turns += 1
+    #|     yield {"type": "turn_start"}
+    #|     for message in waiting:
+    #|         yield append(message)
+    #|     if max_turns is not None and turns > max_turns:
+    #|         reply = error_message(f"Stopped: the run reached max_turns={max_turns}.")
+    #|     else:
+    #|         reply = model.complete(system, context_for_model(messages), tool_specs(tools))
+    #|     yield append(reply)
+    #|     failed = reply["stop_reason"] == "error"
+    #|     calls = [] if failed else tool_calls(reply)
+    #|     for call in calls:
+    #|         yield {"type": "tool_execution_start", "call": call}
+    #|         result = run_tool(tools, call)
+    #|         yield append(result)
+    #|         yield {"type": "tool_execution_end", "call": call, "result": result}
+    #|     yield {"type": "turn_end", "message": reply}
+    #|     waiting = []
+    # --- end ---
     yield {"type": "agent_end", "messages": added}
 
 
@@ -289,11 +314,20 @@ class Harness:
         self._running = True
         return self._run(text)
 
+    # --- your code ---
     def steer(self, text):
         self._steering.append(user_message(text))
 
     def follow_up(self, text):
         self._follow_ups.append(user_message(text))
+    # --- starter ---
+    #| # In at once: the words go straight into the record, wherever the run has got to.
+    #| def steer(self, text):
+    #|     self._messages.append(user_message(text))
+    #|
+    #| def follow_up(self, text):
+    #|     self._messages.append(user_message(text))
+    # --- end ---
 
     def _run(self, text):
         run = run_agent(self._model, self._system, self._messages, self._tools, text,
