@@ -208,7 +208,8 @@ def run_agent(model, system, messages, tools, prompt, *, max_turns=None, get_ste
     # --- your code ---
     # Lesson 08's loop: it never asks for the user's words, so a steer or a follow-up
     # waits in its queue for ever.
-    waiting, calls, turns = [user_message(prompt)], [], 0
+    waiting, turns = [user_message(prompt)], 0
+    calls = []
     while waiting or calls:
         turns += 1
         yield {"type": "turn_start"}
@@ -227,6 +228,8 @@ def run_agent(model, system, messages, tools, prompt, *, max_turns=None, get_ste
             yield append(result)
             yield {"type": "tool_execution_end", "call": call, "result": result}
         yield {"type": "turn_end", "message": reply}
+        if failed:
+            break
         waiting = []
     # --- end ---
     yield {"type": "agent_end", "messages": added}
