@@ -226,9 +226,9 @@ def run_agent(model, system, messages, tools, prompt, *, max_turns=None):
     #| while True:
     #|     turns += 1
     #|     if max_turns is not None and turns > max_turns:
-    #|         messages.append(error_message(f"Stopped: the run reached max_turns={max_turns}."))
-    #|         break
-    #|     reply = model.complete(system, context_for_model(messages), tool_specs(tools))
+    #|         reply = error_message(f"Stopped: the run reached max_turns={max_turns}.")
+    #|     else:
+    #|         reply = model.complete(system, context_for_model(messages), tool_specs(tools))
     #|     messages.append(reply)
     #|     calls = tool_calls(reply)
     #|     if reply["stop_reason"] == "error" or not calls:

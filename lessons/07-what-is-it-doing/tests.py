@@ -241,10 +241,10 @@ def run_of(turns, failed=None):
     ids = iter(f"call_{n}" for n in range(100))
     events = [{"type": "agent_start"}, {"type": "turn_start"},
               {"type": "message_end", "message": lab.user("Do the job.")}]
-    added = [events[-1]["message"]]
+    said = [events[-1]["message"]]
 
     def say(message):
-        added.append(message)
+        said.append(message)
         events.append({"type": "message_end", "message": message})
 
     for words, steps in turns[:-1]:
@@ -259,7 +259,7 @@ def run_of(turns, failed=None):
         events += [{"type": "turn_end", "message": reply}, {"type": "turn_start"}]
     last = lab.fail(failed) if failed else lab.say(turns[-1][0])
     say(last)
-    events += [{"type": "turn_end", "message": last}, {"type": "agent_end", "messages": added}]
+    events += [{"type": "turn_end", "message": last}, {"type": "agent_end", "messages": said}]
     return events
 
 
