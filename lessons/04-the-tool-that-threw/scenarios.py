@@ -118,8 +118,11 @@ def _batch(calls=(), final="report"):
 
 
 def _recover(first=("deploy", {"fail": True}), then=("deploy", {})):
-    """A call that fails, and then, told so, a different call; then words."""
+    """For "Deploy it.": a call that fails, and then, told so, a different call; then
+    words. Any other prompt gets words."""
     def answer(request):
+        if [m for m in request.messages if m["role"] == "user"][-1]["content"] != "Deploy it.":
+            return lab.say("You're welcome.")
         results = [m for m in _since_the_prompt(request) if m["role"] == "toolResult"]
         if not results:
             return lab.reply(lab.text("Deploying."), lab.call(first[0], dict(first[1])))
