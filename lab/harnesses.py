@@ -29,6 +29,7 @@ import types
 from dataclasses import dataclass
 
 from . import lessons
+from .display import shape
 from .messages import call, reply, text, tool_result as result_for, user
 from .model import ScriptedModel
 from .validate import validate
@@ -132,6 +133,35 @@ def nearly_right(path, lesson=10):
     missing = re.search(r"^Missing: (\w+)$", patches.description(patch), re.MULTILINE)
     module.MISSING = missing.group(1) if missing else None
     return module
+
+
+def loop_problem(module):
+    """"" when `module` does lesson 03's job, else what it is missing, in a few words: its
+    run_agent sees a job of two turns of calls through (one call, then two in one reply),
+    answering every call in call order before the next request, and ends the run at the
+    first reply that asks for nothing."""
+    for name in ("tool_specs", "run_tool", "run_agent", "SYSTEM"):
+        if not hasattr(module, name):
+            return f"it has no {name}"
+    step = {"name": "step", "description": "Do one step.",
+            "parameters": {"type": "object", "properties": {}},
+            "execute": lambda arguments: f"step {arguments.get('n')} done"}
+    model = ScriptedModel([reply(text("First."), call("step", {"n": 1})),
+                           reply(call("step", {"n": 2}), call("step", {"n": 3})),
+                           reply(text("Done.")), reply(text("(asked once too often)"))])
+    record = []
+    try:
+        module.run_agent(model, module.SYSTEM, record, [step], "Do three steps.")
+    except Exception as error:  # half-written student code: how it fails is the answer
+        return f"it raised {type(error).__name__}: {error}"
+    problems = [p for r in model.calls for p in validate(r.messages)]
+    if problems:
+        return f"its run_agent sends a request a provider refuses: {problems[0]}"
+    wanted = "U A[c1] R(c1) A[c2,c3] R(c2) R(c3) A"
+    if shape(record) != wanted:
+        return (f"its run_agent leaves the record {shape(record) or 'empty'} for a job of two "
+                f"turns of calls, not {wanted}")
+    return ""
 
 
 def repair_problem(module):
@@ -292,6 +322,9 @@ class Ready:
 
 READY = {2: Ready("answers a tool call with a toolResult", "does not answer a tool call with a "
                   "toolResult", "a tool call answered", tool_problem),
+         3: Ready("keeps going until the model stops asking", "does not keep going until the "
+                  "model stops asking", "a loop that goes on until a reply asks for nothing",
+                  loop_problem),
          4: Ready("answers a failed tool call with an is_error result",
                   "does not answer a failed tool call with an is_error result",
                   "a tool's failure answered", tool_error_problem),
