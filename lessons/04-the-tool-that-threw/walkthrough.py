@@ -773,9 +773,9 @@ except KeyboardInterrupt:
 # - The arguments are checked against the tool's schema, inside a try, and a failed check is
 #   an error result too (lines 521-553). The checker is in `packages/ai/src/utils/validation.ts`:
 #   it compiles the schema with AJV, validates a clone of the arguments, and on failure throws
-#   a message listing each bad field and the arguments it received (lines 53-87).
+#   a message listing each bad field and the arguments it received (lines 53-88).
 # - The tool runs in a second try, and whatever it throws becomes the content of a result with
-#   `isError: true`: the error's `message`, or the thrown value as a string (lines 558-590).
+#   `isError: true`: the error's `message`, or the thrown value as a string (lines 556-591).
 #   That is `str(exc)`, in TypeScript.
 #
 # **mini-swe-agent** (SWE-agent/mini-swe-agent, read at commit `a83fcae`) makes the same split
@@ -823,8 +823,8 @@ except KeyboardInterrupt:
 # you already read their arguments through `str_arg`, and the read tool already says which
 # files exist when one is missing; the loop is lesson 03's, unchanged.
 #
-# **Three gaps, all in region 2 (tools), about fifteen lines in all,** named in the order to
-# fill them:
+# **Two gaps, marked in three places, all in region 2 (tools), about nineteen lines in all,**
+# named in the order to fill them:
 #
 # 1. **`run_tool`**, the body of `run_tool` (the gap "run_tool"), about nine lines. The starter
 #    is lesson 03's: find the tool, run it, wrap what it returned. Keep that, and make every
