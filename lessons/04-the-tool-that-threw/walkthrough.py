@@ -162,7 +162,7 @@ lab.draw(
     lab.Panel("3 · what came back", record[3:4], check=False,
               note="The model never read the question."),
     arrows=True,
-    title="Figure 4.1  A tool raised, and the record kept the question",
+    title="Figure 4.1  A tool raised, and the record kept the call",
     caption="The exception left run_agent between the call and its result, so the call "
             "stays unanswered in every request after it. Red badges mark what lab.validate "
             "objects to.")
