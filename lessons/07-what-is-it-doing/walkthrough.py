@@ -282,7 +282,7 @@ def announce_first(model, system, messages, tools, prompt):
 
     def told_then_kept(message):
         yield dict(type="message_end", message=message)
-        messages.append(message)
+        messages.extend([message])  # only once the consumer asks for the next event
         new.append(message)
 
     yield dict(type="agent_start")
@@ -291,7 +291,7 @@ def announce_first(model, system, messages, tools, prompt):
         yield dict(type="turn_start")
         for message in waiting:
             yield from told_then_kept(message)
-        waiting = []
+        waiting = ()
         reply = model.complete(system, harness.context_for_model(messages),
                                harness.tool_specs(tools))
         yield from told_then_kept(reply)
