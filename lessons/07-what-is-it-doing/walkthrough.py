@@ -378,7 +378,7 @@ lab.draw(lab.Panel("1 · announce, then append", holes[walked], check=False,
 # <details><summary><b>C</b> · It depends on how fast the tool is</summary>
 #
 # ✗ **No.** There is no race here: one thread, and the tool runs only inside a `next()`. (A
-# harness that runs tools on threads of their own has that race; lesson 15 meets it.)
+# harness that runs its tools concurrently does have that race; ours runs one at a time.)
 #
 # </details>
 
@@ -630,8 +630,12 @@ for story, model, options in (("answered", three_steps, {}), ("failed", outage, 
 #   context after all the tools have run (`agent-loop.ts:207-214`). Queued user messages are
 #   likewise announced and then pushed (`agent-loop.ts:182-186`).
 # - That is safe there for a reason your loop lacks: its context is a copy the loop owns
-#   (`agent-loop.ts:103-107`), and the session's record is built by a listener from the
-#   events. Announcing *is* recording, for whoever keeps the record.
+#   (`agent-loop.ts:103-107`), and the record is kept by the one listener that builds it from
+#   the events. The `Agent` class appends each `message_end`'s message to its state
+#   (`packages/agent/src/agent.ts:468-471`) and only after that passes the event on to its
+#   own subscribers (`agent.ts:499`): your rule again, one layer up. It also reads a failed
+#   run off `turn_end`'s message (`agent.ts:487-490`), as your frontend reads it off the
+#   last reply.
 #
 # **Where ours is weaker.** We have one `message_end` and no `message_start` or streamed
 # updates: a reply arrives whole, so there is nothing to show while it is being written. Our
