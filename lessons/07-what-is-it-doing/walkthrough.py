@@ -264,9 +264,10 @@ for kind, role in (("agent_start", None), ("tool_execution_start", None),
 #
 # <details><summary><b>C</b> · The opposite: a message on the record that the screen never heard of</summary>
 #
-# ✗ **That is the other order's edge, and the harmless one.** Append first and stop there:
-# the record holds a message the screen never showed. Nothing is lost; a screen that missed a
-# line can read it off the record.
+# ✗ **Not with a generator.** Appended first, a message and its `message_end` come in one
+# step with no pause between them, so the consumer is handed the event before it can stop.
+# The worst this order allows is a screen that was handed a message and died before drawing
+# it, and then nothing is lost: the record has it.
 #
 # </details>
 #
@@ -734,9 +735,9 @@ for (ok, said), ks in verdicts.items():
 # <details><summary>A model answer</summary>
 #
 # It promises that the record holds everything the consumer was told, so no tool that
-# finished is ever left without its result. It does not promise the consumer was told
-# everything on the record, or that a tool whose start was announced did not begin: the
-# record can hold one message more than the screen showed, never one fewer.
+# finished is ever left without its result. It does not promise that the consumer showed
+# what it was handed, or that the record is complete: a call whose start was announced and
+# whose tool never ran stays on the record unanswered, which is true, and lesson 10's problem.
 #
 # </details>
 #
