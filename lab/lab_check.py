@@ -98,6 +98,10 @@ def _instructor_options(g):
     g.add_argument("--require-isolation", action="store_true",
                    help="refuse to grade unless the student's code runs in a sandbox (implied "
                         "by --batch and --format gradescope)")
+    g.add_argument("--allow-unisolated", action="store_true",
+                   help="let an instructor's grading (--batch, any --format but text, "
+                        "--require-isolation) run with no sandbox; its result then says a "
+                        "submission could have forged it")
     g.add_argument("--verify", metavar="LESSON", help="prove the lesson's tests: the "
                    "finished file passes, the starter and every wrong answer fail, every right "
                    "answer passes")
@@ -215,7 +219,8 @@ def _graded(args, harness, lesson, tests, limits):
         return Grade(lesson=lesson.number, title=manifest.title(lesson), harness=args.harness,
                      problem=str(harness))
     try:
-        isolated = args.require_isolation or args.format == "gradescope"
+        isolated = (args.require_isolation or (args.format or "text") != "text") \
+            and not args.allow_unisolated
         return grade(harness, lesson, tests=tests, select=args.select, limits=limits,
                      seed=args.seed, isolated=isolated)
     except Exception as error:  # the grader's own bug: still leave a result that says so
@@ -313,7 +318,7 @@ def _batch(args, lesson, limits):
 
     try:
         kind = isolation.detect()
-        problem = grade.isolation_problem(kind, lesson)
+        problem = grade.isolation_problem(kind, required=not args.allow_unisolated)
     except isolation.Unavailable as error:
         kind, problem = None, str(error)
     if kind == "uid" and not problem and isolation.exposed_submissions(args.batch):
@@ -325,7 +330,8 @@ def _batch(args, lesson, limits):
         return 2
     try:
         rows = batch.run(args.batch, lesson, args.output, fmt=fmt, jobs=args.jobs,
-                         limits=limits, select=args.select, tests=args.tests)
+                         limits=limits, select=args.select, tests=args.tests,
+                         isolated=not args.allow_unisolated)
     except ValueError as error:
         print(f"lab_check: {error}", file=sys.stderr)
         return 2

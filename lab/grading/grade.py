@@ -37,10 +37,9 @@ def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits(), see
     except isolation.Unavailable as error:
         result.problem = f"lab_check cannot grade here: {error}."
         return result
-    if isolated:
-        result.problem = isolation_problem(result.isolation, lesson)
-        if result.problem:
-            return result
+    result.problem = isolation_problem(result.isolation, required=isolated)
+    if result.problem:
+        return result
     with tempfile.TemporaryDirectory(prefix="lab-check-grade-") as private:
         snapshot = os.path.join(private, "harness.py")
         result.problem = _prepare(harness_file, snapshot, result)
@@ -55,18 +54,21 @@ def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits(), see
     return result
 
 
-def isolation_problem(kind, lesson):
-    """Why an instructor's grading must not go on with isolation `kind`, or ""."""
-    if kind == "none":
+def isolation_problem(kind, required=True):
+    """Why a grading must not go on with isolation `kind`, or "". Without namespaces the
+    project's folder must be closed to others, for every grading: a sandbox that can read the
+    answers is none. `required`: an instructor's grading, which refuses to run unisolated."""
+    if kind == "none" and required:
         return ("lab_check grades for an instructor only in a sandbox, and this machine has "
                 f"none: {isolation.why_not('bubblewrap')}; and {isolation.why_not('uid')}. "
-                "Install bubblewrap, or run the grading as root.")
+                "Install bubblewrap, or run the grading as root (or, knowing that a submission "
+                "could forge its grade, pass --allow-unisolated).")
     if kind == "uid":
-        exposed = isolation.exposed(lesson)
-        if exposed:
-            return (f"without namespaces, the student's code runs as a user of its own, and "
-                    f"{len(exposed)} of the lessons' files are readable by any user (such as "
-                    f"{exposed[0]}). Run: chmod -R o-rwx {lesson.folder.parent}")
+        folder = isolation.exposed()
+        if folder:
+            return (f"without namespaces, the student's code runs as a user of its own, and any "
+                    f"user can reach into the project's folder {folder} (its lessons, .git "
+                    f"and venv hold the answers). Run: chmod o-rwx {folder}")
     return ""
 
 
@@ -75,10 +77,19 @@ def _prepare(harness_file, snapshot, result):
     problem = preflight.read_problem(harness_file)
     if problem:
         return problem
-    shutil.copyfile(harness_file, snapshot, follow_symlinks=False)
-    os.chmod(snapshot, 0o644)
+    _copy_privately(harness_file, snapshot)
     result.sha256 = hashlib.sha256(pathlib.Path(snapshot).read_bytes()).hexdigest()
     return preflight.syntax_problem(snapshot, shown_as=os.path.basename(harness_file))
+
+
+def _copy_privately(source, target):
+    """Copy `source` to a new file `target` that only this user can read from its first byte
+    (the sandbox's user is given it later, and no one else ever)."""
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 0o600)
+    read = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    with open(fd, "wb") as copy, open(read, "rb") as original:
+        shutil.copyfileobj(original, copy)
 
 
 def _judge(frame, lesson, result, partial):
@@ -91,3 +102,6 @@ def _judge(frame, lesson, result, partial):
         return
     listed = manifest.read(lesson).get("tests", {})
     result.tests = tally.outcomes(frame.get("tests", []), listed, partial=partial)
+    layers = frame.get("layers")
+    if type(layers) is list and all(type(layer) is str for layer in layers):
+        result.layers = layers

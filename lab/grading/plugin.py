@@ -160,6 +160,8 @@ class Outcomes:
 
     def pytest_sessionfinish(self, session):
         if self.fd is not None:
+            layers = ZYGOTE.layers if ZYGOTE is not None else None
             wire.write_frame(self.fd, {"tests": list(self.tests.values()),
-                                       "seconds": time.monotonic() - self.started})
+                                       "seconds": time.monotonic() - self.started,
+                                       "layers": layers or []})
             os.close(self.fd)
