@@ -38,7 +38,8 @@ import pytest
 
 import plain_user
 from conftest import LESSON_10, PROJECT
-from lab.grading.inside import linux
+from lab.grading.inside import landlock, linux
+from lab.grading.tidy import remove_tree
 from lab.grading.sandbox import Limits
 
 SUBMISSIONS = PROJECT / "tests" / "submissions"
@@ -51,9 +52,46 @@ LEFTOVER = "lab-corpus-leftover"  # in the command line of every process a submi
 CACHES = {".git", ".venv", "__pycache__", ".hypothesis", ".pytest_cache"}
 IS_ROOT = os.geteuid() == 0
 SEED = 1  # the corpus's inputs, the same every run: a verdict that depends on luck is no test
-# Who grades the corpus: root (as CI does, and a course server) and a plain user; run by a
-# plain user, only as itself.
-WHO = ["root", "plain user"] if IS_ROOT else ["plain user"]
+FORGEABLE = "not isolated: a submission could forge this grade"
+
+
+@dataclass(frozen=True)
+class Mode:
+    """One way of grading the corpus: who runs lab_check (root, or a plain user: see
+    plain_user.py) and which isolation it is told to use ("": the strongest there is)."""
+    name: str
+    who: str
+    isolation: str = ""
+
+    @property
+    def env(self):
+        return {"LAB_ISOLATION": self.isolation} if self.isolation else {}
+
+    def unavailable(self):
+        """Why this mode cannot be had here, or ""."""
+        if self.who != "root" or self.isolation == "uid":
+            why = plain_user.available()
+            if why:
+                return f"no plain user's Python here: {why}"
+        if self.isolation == "uid" and not IS_ROOT:
+            return "only root can run a submission as a user of its own"
+        if self.isolation != "uid" and self.isolation and not landlock.abi():
+            return ("this kernel has no Landlock: with no sandbox at all, a submission can "
+                    "reach the grader's files, so the corpus's verdicts would not hold")
+        if not self.isolation and not shutil.which("bwrap"):
+            return "bubblewrap is not installed (apt-get install bubblewrap)"
+        return ""
+
+
+# Every way this machine can grade: bubblewrap as root (as CI does, and a course server) and as
+# a plain user; as root without namespaces (a Docker-based platform: the uid kind, with the
+# project's folder closed to others); and a plain user with no sandbox at all. Run by a plain
+# user, only the last two of those that need no root.
+MODES = [Mode("bubblewrap as root", "root"), Mode("bubblewrap as a plain user", "plain user"),
+         Mode("uid as root", "root", "uid"), Mode("none as a plain user", "plain user", "none")]
+if not IS_ROOT:
+    MODES = [Mode("bubblewrap as a plain user", "plain user"),
+             Mode("none as a plain user", "plain user", "none")]
 SCORE = re.compile(r"^score: .* points, (?P<passed>\d+) passed, (?P<failed>\d+) failed$",
                    re.MULTILINE)
 
@@ -141,16 +179,17 @@ class Corpus:
     project_after: dict
     leftovers: list
     seconds: float = 0.0
+    mode: Mode = None
 
 
-def lab_check(folder, *args, timeout, project=PROJECT, who="root"):
+def lab_check(folder, *args, timeout, project=PROJECT, who="root", env=None, python=None):
     """A real lab_check process, the one in `project` (as `who`: root, or whoever runs the
-    suite, or a plain user with a copy of its own, see plain_user.py), working in `folder`,
-    with no standard input."""
-    argv = ([sys.executable, str(pathlib.Path(project) / "lab" / "lab_check.py"), *args]
+    suite, or a plain user with a copy of its own, see plain_user.py; run by `python`, this
+    one when None), working in `folder`, with no standard input; `env` added to ours."""
+    argv = ([python or sys.executable, str(pathlib.Path(project) / "lab" / "lab_check.py"), *args]
             if who == "root" else plain_user.command(project, *args))
     return subprocess.run(argv, cwd=folder, timeout=timeout, capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL)
+                          stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
 
 
 def submission_folder(parent, text):
@@ -164,8 +203,9 @@ def submission_folder(parent, text):
     return folder
 
 
-def grade_case(case, parent, project=PROJECT, who="root"):
+def grade_case(case, parent, project=PROJECT, mode=None, python=None):
     """The Run of lab_check (the one in `project`) on `case`, from a new folder `parent`."""
+    mode = mode or MODES[0]
     folder = submission_folder(parent, case.text)
     before = tree(folder)
     started = time.monotonic()
@@ -173,7 +213,7 @@ def grade_case(case, parent, project=PROJECT, who="root"):
     try:
         done = lab_check(folder, "--harness", str(folder / "harness.py"), "--lesson", "10",
                          "--seed", str(SEED), *case.args, timeout=budget, project=project,
-                         who=who)
+                         who=mode.who, env=mode.env, python=python)
         returncode, stdout, stderr = done.returncode, done.stdout, done.stderr
     except subprocess.TimeoutExpired as expired:
         returncode, stdout, stderr = None, str(expired.stdout or ""), "still running after " \
@@ -220,32 +260,46 @@ def leftover_processes():
     return found
 
 
-@pytest.fixture(scope="module", params=WHO)
-def corpus(request, tmp_path_factory):
+@pytest.fixture(scope="module", params=MODES, ids=lambda mode: mode.name)
+def corpus(request):
     """Every runnable submission graded, WORKERS at a time, by the lab_check of a copy of the
     project made for the corpus (so that nobody's editing of the project meanwhile can look
-    like a submission's doing), that copy hashed before and after, and the processes the
-    submissions marked looked for at the end."""
-    why = plain_user.available()
-    if request.param == "plain user" and why:
-        pytest.skip(f"no plain-user runs here: {why}")
+    like a submission's doing), in one of the MODES; that copy hashed before and after, the
+    processes the submissions marked looked for at the end, and everything removed after."""
+    mode = request.param
+    why = mode.unavailable()
+    if why:
+        pytest.skip(f"no runs {mode.name} here: {why}")
     parent = pathlib.Path(tempfile.mkdtemp(prefix="lab-corpus-"))
+    try:
+        yield _graded_corpus(parent, mode)
+    finally:
+        remove_tree(parent)
+
+
+def _graded_corpus(parent, mode):
     parent.chmod(0o755)  # a plain user grades from in here too
     project = parent / "project"
     shutil.copytree(PROJECT, project, ignore=shutil.ignore_patterns(*CACHES))
     for folder in [parent, *(path for path in project.rglob("*") if path.is_dir())]:
         folder.chmod(0o755)  # as an installed project is: readable by anyone, written by root
-    project_before = tree(project, skip=CACHES)
+    python, graded = None, project
+    if mode.isolation == "uid":  # a Python any user can read, and the project closed to them
+        python, _ = plain_user.environment(project)
+        project.chmod(0o750)
+    elif mode.who != "root":  # the plain user's lab_check is its copy's: that is what to watch
+        _, graded = plain_user.environment(project)
+    project_before = tree(graded, skip=CACHES)
     started = time.monotonic()
     with ThreadPoolExecutor(WORKERS) as pool:
         runs = dict(zip([case.name for case in RUNNABLE], pool.map(
-            lambda case: grade_case(case, parent / "students" / case.name, project,
-                                    who=request.param), RUNNABLE)))
+            lambda case: grade_case(case, parent / "students" / case.name, project, mode,
+                                    python), RUNNABLE)))
     seconds = time.monotonic() - started
-    print(f"\nthe corpus, as {request.param}: {len(runs)} submissions graded in {seconds:.1f} s")
+    print(f"\nthe corpus, {mode.name}: {len(runs)} submissions graded in {seconds:.1f} s")
     return Corpus(runs=runs, project_before=project_before,
-                  project_after=tree(project, skip=CACHES), leftovers=leftover_processes(),
-                  seconds=seconds)
+                  project_after=tree(graded, skip=CACHES), leftovers=leftover_processes(),
+                  seconds=seconds, mode=mode)
 
 
 def runnable(case):
@@ -268,6 +322,10 @@ def test_each_misbehaving_submission_gets_its_verdict_and_says_why(corpus, case)
         assert phrase in run.stdout, f"{case.name}: the report should say {phrase!r}: {shown}"
     if case.closing:
         assert run.closing == case.closing, f"{case.name}: expected {case.closing!r}: {shown}"
+    if corpus.mode.isolation == "none" and run.graded:
+        assert FORGEABLE in run.stdout, f"{case.name}: an unisolated grade must say so: {shown}"
+    if corpus.mode.isolation != "none":
+        assert FORGEABLE not in run.stdout, f"{case.name}: isolated, yet it says not: {shown}"
     assert len(run.stdout) < REPORT_LIMIT, \
         f"{case.name}: a report of {len(run.stdout)} bytes; what a harness prints is capped"
 

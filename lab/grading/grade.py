@@ -40,13 +40,16 @@ def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits(), see
     result.problem = isolation_problem(result.isolation, required=isolated)
     if result.problem:
         return result
-    with tempfile.TemporaryDirectory(prefix="lab-check-grade-") as private:
+    with tempfile.TemporaryDirectory(prefix="lab-check-grade-") as private, \
+            tempfile.TemporaryDirectory(prefix="lab-check-public-") as public:
+        os.chmod(public, 0o711)
         snapshot = os.path.join(private, "harness.py")
         result.problem = _prepare(harness_file, snapshot, result)
         if not result.problem:
             files = [str(pathlib.Path(t).resolve()) for t in tests] if tests else [str(lesson.tests)]
             job = Job(snapshot=snapshot, lesson=str(lesson.folder), tests=files,
-                      isolation=result.isolation, seed=seed, select=select or "", limits=limits)
+                      isolation=result.isolation, seed=seed, select=select or "", limits=limits,
+                      public=public)
             _judge(supervise.run(job, private, lesson), lesson, result, bool(tests or select))
             if not result.problem and not result.tests:  # a -k that matched nothing: no pass
                 result.problem = selection.nothing_graded(tests or [lesson.tests], select, lesson)

@@ -13,12 +13,13 @@ import importlib.util
 import os
 import pathlib
 import random
+import signal
 import time
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-from . import manifest
+from . import manifest, problems
 from .inside import wire
 from .problems import StudentProblem
 from .student import Student
@@ -37,6 +38,8 @@ JOB = ZYGOTE = RESULTS_FD = None  # set by the worker before it runs pytest
 
 
 SHRINKING = 2  # times the time limit hypothesis may spend shrinking a failing example
+GRADER_FACTOR = 6  # times the time limit of its own CPU the grader may spend on one test (as
+                   # many as the student's code may spend answering, sandbox.TEST_FACTOR)
 
 
 def pytest_configure(config):
@@ -102,6 +105,27 @@ def pytest_runtest_makereport(item, call):
         answered = you is not None and you.answered
         report.lab_message, report.lab_judged = _explain(call.excinfo.value, answered)
     return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """Run the test with a budget of the grader's own CPU time (its time waiting for the
+    student's process is not counted: the sandbox bounds that). What the student hands over
+    (a case to run, an answer to judge) cannot make the grader work for longer: past the
+    budget, the test fails as the student's, and the alarm goes on ringing every little while
+    so that no catch-all in the test's code can swallow it for long."""
+    seconds = GRADER_FACTOR * (JOB.limits.seconds if JOB else 5.0)
+
+    def over(number, frame):
+        raise problems.over_budget(seconds)
+
+    previous = signal.signal(signal.SIGVTALRM, over)
+    signal.setitimer(signal.ITIMER_VIRTUAL, seconds, 0.25)
+    try:
+        return (yield)
+    finally:
+        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+        signal.signal(signal.SIGVTALRM, previous)
 
 
 def _explain(error, answered):

@@ -122,9 +122,9 @@ def main(results_fd):
     from . import isolation
     from .sandbox import Zygote
 
-    # the bundle's path is on the zygote's command line, which anyone may read: it is put
-    # beside the grading's private folder, not in it, so that it names nothing of the grading
-    with isolation.Bundle(os.path.dirname(os.getcwd())) as bundle:
+    # the bundle's path is on the zygote's command line, which anyone may read: it is put in
+    # the host's public folder, not the private one, so that it names nothing of the grading
+    with isolation.Bundle(job.public or None) as bundle:
         zygote = Zygote(job.isolation, job.snapshot, bundle, os.environ.get("TMPDIR"), job.limits)
         zygote.warm()  # it starts on the other core while pytest is imported here
         try:
