@@ -141,15 +141,21 @@ def main(argv=None):
               "the lesson's finished.py; this is a student's copy.", file=sys.stderr)
         return 2
     if args.release is not None:
-        from lab import release
-        return release.main(args, lesson)
+        try:
+            from lab import release
+            return _needs_extra("--release") or release.main(args, lesson)
+        except ModuleNotFoundError as error:
+            return _needs_extra("--release", error)
     mistake = _mistake(args)
     if mistake:
         print(f"lab_check: {mistake}", file=sys.stderr)
         return 2
     limits = Limits(args.time_limit, args.memory_limit)
     if args.verify is not None:
-        return _verify(args, lesson, limits)
+        try:
+            return _needs_extra("--verify") or _verify(args, lesson, limits)
+        except ModuleNotFoundError as error:
+            return _needs_extra("--verify", error)
     if args.batch:
         return _batch(args, lesson, limits)
     if args.reset:
@@ -166,6 +172,28 @@ def main(argv=None):
     if args.watch:
         return _watch(args, harness, lesson, tests, limits)
     return _grade(args, harness, lesson, tests, limits)
+
+
+# What the instructor's commands need beyond grading: building and running notebooks.
+INSTRUCTOR_MODULES = ("nbformat", "nbclient", "jupytext", "ipykernel")
+
+
+def _needs_extra(option, error=None):
+    """2, after one line naming the extra to install, when an instructor's tool is missing
+    (`error`: the import that failed); None when they are all there. Any other missing module
+    is the lab's own bug, and goes on up."""
+    import importlib.util
+
+    if error is not None and (error.name or "").split(".")[0] not in INSTRUCTOR_MODULES:
+        raise error
+    missing = error.name if error is not None else next(
+        (name for name in INSTRUCTOR_MODULES if importlib.util.find_spec(name) is None), None)
+    if missing is None:
+        return None
+    print(f"lab_check: {option} builds notebooks, with tools the lab's first install leaves "
+          f"out (no module named {missing!r}). Install them: pip install -e '.[instructor]'",
+          file=sys.stderr)
+    return 2
 
 
 def _find_harness(name):

@@ -11,6 +11,8 @@ Each file in tests/submissions/ is one submission, its expectations in a header 
     # says: timed out after 1 s in `repair_tool_history`    (any number of them) a phrase the
     #                     report must contain
     # closing: 2 passed, 1 failed     the verdict on the report's score line, when given
+    # exit (none): 1      any of exit, says and closing for one kind of isolation only
+    #                     (bubblewrap, uid or none), in place of the lines for every kind
 
 Every submission is graded by a real `python lab/lab_check.py` process from a folder of its
 own, several at once. Besides its verdict, each run must end within its time limits (one a
@@ -38,7 +40,7 @@ import pytest
 
 import plain_user
 from conftest import LESSON_10, PROJECT
-from lab.grading.inside import landlock, linux
+from lab.grading.inside import ipc, landlock, linux
 from lab.grading.tidy import remove_tree
 from lab.grading.sandbox import Limits
 
@@ -66,6 +68,10 @@ class Mode:
     @property
     def env(self):
         return {"LAB_ISOLATION": self.isolation} if self.isolation else {}
+
+    @property
+    def kind(self):
+        return self.isolation or "bubblewrap"
 
     def unavailable(self):
         """Why this mode cannot be had here, or ""."""
@@ -107,19 +113,29 @@ class Case:
     says: tuple = ()
     closing: str = ""
     args: tuple = ()
+    kinds: tuple = ()  # ((kind, {"exit": ..., "says": ..., "closing": ...}), ...)
+
+    def expected(self, kind):
+        """(exit, says, closing) this case must get in isolation `kind`."""
+        own = dict(self.kinds).get(kind, {})
+        return (own.get("exit", self.exit), own.get("says", self.says),
+                own.get("closing", self.closing))
 
     @classmethod
     def read(cls, path):
         """The case the file at `path` stands for; ValueError when its header lacks a base
         or an exit status."""
         source = path.read_text()
-        header = {}
+        header, kinds = {}, {}
         for line in source.splitlines():
             if not line.startswith("#"):
                 break
-            found = re.match(r"# (base|args|exit|says|closing): (.*)$", line)
-            if found:
-                header.setdefault(found[1], []).append(found[2])
+            found = re.match(r"# (base|args|exit|says|closing)(?: \((bubblewrap|uid|none)\))?: "
+                             r"(.*)$", line)
+            if found and found[2]:
+                kinds.setdefault(found[2], {}).setdefault(found[1], []).append(found[3])
+            elif found:
+                header.setdefault(found[1], []).append(found[3])
         if "base" not in header or "exit" not in header:
             raise ValueError(f"{path.name} needs a '# base:' and an '# exit:' line in its header")
         base = header["base"][0]
@@ -128,7 +144,11 @@ class Case:
         return cls(name=path.stem, text=text, exit=int(header["exit"][0]),
                    says=tuple(header.get("says", ())), closing=header.get("closing", [""])[0],
                    args=tuple(shlex.split(header.get("args", [""])[0])),
-                   )
+                   kinds=tuple((kind, {
+                       **({"exit": int(own["exit"][0])} if "exit" in own else {}),
+                       **({"says": tuple(own["says"])} if "says" in own else {}),
+                       **({"closing": own["closing"][0]} if "closing" in own else {})})
+                       for kind, own in sorted(kinds.items())))
 
     @property
     def time_limit(self):
@@ -275,6 +295,8 @@ def corpus(request):
         yield _graded_corpus(parent, mode)
     finally:
         remove_tree(parent)
+        if mode.who != "root" and IS_ROOT:  # what a submission left where no grader clears
+            ipc.remove(uid=plain_user.UID)
 
 
 def _graded_corpus(parent, mode):
@@ -316,12 +338,13 @@ def ids(case):
 def test_each_misbehaving_submission_gets_its_verdict_and_says_why(corpus, case):
     run = corpus.runs[runnable(case).name]
 
+    exit, says, closing = case.expected(corpus.mode.kind)
     shown = f"exit {run.returncode}\n{run.stdout[-6000:]}\nstderr:\n{run.stderr[-3000:]}"
-    assert run.returncode == case.exit, f"{case.name}: expected exit {case.exit}, got {shown}"
-    for phrase in case.says:
+    assert run.returncode == exit, f"{case.name}: expected exit {exit}, got {shown}"
+    for phrase in says:
         assert phrase in run.stdout, f"{case.name}: the report should say {phrase!r}: {shown}"
-    if case.closing:
-        assert run.closing == case.closing, f"{case.name}: expected {case.closing!r}: {shown}"
+    if closing:
+        assert run.closing == closing, f"{case.name}: expected {closing!r}: {shown}"
     if corpus.mode.isolation == "none" and run.graded:
         assert FORGEABLE in run.stdout, f"{case.name}: an unisolated grade must say so: {shown}"
     if corpus.mode.isolation != "none":
@@ -364,7 +387,7 @@ def test_no_process_a_submission_started_outlives_its_grading(corpus):
 def test_no_submission_passes_unless_its_header_says_it_should(corpus):
     passed = sorted(name for name, run in corpus.runs.items() if run.returncode == 0)
 
-    expected = sorted(case.name for case in RUNNABLE if case.exit == 0)
+    expected = sorted(case.name for case in RUNNABLE if case.expected(corpus.mode.kind)[0] == 0)
     assert passed == expected, f"passed: {passed}; should have: {expected}"
 
 
@@ -434,3 +457,120 @@ def test_a_file_that_is_not_python_source_exits_2_with_a_sentence(tmp_path, make
     assert run.returncode == 2, f"exit {run.returncode}:\n{run.stdout}\n{run.stderr}"
     assert phrase in run.stdout, f"the report should say {phrase!r}:\n{run.stdout}"
     assert run.stdout.strip().endswith("nothing was graded"), run.stdout
+
+
+# -- a classmate's work, in a batch ------------------------------------------------------------
+
+THIEF = SUBMISSIONS / "batch" / "takes_a_classmates_work.py"
+ROOT_MODES = [mode for mode in MODES if mode.who == "root"]
+
+
+@pytest.mark.parametrize("mode", ROOT_MODES, ids=lambda mode: mode.name)
+def test_a_submission_in_a_batch_cannot_take_a_classmates_work(mode):
+    why = mode.unavailable()
+    if why:
+        pytest.skip(f"no batch {mode.name} here: {why}")
+    parent = pathlib.Path(tempfile.mkdtemp(prefix="lab-batch-"))
+    try:
+        scores = _batch_of_three(parent, mode)
+    finally:
+        remove_tree(parent)
+
+    assert scores["alice"] == scores["most"], f"the finished harness should score all: {scores}"
+    assert scores["mallory"] == scores["bob"] < scores["most"], \
+        f"the thief (on the starter) should score what the starter scores: {scores}"
+
+
+def _batch_of_three(parent, mode):
+    """{name: score} of a batch: alice hands in the finished harness, bob the starter, and
+    mallory the starter with the thief appended; "most": what the tests are worth."""
+    project, python = PROJECT, None
+    if mode.isolation == "uid":
+        project = parent / "project"
+        shutil.copytree(PROJECT, project, ignore=shutil.ignore_patterns(*CACHES))
+        python, _ = plain_user.environment(project)
+        project.chmod(0o750)
+    batch = parent / "submissions"
+    texts = {"alice": BASES["finished"].read_text(), "bob": BASES["starter"].read_text(),
+             "mallory": BASES["starter"].read_text() + "\n\n" + THIEF.read_text()}
+    for name, text in texts.items():
+        submission_folder(batch / name, text)
+    subprocess.run(["chmod", "-R", "o-rwx", str(batch)], check=True)
+    out = parent / "results"
+
+    run = lab_check(parent, "--lesson", "10", "--batch", str(batch), "--output", str(out),
+                    "--jobs", "3", "--seed", str(SEED), "-k", "orphan or steering or missing",
+                    timeout=600, project=project, env=mode.env, python=python)
+
+    assert run.returncode == 0, f"exit {run.returncode}:\n{run.stdout}\n{run.stderr}"
+    import csv
+
+    rows = list(csv.DictReader((out / "summary.csv").open()))
+    scores = {row["submission"]: float(row["score"]) for row in rows}
+    scores["most"] = max(float(row["max_score"]) for row in rows)
+    return scores
+
+
+# -- unisolated grades: labelled, and refused for an instructor ---------------------------------
+
+NONE = next((mode for mode in MODES if mode.isolation == "none"), None)
+INSTRUCTOR_FORMATS = ("json", "junit", "gradescope", "classroom")
+
+
+@pytest.fixture
+def open_folder():
+    """A new folder any user may enter (pytest's own are root's alone), removed after."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="lab-open-"))
+    folder.chmod(0o755)
+    yield folder
+    remove_tree(folder)
+
+
+@pytest.mark.parametrize("fmt", INSTRUCTOR_FORMATS)
+def test_every_instructor_format_refuses_an_unisolated_grading(open_folder, fmt):
+    folder = submission_folder(open_folder / "student", BASES["finished"].read_text())
+
+    run = lab_check(folder, "--harness", "harness.py", "--lesson", "10", "-k", "orphan",
+                    "--format", fmt, timeout=120, who=NONE.who, env=NONE.env)
+
+    said = run.stdout + run.stderr
+    assert run.returncode == 2, f"exit {run.returncode}:\n{said}"
+    assert "--allow-unisolated" in said and "only in a sandbox" in said, said
+
+
+def test_an_unisolated_classroom_result_says_it_could_be_forged(open_folder):
+    folder = submission_folder(open_folder / "student", BASES["finished"].read_text())
+
+    run = lab_check(folder, "--harness", "harness.py", "--lesson", "10", "-k", "orphan",
+                    "--format", "classroom", "--allow-unisolated", timeout=120, who=NONE.who,
+                    env=NONE.env)
+
+    assert run.returncode == 0, f"exit {run.returncode}:\n{run.stdout}\n{run.stderr}"
+    import json
+
+    said = json.loads(run.stdout)["extra_data"]
+    assert said["isolation"] == "none" and said["warning"] == FORGEABLE, said
+
+
+# -- the Gradescope autograder on a Docker-like machine: root, and no namespaces ----------------
+
+from test_gradescope import TOTAL, archive, autograder, submit, world_readable  # noqa: E402,F401
+
+ATTACKS = {"reads_the_answer_beside_the_grader": 0, "reads_the_gradings_secrets": TOTAL}
+
+
+@pytest.mark.parametrize("name", ATTACKS)
+def test_the_autograder_without_namespaces_gives_each_attack_what_its_code_deserves(
+        autograder, name):
+    why = Mode("uid", "root", "uid").unavailable()
+    if why:
+        pytest.skip(f"no uid grading here: {why}")
+    root, env = autograder
+    case = next(case for case in CASES if case.name == name)
+
+    ran, results = submit((root, {**env, "LAB_ISOLATION": "uid"}), {"harness.py": case.text})
+
+    assert ran.returncode == 0 and results, ran.stderr[-2000:]
+    assert "isolation: uid (a user of its own, Landlock" in ran.stdout or not landlock.abi(), \
+        ran.stdout[-2000:]
+    assert results["score"] == ATTACKS[name], ran.stdout[-4000:]

@@ -34,7 +34,7 @@ import socket
 import sys
 import time
 
-from . import landlock, linux, reaper, serve
+from . import ipc, landlock, linux, reaper, serve
 
 FILE_MB = 64    # the largest file a test may write
 WORK = "work"   # each test's folder in the scratch: one at a time, emptied between tests
@@ -151,7 +151,7 @@ def _clean(scratch_root, tmp):
     where they are the machine's and only what this user made there is the sandbox's; "" where
     they are not the sandbox's at all), so that nothing a test left is there for the next. A
     folder the student's code made read-only is made writable first (a plain rm -rf would leave
-    what is inside it). True when everything is gone."""
+    what is inside it), and its System V objects (ipc.py). True when everything is gone."""
     folders = (scratch_root, "/tmp", "/dev/shm") if tmp else (scratch_root,)
     me = os.getuid()
 
@@ -172,16 +172,19 @@ def _clean(scratch_root, tmp):
                     found.append(path)
         return found
 
+    # System V objects outlive their makers too: the sandbox's own (all of them in its own
+    # IPC namespace, its user's on the machine's); none where its user is the grader's
+    kept = ipc.remove(everyone=tmp == "own") if tmp else True
     for _ in range(3):  # a second pass only if a first could not remove everything
         paths = doomed()
         if not paths:
-            return True
+            return kept
         # chmod follows a link named on its command line: links are left out, only removed
         folders = [path for path in paths if not os.path.islink(path)]
         if folders:
             os.spawnv(os.P_WAIT, "/usr/bin/chmod", ["chmod", "-R", "-f", "u+rwx", "--", *folders])
         os.spawnv(os.P_WAIT, "/usr/bin/rm", ["rm", "-rf", "--one-file-system", "--", *paths])
-    return not doomed()
+    return kept and not doomed()
 
 
 def _compiled(submission, path):
