@@ -574,3 +574,70 @@ def test_the_autograder_without_namespaces_gives_each_attack_what_its_code_deser
     assert "isolation: uid (a user of its own, Landlock" in ran.stdout or not landlock.abi(), \
         ran.stdout[-2000:]
     assert results["score"] == ATTACKS[name], ran.stdout[-4000:]
+
+
+# -- an instructor's first install -------------------------------------------------------------
+
+def test_a_first_install_grades_a_batch_and_names_the_extra_the_notebook_commands_need(
+        open_folder):
+    from venvs import fresh_venv
+
+    bin_folder = fresh_venv(open_folder / "venv")
+    installed = subprocess.run([str(bin_folder / "pip"), "install", "-q", "-e", str(PROJECT)],
+                               capture_output=True, text=True, timeout=900)
+    assert installed.returncode == 0, installed.stderr[-2000:]
+    batch = open_folder / "class"
+    submission_folder(batch / "alice", BASES["finished"].read_text())
+    subprocess.run(["chmod", "-R", "o-rwx", str(batch)], check=True)
+    lab_check_command = str(bin_folder / "lab-check")
+
+    said = {}
+    for name, args in {"verify": ["--verify", "10"],
+                       "release": ["--release", "10", "--output", str(open_folder / "edition")],
+                       "gradescope": ["--release", "10", "--gradescope", str(open_folder / "g.zip")],
+                       "batch": ["--lesson", "10", "--batch", str(batch), "--output",
+                                 str(open_folder / "results"), "-k", "orphan"]}.items():
+        said[name] = subprocess.run([lab_check_command, *args], cwd=open_folder, text=True,
+                                    capture_output=True, timeout=600, stdin=subprocess.DEVNULL)
+
+    for name in ("verify", "release", "gradescope"):
+        run = said[name]
+        assert run.returncode == 2 and "Traceback" not in run.stderr, f"{name}: {run.stderr}"
+        assert run.stderr.strip().count("\n") == 0, f"{name}: more than one line: {run.stderr}"
+        assert "pip install -e '.[instructor]'" in run.stderr, f"{name}: {run.stderr}"
+    assert said["batch"].returncode == 0, said["batch"].stdout + said["batch"].stderr
+    assert (open_folder / "results" / "summary.csv").is_file()
+
+
+def test_the_autograder_takes_a_checkpoints_letter(open_folder):
+    (open_folder / "submission").mkdir()
+
+    ran = subprocess.run([sys.executable, "-P", "-m", "lab.release.autograder", "--lesson", "B",
+                          "--root", str(open_folder)], cwd=PROJECT, capture_output=True,
+                         text=True, timeout=120)
+
+    import json
+
+    results = json.loads((open_folder / "results" / "results.json").read_text())
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert results["score"] == 0 and "holds no Python file" in results["output"], results
+    assert results["extra_data"]["lesson"] == "B", results
+
+
+# -- the bundle: what the sandbox holds of the lab ---------------------------------------------
+
+def test_the_bundle_holds_exactly_the_modules_import_lab_needs():
+    from lab.grading import isolation
+
+    with isolation.Bundle() as bundle:
+        loaded = subprocess.run(
+            [isolation.python(), "-I", "-S", "-c",
+             f"import sys; sys.path[:0] = [{bundle.path!r}]; import lab, lab.wire_figure, damaged; "
+             "print(' '.join(sorted(name.split('.')[1] if '.' in name else '__init__' "
+             "for name in sys.modules if name == 'lab' or name.startswith('lab.'))))"],
+            capture_output=True, text=True, timeout=60)
+        held = sorted(path.stem for path in pathlib.Path(bundle.path, "lab").glob("*.py"))
+
+    assert loaded.returncode == 0, f"import lab fails in the sandbox's bundle:\n{loaded.stderr}"
+    assert loaded.stdout.split() == held == sorted(isolation.STUDENT_MODULES), (
+        f"import lab loads {loaded.stdout.split()}; the bundle holds {held}")

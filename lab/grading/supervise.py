@@ -136,15 +136,15 @@ def main(results_fd):
             if problem:
                 wire.write_frame(results_fd, {"problem": problem})
                 return 0
-            plugin.JOB, plugin.ZYGOTE, plugin.RESULTS_FD = job, zygote, results_fd
-            return int(pytest.main(pytest_args(job)))
+            return int(pytest.main(pytest_args(job),
+                                   plugins=[plugin.Grading(job, zygote, results_fd)]))
         finally:
             zygote.close()
 
 
 def pytest_args(job):
     """pytest's own arguments; everything else the plugin takes from the Job itself."""
-    args = [*job.tests, "-p", "lab.grading.plugin", "-p", "hypothesis.extra.pytestplugin",
+    args = [*job.tests, "-p", "hypothesis.extra.pytestplugin",
             "-p", "no:cacheprovider", "--rootdir", os.getcwd(), "-c", os.devnull, "-q",
             "--hypothesis-seed", str(job.seed)]
     return args + (["-k", job.select] if job.select else [])
