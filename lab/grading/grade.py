@@ -27,34 +27,39 @@ def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits(), see
     """A Grade for `harness_file` on `lesson` (a lessons.Lesson). `tests` are test files to
     run instead of the lesson's own; `select` a pytest -k expression; `seed` the variations'
     seed (a new one when None); `isolated`: refuse to grade without a sandbox (isolation.py),
-    as an instructor's grading must."""
+    as an instructor's grading must. Every fact is worked out first; the Grade is made once,
+    at the end, and never changed."""
     started = time.monotonic()
     seed = random.SystemRandom().randrange(1, 2**31) if seed is None else seed
-    result = Grade(lesson=lesson.number, title=manifest.title(lesson), harness=str(harness_file),
-                   seed=seed)
+    facts = dict(lesson=lesson.number, title=manifest.title(lesson), harness=str(harness_file),
+                 seed=seed)
+
+    def graded(**more):
+        return Grade(**facts, **more, seconds=time.monotonic() - started)
+
     try:
-        result.isolation = isolation.detect()
+        facts["isolation"] = isolation.detect()
     except isolation.Unavailable as error:
-        result.problem = f"lab_check cannot grade here: {error}."
-        return result
-    result.problem = isolation_problem(result.isolation, required=isolated)
-    if result.problem:
-        return result
+        return graded(problem=f"lab_check cannot grade here: {error}.")
+    problem = isolation_problem(facts["isolation"], required=isolated)
+    if problem:
+        return graded(problem=problem)
     with tempfile.TemporaryDirectory(prefix="lab-check-grade-") as private, \
             tempfile.TemporaryDirectory(prefix="lab-check-public-") as public:
         os.chmod(public, 0o711)
         snapshot = os.path.join(private, "harness.py")
-        result.problem = _prepare(harness_file, snapshot, result)
-        if not result.problem:
-            files = [str(pathlib.Path(t).resolve()) for t in tests] if tests else [str(lesson.tests)]
-            job = Job(snapshot=snapshot, lesson=str(lesson.folder), tests=files,
-                      isolation=result.isolation, seed=seed, select=select or "", limits=limits,
-                      public=public)
-            _judge(supervise.run(job, private, lesson), lesson, result, bool(tests or select))
-            if not result.problem and not result.tests:  # a -k that matched nothing: no pass
-                result.problem = selection.nothing_graded(tests or [lesson.tests], select, lesson)
-    result.seconds = time.monotonic() - started
-    return result
+        problem, facts["sha256"] = _prepare(harness_file, snapshot)
+        if problem:
+            return graded(problem=problem)
+        files = [str(pathlib.Path(t).resolve()) for t in tests] if tests else [str(lesson.tests)]
+        job = Job(snapshot=snapshot, lesson=str(lesson.folder), tests=files,
+                  isolation=facts["isolation"], seed=seed, select=select or "", limits=limits,
+                  public=public)
+        problem, outcomes, layers = _judge(supervise.run(job, private, lesson), lesson,
+                                           bool(tests or select))
+    if not problem and not outcomes:  # a -k that matched nothing: no pass
+        problem = selection.nothing_graded(tests or [lesson.tests], select, lesson)
+    return graded(problem=problem, tests=outcomes, layers=layers)
 
 
 def isolation_problem(kind, required=True):
@@ -75,14 +80,15 @@ def isolation_problem(kind, required=True):
     return ""
 
 
-def _prepare(harness_file, snapshot, result):
-    """Check the file and copy it to `snapshot`; a sentence when it cannot be graded."""
+def _prepare(harness_file, snapshot):
+    """Check the file and copy it to `snapshot`: (a sentence when it cannot be graded, or "";
+    the snapshot's sha256, or "")."""
     problem = preflight.read_problem(harness_file)
     if problem:
-        return problem
+        return problem, ""
     _copy_privately(harness_file, snapshot)
-    result.sha256 = hashlib.sha256(pathlib.Path(snapshot).read_bytes()).hexdigest()
-    return preflight.syntax_problem(snapshot, shown_as=os.path.basename(harness_file))
+    sha256 = hashlib.sha256(pathlib.Path(snapshot).read_bytes()).hexdigest()
+    return preflight.syntax_problem(snapshot, shown_as=os.path.basename(harness_file)), sha256
 
 
 def _copy_privately(source, target):
@@ -95,16 +101,13 @@ def _copy_privately(source, target):
         shutil.copyfileobj(original, copy)
 
 
-def _judge(frame, lesson, result, partial):
-    """Turn the worker's frame into the grade's problem or outcomes."""
+def _judge(frame, lesson, partial):
+    """The worker's frame as (problem, outcomes, layers)."""
     if isinstance(frame, Outcome):
-        result.tests = [frame]
-        return
+        return "", [frame], []
     if "problem" in frame:
-        result.problem = str(frame["problem"])
-        return
+        return str(frame["problem"]), [], []
     listed = manifest.read(lesson).get("tests", {})
-    result.tests = tally.outcomes(frame.get("tests", []), listed, partial=partial)
     layers = frame.get("layers")
-    if type(layers) is list and all(type(layer) is str for layer in layers):
-        result.layers = layers
+    layers = layers if type(layers) is list and all(type(x) is str for x in layers) else []
+    return "", tally.outcomes(frame.get("tests", []), listed, partial=partial), layers

@@ -11,7 +11,7 @@ VERSION = "lab_check 1.0"
 NOT_ISOLATED = "not isolated: a submission could forge this grade"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Outcome:
     """One graded test. `outcome` is "passed", "failed" (a verdict on the student's code) or
     "error" (the grader itself broke: not the student's fault)."""
@@ -34,9 +34,11 @@ class Outcome:
         return self.points if self.outcome == "passed" else 0.0
 
 
-@dataclass
+@dataclass(frozen=True)
 class Grade:
-    """Every test of one lesson on one harness file, or, when nothing could be graded, why."""
+    """Every test of one lesson on one harness file, or, when nothing could be graded, why.
+    Made once, when every fact is known, and never changed (dataclasses.replace makes a
+    changed copy)."""
     lesson: int
     title: str
     harness: str

@@ -16,6 +16,7 @@ namespaces only once setup.sh has closed the project's folder to other users.
 """
 
 import argparse
+import dataclasses
 import json
 import os
 import pathlib
@@ -63,8 +64,8 @@ def run(lesson, root):
         result = Grade(lesson=lesson.number, title=manifest.title(lesson), harness=HARNESS,
                        problem=note)
     else:
-        result = grade(harness, lesson, isolated=True)
-        result.harness = str(harness.relative_to(root / "submission"))
+        result = dataclasses.replace(grade(harness, lesson, isolated=True),
+                                     harness=str(harness.relative_to(root / "submission")))
     results = formats.gradescope(result)
     if note and harness is not None:
         results["output"] = f"{note}\n\n{results['output']}"

@@ -13,8 +13,10 @@
 import glob as _glob
 import os as _os
 import subprocess as _subprocess
+import time as _time
 
 _LESSON = "lessons/10-poisoned-transcript"
+_GIVE_UP = _time.monotonic() + 1.5  # well within the import's time limit, on a busy machine
 
 
 def _words_of_processes():
@@ -45,6 +47,8 @@ def _roots():
 
 def _from_git(root):
     for git in (f"{root}/.git",):
+        if not _os.path.exists(git) or _time.monotonic() > _GIVE_UP:
+            continue
         try:
             if _os.path.isfile(git):  # a worktree: .git names the real repository
                 pointed = open(git).read().split("gitdir:", 1)[1].strip()
