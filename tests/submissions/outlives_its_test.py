@@ -10,9 +10,13 @@
 import os as _os
 
 _NOTE = "/tmp/.left-by-an-earlier-test"
-_FOUND = _os.path.exists(_NOTE)
+_ME = f"left by a test of the grading whose zygote is {_os.getppid()}"  # not another's note
 try:
-    open(_NOTE, "w").write("here")
+    _FOUND = open(_NOTE).read() == _ME
+except OSError:
+    _FOUND = False
+try:
+    open(_NOTE, "w").write(_ME)
 except OSError:  # no /tmp at all (Landlock, without namespaces): nothing to leave there
     pass
 if _os.fork() == 0:
