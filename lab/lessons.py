@@ -22,11 +22,10 @@ import re
 import tomllib
 from dataclasses import dataclass
 
+from . import course
+
 PROJECT = pathlib.Path(__file__).resolve().parent.parent
 LESSONS = PROJECT / "lessons"
-
-
-FOLDER = re.compile(r"^(?P<id>[0-9]{2}|[A-Z])-")  # 10-poisoned-transcript, B-transcript-doctor-ii
 
 
 @dataclass(frozen=True)
@@ -77,26 +76,19 @@ class Lesson:
 def lesson_id(name):
     """The id that `name` (as typed: 10, "10", "b") stands for: an int for a numbered lesson,
     a capital letter for a checkpoint. ValueError for anything else."""
-    text = str(name).strip()
-    if text.isdigit():
-        return int(text)
-    if len(text) == 1 and text.isalpha() and text.isascii():
-        return text.upper()
-    raise ValueError(f"{name!r} is not a lesson: a lesson is a number (10) or, for a "
-                     "checkpoint, a letter (B)")
+    return course.parse_id(name)
 
 
 def available(project=None):
-    """Every lesson that has a folder (with its finished.py, or at least its tests.py), by id:
-    the numbered ones in order, then the checkpoints; in a student's copy, the one lesson whose
-    files sit at the top of the copy."""
+    """Every lesson that has been written (its folder holds its graded tests.py), by id,
+    in the course's order (lessons/course.toml, see lab.course); in a student's copy, the one
+    lesson whose files sit at the top of the copy."""
     project = pathlib.Path(project) if project is not None else PROJECT
     found = {}
-    folders = (project / "lessons").iterdir() if (project / "lessons").is_dir() else []
-    for folder in sorted(folders, key=lambda f: (not f.name[:1].isdigit(), f.name)):
-        named = FOLDER.match(folder.name)
-        if named and ((folder / "finished.py").is_file() or (folder / "tests.py").is_file()):
-            found[lesson_id(named["id"])] = Lesson(lesson_id(named["id"]), folder)
+    for lab in course.labs(project):
+        folder = lab.folder
+        if folder is not None and folder.parent.name == "lessons" and lab.written:
+            found[lab.id] = Lesson(lab.id, folder)
     edition = project / "manifest.toml"
     if edition.is_file() and (project / "tests.py").is_file():
         number = tomllib.loads(edition.read_text()).get("lesson")
@@ -105,17 +97,6 @@ def available(project=None):
         except ValueError:
             pass  # a manifest.toml that is not a lesson's: not an edition
     return found
-
-
-def first():
-    """The lesson a new student starts with: the lowest-numbered one. The student's harness.py
-    is made from its starter. A later lesson's starter (lessons/NN-*/starter.py) holds the
-    earlier lessons finished, declares its own lesson, and is where a student who moves on
-    takes the file from."""
-    numbered = [key for key in available() if isinstance(key, int)]
-    if not numbered:
-        raise LookupError("there are no lessons with a lab (no lessons/NN-name/finished.py)")
-    return lesson(min(numbered))
 
 
 def newest():
