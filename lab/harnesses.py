@@ -29,8 +29,11 @@ import types
 from dataclasses import dataclass
 
 from . import lessons
+from .display import shape
 from .messages import call, reply, text, tool_result as result_for, user
+from .model import ScriptedModel
 from .validate import validate
+from .workspace import Workspace
 
 ENV = "LAB_HARNESS"  # names a harness file to use instead, e.g. in the project's own tests
 # Where the repair is still missing in an edition, what stands in for it: no repair at all.
@@ -132,6 +135,63 @@ def nearly_right(path, lesson=10):
     return module
 
 
+def loop_problem(module):
+    """"" when `module` does lesson 03's job, else what it is missing, in a few words: its
+    run_agent sees a job of two turns of calls through (one call, then two in one reply),
+    answering every call in call order before the next request, and ends the run at the
+    first reply that asks for nothing."""
+    for name in ("tool_specs", "run_tool", "run_agent", "SYSTEM"):
+        if not hasattr(module, name):
+            return f"it has no {name}"
+    step = {"name": "step", "description": "Do one step.",
+            "parameters": {"type": "object", "properties": {}},
+            "execute": lambda arguments: f"step {arguments.get('n')} done"}
+    model = ScriptedModel([reply(text("First."), call("step", {"n": 1})),
+                           reply(call("step", {"n": 2}), call("step", {"n": 3})),
+                           reply(text("Done.")), reply(text("(asked once too often)"))])
+    record = []
+    try:
+        module.run_agent(model, module.SYSTEM, record, [step], "Do three steps.")
+    except Exception as error:  # half-written student code: how it fails is the answer
+        return f"it raised {type(error).__name__}: {error}"
+    problems = [p for r in model.calls for p in validate(r.messages)]
+    if problems:
+        return f"its run_agent sends a request a provider refuses: {problems[0]}"
+    wanted = "U A[c1] R(c1) A[c2,c3] R(c2) R(c3) A"
+    if shape(record) != wanted:
+        return (f"its run_agent leaves the record {shape(record) or 'empty'} for a job of two "
+                f"turns of calls, not {wanted}")
+    return ""
+
+
+def conversation_problem(module):
+    """"" when `module` does lesson 01's job, else what it is missing, in a few words: its
+    run_agent, given two prompts and an empty record, keeps each prompt as typed and each reply
+    whole as the assistant's own, sends the system prompt beside the whole conversation and in
+    no message, and its text_of reads the words of a reply past a tool call."""
+    for name in ("SYSTEM", "user_message", "text_of", "run_agent"):
+        if not hasattr(module, name):
+            return f"it has no {name}"
+    model = ScriptedModel([reply(text("Nice to meet "), text("you, Ada.")),
+                           reply(text("I called you Ada."))])
+    record, prompts, system = [], ("My name is Ada.", "What did you just call me?"), "Be brief."
+    try:
+        for prompt in prompts:
+            module.run_agent(model, system, record, prompt)
+        words = module.text_of(reply(call("read", {"path": "a.py"}, id="c1"), text("Reading.")))
+    except Exception as error:  # half-written student code: how it fails is the answer
+        return f"it raised {type(error).__name__}: {error}"
+    said = [user(prompts[0]), *model.replies[:1], user(prompts[1]), *model.replies[1:2]]
+    if record != said:
+        return (f"its run_agent keeps the record as {shape(record)}, not {shape(said)} with the "
+                "prompts as typed and the replies as they came")
+    if [r.system for r in model.calls] != [system, system] or model.calls[1].messages != said[:3]:
+        return "its run_agent does not send the system prompt beside the whole conversation"
+    if words != "Reading.":
+        return "its text_of does not read the words of a reply past a tool call"
+    return ""
+
+
 def repair_problem(module):
     """"" when `module` does lesson 10's job, else what it is missing, in a few words.
 
@@ -159,6 +219,34 @@ def repair_problem(module):
                and m.get("tool_call_id") == "c1" and m.get("content") == module.INTERRUPTED
                for m in view):
         return "its context_for_model does not answer the dangling call with INTERRUPTED"
+    return ""
+
+
+def tool_problem(module):
+    """"" when `module` does lesson 02's job, else what it is missing, in a few words: its
+    tool_specs tells the model of a tool without its function, and its run_agent answers a
+    read with a toolResult under the call's id, which the strict provider accepts."""
+    for name in ("tool_specs", "run_tool", "run_agent", "make_read_tool", "SYSTEM"):
+        if not hasattr(module, name):
+            return f"it has no {name}"
+    files = {"config.py": "PORT = 9090\n"}
+    try:
+        read = module.make_read_tool(Workspace(files))
+        specs = module.tool_specs([read])
+        model = ScriptedModel([reply(call("read", {"path": "config.py"})), reply(text("9090"))])
+        record = []
+        module.run_agent(model, module.SYSTEM, record, [read], "What port?")
+    except Exception as error:  # half-written student code: how it fails is the answer
+        return f"it raised {type(error).__name__}: {error}"
+    problems = validate(record)
+    if problems:
+        return f"its run_agent sends a request a provider refuses: {problems[0]}"
+    if not any(isinstance(m, dict) and m.get("role") == "toolResult"
+               and m.get("tool_call_id") == "c1" and m.get("content") == files["config.py"]
+               for m in record):
+        return "its run_agent does not answer a call with a toolResult under the call's id"
+    if any(not isinstance(spec, dict) or "execute" in spec for spec in specs):
+        return "its tool_specs sends the model a tool's function"
     return ""
 
 
@@ -226,7 +314,14 @@ class Ready:
     check: object
 
 
-READY = {10: Ready("repairs a dangling call", "does not repair a dangling call", "the repair",
+READY = {1: Ready("keeps who said what", "does not keep who said what", "a harness that keeps "
+                  "who said what", conversation_problem),
+         2: Ready("answers a tool call with a toolResult", "does not answer a tool call with a "
+                  "toolResult", "a tool call answered", tool_problem),
+         3: Ready("keeps going until the model stops asking", "does not keep going until the "
+                  "model stops asking", "a loop that goes on until a reply asks for nothing",
+                  loop_problem),
+         10: Ready("repairs a dangling call", "does not repair a dangling call", "the repair",
                    repair_problem),
          11: Ready("picks a record up after a crash", "does not pick a record up after a crash",
                    "the record on disk and the repair", power_problem),
@@ -302,10 +397,11 @@ def _student_or_starter(path, lesson):
         except Exception as error:  # the student's file, mid-edit: report it, use the starter
             problem = f"{path.name} does not import: {type(error).__name__}: {error}"
         else:
-            problem = repair_problem(module)
-            return Pick(module, path, f"{path.name} repairs a dangling call: its gaps are filled"
-                        if not problem else f"it is your {path.name}, which does not repair a "
-                        f"dangling call yet ({problem}); fill its gaps and run this cell again")
+            ready = READY[lesson.number]
+            problem = ready.check(module)
+            return Pick(module, path, f"{path.name} {ready.does}: its gaps are filled"
+                        if not problem else f"it is your {path.name}, which {ready.does_not} "
+                        f"yet ({problem}); fill its gaps and run this cell again")
     return Pick(load_harness(lesson.starter), lesson.starter,
                 f"{problem}. The examples run on {lesson.starter.name}, the file you started "
                 f"from, until {path.name} imports.")

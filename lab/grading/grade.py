@@ -53,7 +53,8 @@ def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits(), see
             return graded(problem=problem)
         files = [str(pathlib.Path(t).resolve()) for t in tests] if tests else [str(lesson.tests)]
         job = Job(snapshot=snapshot, lesson=str(lesson.folder), tests=files,
-                  isolation=facts["isolation"], seed=seed, select=select or "", limits=limits,
+                  isolation=facts["isolation"], seed=seed,
+                  select=selection.expression(select), limits=limits,
                   public=public)
         problem, outcomes, layers = _judge(supervise.run(job, private, lesson), lesson,
                                            bool(tests or select))
