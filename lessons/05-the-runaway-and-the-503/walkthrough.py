@@ -62,7 +62,10 @@ print(chosen)
 
 
 def outcome(message):
-    """What the user is shown for a reply: its error if it failed, else its words."""
+    """What the user is shown for a reply: its error if it failed, else its words. A run that
+    ended on anything but a reply (a harness killed mid-run) is shown as that message's shape."""
+    if message.get("role") != "assistant":
+        return f"(no reply: the run ended on {lab.shape([message])})"
     return message.get("error_message") or harness.text_of(message)
 
 
@@ -121,7 +124,7 @@ class Killed(Exception):
 #
 # The cell runs the job on the harness this lesson starts from, `lab.starter_harness(lesson=5)`:
 # lesson 04's loop, with today's gaps still open, whatever your own file holds. The model
-# plays the person who notices, too: at request 60 it raises `Killed`.
+# plays the person who notices, too: asked for a 61st time, it raises `Killed`.
 
 # %% id="runaway"
 KILL = 60           # the request at which somebody notices and kills the process
@@ -139,7 +142,7 @@ def tokens(messages):
 def guesser(request):
     """A model sure there is a config file, guessing a new name every turn, for ever."""
     if len(request.messages) // 2 >= KILL:
-        raise Killed(f"killed by hand at request {KILL}")
+        raise Killed(f"killed by hand after {KILL} requests")
     n = len(request.messages) // 2 + 1
     return lab.reply(lab.text("Not there. Trying another name."),
                      lab.call("read", {"path": f"settings{n}.toml" if n > 1 else "config.yaml"}))
@@ -682,7 +685,8 @@ print()
 print(lab.show(view))
 print()
 print("with the half-call too:", lab.shape(half_record), "->",
-      lab.validate(harness.context_for_model(half_record + [lab.user("What happened?")]))[0] or "accepted")
+      (lab.validate(harness.context_for_model(half_record + [lab.user("What happened?")]))
+       or ["accepted"])[0])
 
 # %% [markdown]
 # The words went out, the empty 503 did not, and the provider accepted it. The last line is
