@@ -844,10 +844,12 @@ for label, script in runs.items():
 #   counts the call (`src/minisweagent/agents/default.py:130-152`): with a limit of N, N calls
 #   are made and the next is refused before it is sent. The defaults are no step limit and
 #   three dollars (`default.py:26-29`).
-# - The stop is data: it raises `LimitsExceeded` carrying a message of role `"exit"` and
-#   content `"LimitsExceeded"`, which `run` adds to the trajectory, and the run ends on it
-#   (`default.py:96-125`). A frontend reads the exit status from the last message, as yours
-#   reads `stop_reason`.
+# - The stop is data. `query` raises `LimitsExceeded`, but only as a way of carrying a message
+#   of role `"exit"` and content `"LimitsExceeded"` up to `run`: it is an `InterruptAgentFlow`
+#   (`src/minisweagent/exceptions.py:13-14`), which `run` catches and adds to the trajectory
+#   (`default.py:115-116`), and the run ends because the last message is an exit
+#   (`default.py:122-124`). Whoever started the run reads the exit status off that message, as
+#   yours reads `stop_reason`. Nothing escapes to the caller.
 # - Its model retries every query up to ten times, waiting exponentially between four and
 #   sixty seconds (`src/minisweagent/models/utils/retry.py:19-25`), except for errors that
 #   cannot pass: a bad request, a missing model, a context window exceeded, a failed login, or
@@ -889,7 +891,8 @@ for label, script in runs.items():
 # 1. **`run_agent`**, the body below the two lines that record the prompt (the gap "loop"),
 #    about twelve lines. The starter is lesson 04's loop, with the view already in its request.
 # 2. **`context_for_model`** and **`is_empty_failure`**, their bodies (together the gap "view"),
-#    a line and about three. Their starters send the record itself and call nothing empty.
+#    a line each (the second a long one). Their starters send the record itself and call
+#    nothing empty.
 #
 # **Thirteen graded tests** (one grades code the lesson gives you, for no points; two are hidden
 # until you submit):
