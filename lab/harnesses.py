@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from . import lessons
 from .display import shape
-from .messages import call, reply, text, tool_result as result_for, user
+from .messages import call, fail, reply, text, tool_result as result_for, user
 from .model import ScriptedModel
 from .validate import validate
 from .workspace import Workspace
@@ -161,6 +161,44 @@ def loop_problem(module):
     if shape(record) != wanted:
         return (f"its run_agent leaves the record {shape(record) or 'empty'} for a job of two "
                 f"turns of calls, not {wanted}")
+    return ""
+
+
+def failure_problem(module):
+    """"" when `module` does lesson 05's job, else what it is missing, in a few words: its
+    run_agent stops a model that never stops asking after max_turns requests, recording the
+    stop as a failed reply; it runs no call of a failed reply; and its context_for_model
+    leaves an empty failure out of the request and the record as it was."""
+    for name in ("tool_specs", "run_tool", "run_agent", "context_for_model", "SYSTEM"):
+        if not hasattr(module, name):
+            return f"it has no {name}"
+    ran = []
+    step = {"name": "step", "description": "Do one step.",
+            "parameters": {"type": "object", "properties": {}},
+            "execute": lambda arguments: ran.append(arguments) or "done"}
+    asking = ScriptedModel([reply(call("step", {"n": n})) for n in range(1, 6)]
+                           + [reply(text("(asked too often)"))])
+    cut = ScriptedModel([fail("stream ended", text("Stepping."), call("step", {"n": 9})),
+                         reply(text("(asked again after a failure)"))])
+    record, cut_record = [], []
+    try:
+        module.run_agent(asking, module.SYSTEM, record, [step], "Go.", max_turns=2)
+        module.run_agent(cut, module.SYSTEM, cut_record, [step], "Go.")
+        failed = [user("Go."), fail("503 overloaded"), user("Again.")]
+        untouched = copy.deepcopy(failed)
+        view = list(module.context_for_model(failed))
+    except Exception as error:  # half-written student code: how it fails is the answer
+        return f"it raised {type(error).__name__}: {error}"
+    last = record[-1] if record and isinstance(record[-1], dict) else {}
+    if len(asking.calls) != 2 or last.get("stop_reason") != "error":
+        return (f"its run_agent sent {len(asking.calls)} requests with max_turns=2 and ended the "
+                f"record {shape(record[-1:]) or 'empty'}, not 2 requests and a stop")
+    if len(cut.calls) != 1 or {"n": 9} in ran:
+        return "its run_agent acts on a failed reply"
+    if failed != untouched:
+        return "its context_for_model changed the record it was given"
+    if validate(view):
+        return f"its context_for_model sends a request a provider refuses: {validate(view)[0]}"
     return ""
 
 
@@ -410,6 +448,9 @@ READY = {1: Ready("keeps who said what", "does not keep who said what", "a harne
          4: Ready("answers a failed tool call with an is_error result",
                   "does not answer a failed tool call with an is_error result",
                   "a tool's failure answered", tool_error_problem),
+         5: Ready("stops a runaway and survives a provider failure", "does not stop a "
+                  "runaway and survive a provider failure", "a limit, a failed reply left alone, "
+                  "and a view without the empty failure", failure_problem),
          7: Ready("reports each step as it happens", "does not report each step as it happens",
                   "a loop that hands out its events as they happen", events_problem),
          10: Ready("repairs a dangling call", "does not repair a dangling call", "the repair",
