@@ -74,6 +74,7 @@ def test_the_seed_varies_a_gradings_inputs_and_replays_them_exactly():
     assert first != other, f"two seeds, one input: {first}"
 
 
+@pytest.mark.parametrize("answer", LESSON.wrong_answers, ids=lambda p: p.stem)
 def test_each_answer_the_lesson_rejects_fails_a_test_that_names_its_rule(graded, answer):
     named = lessons.must_fail(answer)
 
