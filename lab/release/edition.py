@@ -11,6 +11,8 @@ What goes in, at the top of DIR:
     manifest.toml      their points, gaps and visibility; [submission] counts the rest
     scenarios.py       the lesson's scenarios, which the graded tests drive the harness with
     hints.toml         the lesson's hints, when it has some
+    course.toml        the course's order (a copy of lessons/course.toml), so that
+                       `lab-check --course` and a passing report's `next:` work here too
     damaged.py ...     the project's other top-level modules, which examples and tests import
     walkthrough.ipynb  the lesson's notebook, with the finished lesson's outputs
     lab/               the lab, lab_check included, without the instructor's tools
@@ -29,7 +31,7 @@ import tomllib
 
 import nbformat
 
-from .. import lessons, notebook
+from .. import course, lessons, notebook
 from ..grading import manifest
 from ..starter import make_starter
 from . import classroom, outputs, readme, visible
@@ -72,6 +74,7 @@ def build(lesson, output, *, with_notebook=True):
     hints = lesson.folder / "hints.toml"
     if hints.is_file():
         (output / hints.name).write_text(visible.visible_hints(hints.read_text(), hidden))
+    shutil.copyfile(lessons.LESSONS / course.COURSE, output / course.COURSE)
     for module in given_modules():
         shutil.copyfile(module, output / module.name)
     copy_lab(output / "lab")
@@ -86,7 +89,7 @@ def build(lesson, output, *, with_notebook=True):
                          python=requires_python())
     (output / "README.md").write_text(readme.student_readme(facts))
     (output / "pyproject.toml").write_text(readme.pyproject(facts, lab_packages(output / "lab")))
-    (output / ".gitignore").write_text("__pycache__/\n*.pyc\n.venv/\n.ipynb_checkpoints/\n")
+    (output / ".gitignore").write_text("__pycache__/\n*.pyc\n.venv/\n.ipynb_checkpoints/\n.lab-check/\n")
     (output / WORKFLOW).parent.mkdir(parents=True)
     (output / WORKFLOW).write_text(classroom.workflow(facts))
     if facts.has_notebook:

@@ -1,0 +1,77 @@
+"""lab-check --course: the course's map, every lab in order, with where the student stands.
+
+    The course: 18 labs, 4 written so far. Your work: harness.py (lesson 10)
+
+    The loop
+      01  Who said that?                    first lab      not written yet
+      ...
+    Watching and steering a run
+      10  The poisoned transcript           builds on 09   passed (27 of 27 points)   <- you
+      B   Transcript doctor II              builds on 10   not started
+    ...
+    next: checkpoint B · Transcript doctor II: start it with lab-check --next
+
+A lab's state comes from the marks lab-check keeps when it grades the student's file
+(lab.progress): not started, in progress with its last score, passed. A lab nobody has written
+yet says so instead; in a student's edition, a written lab that this copy does not hold says
+that. The map is plain text, one lab a line, so that it reads the same in a terminal, a log
+and a test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from . import onward
+from .course import Lab, label
+from .position import Position
+from .progress import Progress
+
+TITLE = 34   # columns for a lab's title
+BUILDS = 14  # columns for what it builds on
+
+
+def course_map(order: tuple[Lab, ...], present: Collection, progress: Progress | None,
+               here: Position | None, looked: str = "") -> str:
+    """The map as text. `present` holds the ids of the labs this copy of the course holds,
+    `progress` the student's marks (None when no student file was found; `looked` then says
+    where lab-check looked), `here` where the student is."""
+    written = sum(lab.folder is not None for lab in order)
+    work = (f"Your work: {here.file} ({onward.name(here.lab)})" if here is not None
+            else looked or "No student file found here.")
+    lines = [f"The course: {len(order)} labs, {written} written so far. {work}"]
+    part = None
+    for lab in order:
+        if lab.part != part:
+            part = lab.part
+            lines += ["", part]
+        builds = f"builds on {label(lab.builds_on)}" if lab.builds_on is not None else "first lab"
+        you = "   <- you are here" if here is not None and here.lab.id == lab.id else ""
+        lines.append(f"  {lab.label:<3} {lab.title:<{TITLE}} {builds:<{BUILDS}} "
+                     f"{state(lab, present, progress)}{you}".rstrip())
+    lines += ["", next_step(here, progress)]
+    return "\n".join(lines) + "\n"
+
+
+def state(lab: Lab, present: Collection, progress: Progress | None) -> str:
+    if lab.folder is None:
+        return "not written yet"
+    mark = progress.marks.get(lab.label) if progress is not None else None
+    if mark is not None:
+        return mark.state
+    if lab.id not in present:
+        return "not in this copy (it comes as an edition of its own)" if lab.released \
+            else "not in this copy"
+    return "not started"
+
+
+def next_step(here: Position | None, progress: Progress | None) -> str:
+    """The map's last line: what to do now, from where the student is."""
+    if here is None:
+        return "next: lab-check grades your harness.py; run it in the folder that holds it."
+    mark = progress.marks.get(here.lab.label) if progress is not None else None
+    if mark is not None and mark.passed:
+        return f"next: {onward.onward(here.lab, str(here.file)).sentence}"
+    grade = "lab-check" if here.file.name == onward.HARNESS else \
+        f"lab-check --harness {here.file}"
+    return f"next: {'finish' if mark else 'start'} {onward.name(here.lab)}: {grade} grades it"
