@@ -56,6 +56,7 @@ Grader = Callable[[pathlib.Path, lessons.Lesson], object]   # a file and its les
 def start_next(at: Position, grade: Grader, project: pathlib.Path | None = None) -> Started:
     """Start the lab after `at`, as the module docstring says; `grade` grades a file against a
     lesson (and may keep the student's marks). Refused, with nothing written, when it cannot."""
+    _not_the_courses_own(at.file, project)
     following = onward.onward(at.lab, str(at.file), project)
     ahead = following.lab
     if ahead is None:

@@ -44,7 +44,7 @@ def onward(after: Lab, graded_file: str = HARNESS, project: pathlib.Path | None 
                                       f"{next_command(graded_file)}")
     elsewhere = next((lab for lab in later if lab.folder is not None and lab.released), None)
     if elsewhere is not None:
-        return Onward(after, None, f"{name(elsewhere)}, which comes as an edition of its own: "
+        return Onward(after, None, f"{name(elsewhere)}, in an edition of its own: "
                                    "ask for it where you got this one")
     if later:
         return Onward(after, None, f"{name(later[0])} is not written yet; lab-check --course "

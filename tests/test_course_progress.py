@@ -1,0 +1,358 @@
+"""The course, as a student moves through it: `lab-check --course` (the map, and where they
+stand, from the marks lab-check keeps when it grades), the `next:` line of a passing report,
+and `lab-check --next` (the next lab started from their own passing file, their file kept).
+
+Every test runs the real lab-check, as a student would, in a scratch copy of the project, on
+real files: the lessons' own starters and finished harnesses, copied in as the student's."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import PROJECT
+
+COPIED = ("lab", "lessons", "harness.py", "doctor.py", "damaged.py", "pyproject.toml")
+ORDER = ["01", "02", "03", "04", "05", "A", "06", "07", "08", "09", "10", "B", "11", "12", "13",
+         "14", "15", "16"]
+WRITTEN = {"10", "B", "11", "16"}
+FOLDER = {"10": "10-poisoned-transcript", "B": "B-transcript-doctor-ii", "11": "11-power-cable",
+          "16": "16-adapter"}
+RECORD = os.path.join(".lab-check", "progress.json")
+
+
+@pytest.fixture
+def course(tmp_path):
+    """A scratch copy of the project, as a student has it: harness.py is lesson 10's starter,
+    doctor.py checkpoint B's."""
+    copy = tmp_path / "course"
+    copy.mkdir()
+    for name in COPIED:
+        source = PROJECT / name
+        if source.is_dir():
+            shutil.copytree(source, copy / name,
+                            ignore=shutil.ignore_patterns("__pycache__", ".lab-check"))
+        else:
+            shutil.copyfile(source, copy / name)
+    return copy
+
+
+def lab_check(copy, *args):
+    return subprocess.run([sys.executable, str(copy / "lab" / "lab_check.py"), *args],
+                          capture_output=True, text=True, cwd=copy, timeout=600)
+
+
+def lesson_file(copy, lab, name):
+    return (copy / "lessons" / FOLDER[lab] / name).read_text()
+
+
+def map_rows(stdout):
+    """{lab id: the rest of its line} for the lab lines of a course map."""
+    rows = {}
+    for line in stdout.splitlines():
+        found = re.match(r"^  (\w{1,2}) +(.*)$", line)
+        if found:
+            rows[found[1]] = found[2]
+    return rows
+
+
+def last_next_line(stdout):
+    return next(line for line in reversed(stdout.splitlines()) if line.startswith("next: "))
+
+
+# -- the course map -------------------------------------------------------------------------
+
+def test_course_lists_every_lab_in_order_and_nothing_started_before_any_grading(course):
+    run = lab_check(course, "--course")
+
+    rows = map_rows(run.stdout)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert list(rows) == ORDER, run.stdout
+    assert all(rows[lab].endswith("not written yet") for lab in ORDER if lab not in WRITTEN), \
+        run.stdout
+    assert "builds on 09" in rows["10"] and "builds on 10" in rows["B"], run.stdout
+    assert "builds on 10" in rows["11"] and "builds on 11" in rows["16"], run.stdout
+    assert "The poisoned transcript" in rows["10"] and "Transcript doctor II" in rows["B"]
+    assert [lab for lab in ORDER if "not started" in rows[lab]] == ["10", "B", "11", "16"]
+    assert rows["10"].endswith("<- you are here"), run.stdout
+    assert not (course / RECORD).exists(), "--course only reads the record"
+
+
+def test_course_shows_the_last_score_then_passed_as_the_student_grades(course):
+    failing = lab_check(course)
+    during = lab_check(course, "--course")
+    (course / "harness.py").write_text(lesson_file(course, "10", "finished.py"))
+    passing = lab_check(course)
+    after = lab_check(course, "--course")
+
+    assert failing.returncode == 1 and passing.returncode == 0, failing.stdout + passing.stdout
+    assert "in progress: 0 of 27 points last time" in map_rows(during.stdout)["10"], during.stdout
+    assert "passed (27 of 27 points)" in map_rows(after.stdout)["10"], after.stdout
+    assert "not started" in map_rows(after.stdout)["B"], after.stdout
+    assert last_next_line(after.stdout) == \
+        "next: checkpoint B · Transcript doctor II: start it with lab-check --next", after.stdout
+    record = json.loads((course / RECORD).read_text())
+    assert list(record["labs"]) == ["10"] and record["labs"]["10"]["passed"] is True, record
+
+
+@pytest.mark.parametrize("how", [["-k", "orphan"], ["--format", "json"],
+                                 ["--output", "result.json"], ["--format", "junit"]],
+                         ids=["a -k selection", "json", "a result file", "junit"])
+def test_no_mark_is_kept_for_a_part_of_the_lab_nor_for_a_format_a_program_reads(course, how):
+    (course / "harness.py").write_text(lesson_file(course, "10", "finished.py"))
+
+    run = lab_check(course, *how)
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert not (course / ".lab-check").exists(), f"lab-check {' '.join(how)} kept a mark"
+
+
+def test_a_batch_keeps_no_mark_in_any_submission(course, tmp_path):
+    submission = tmp_path / "class" / "ada"
+    submission.mkdir(parents=True)
+    (submission / "harness.py").write_text(lesson_file(course, "10", "finished.py"))
+
+    run = lab_check(course, "--lesson", "10", "--batch", str(submission.parent),
+                    "--output", str(tmp_path / "results"))
+
+    assert run.returncode in (0, 2), run.stdout + run.stderr  # 2: no sandbox on this machine
+    assert not (submission / ".lab-check").exists() and not (course / ".lab-check").exists()
+
+
+# -- a record that is not lab-check's -------------------------------------------------------
+
+def _deep(record_file):
+    record_file.write_text("[" * 30_000 + "]" * 30_000)  # deep, yet under the size a record may be
+
+
+def _huge(record_file):
+    record_file.write_text(json.dumps({"version": 1, "labs": {}, "pad": "x" * 200_000}))
+
+
+def _pipe(record_file):
+    os.mkfifo(record_file)
+
+
+def _link(record_file):
+    os.symlink("/dev/zero", record_file)
+
+
+def _shape(record_file):
+    record_file.write_text(json.dumps({"version": 1, "labs": {"10": {"passed": "yes"}}}))
+
+
+def _score(record_file):
+    mark = {"file": "harness.py", "passed": True, "graded": True, "score": True,
+            "max_score": 27, "failed": 0, "sha256": "", "at": ""}
+    record_file.write_text(json.dumps({"version": 1, "labs": {"10": mark}}))
+
+
+def _escape(record_file):
+    mark = {"file": "harness.py", "passed": False, "graded": True, "score": 1,
+            "max_score": 27, "failed": 0, "sha256": "\x1b]0;pwned\x07", "at": ""}
+    record_file.write_text(json.dumps({"version": 1, "labs": {"10": mark}}))
+
+
+HOSTILE = {"not JSON": lambda f: f.write_bytes(b"\xff\xfe{not json"), "nested deep": _deep,
+           "too big": _huge, "a pipe": _pipe, "a link to /dev/zero": _link,
+           "a mark of the wrong shape": _shape, "a score that is true": _score,
+           "a terminal escape": _escape, "a list": lambda f: f.write_text("[1, 2]")}
+
+
+@pytest.mark.parametrize("spoil", HOSTILE.values(), ids=HOSTILE.keys())
+def test_a_record_lab_check_did_not_write_is_set_aside_in_one_line(course, spoil):
+    (course / ".lab-check").mkdir()
+    spoil(course / RECORD)
+
+    run = lab_check(course, "--course")
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Traceback" not in run.stderr and len(run.stderr.splitlines()) == 1, run.stderr
+    assert "is not a progress record lab-check wrote" in run.stderr, run.stderr
+    assert "not started" in map_rows(run.stdout)["10"], run.stdout
+    assert "\x1b" not in run.stdout + run.stderr
+
+
+def test_the_next_grading_replaces_a_spoilt_record_with_a_true_one(course):
+    (course / ".lab-check").mkdir()
+    (course / RECORD).write_text("{ half a record")
+
+    graded = lab_check(course)
+    after = lab_check(course, "--course")
+
+    assert graded.returncode == 1 and "Traceback" not in graded.stderr, graded.stderr
+    assert after.stderr == "", after.stderr
+    assert "in progress: 0 of 27 points last time" in map_rows(after.stdout)["10"], after.stdout
+
+
+def test_a_record_folder_that_is_a_file_costs_the_mark_not_the_grading(course):
+    (course / ".lab-check").write_text("not a folder")
+
+    run = lab_check(course)
+
+    assert run.returncode == 1 and "score: 0 of 27 points" in run.stdout, run.stdout
+    assert "could not keep this grading" in run.stderr and "Traceback" not in run.stderr, \
+        run.stderr
+
+
+# -- what a passing report says next --------------------------------------------------------
+
+NEXT = {"10": "next: checkpoint B · Transcript doctor II: start it with lab-check --next",
+        "B": "next: lesson 11 · The power cable: start it with lab-check --next --harness "
+             "doctor.py",
+        "11": "next: lesson 16 · The adapter: start it with lab-check --next",
+        "16": "next: that was lesson 16 · The adapter, the last lab of the course"}
+
+
+@pytest.mark.parametrize("lab", NEXT)
+def test_a_passing_report_names_the_next_lab_of_the_course_and_how_to_start_it(course, lab):
+    student = "doctor.py" if lab == "B" else "harness.py"
+    (course / student).write_text(lesson_file(course, lab, "finished.py"))
+
+    run = lab_check(course, "--harness", student, "--lesson", lab)
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    said = run.stdout[run.stdout.index("\nnext: ") + 1:]
+    assert said.splitlines()[0] == NEXT[lab], run.stdout
+    assert "Every test passes" in said, said
+    assert "go on to lesson" not in said, "only the course file names the next lab"
+
+
+def test_a_passing_selection_says_to_grade_the_whole_lab_before_moving_on(course):
+    (course / "harness.py").write_text(lesson_file(course, "10", "finished.py"))
+
+    run = lab_check(course, "-k", "orphan")
+
+    assert run.returncode == 0, run.stdout
+    assert last_next_line(run.stdout).startswith("next: every test graded here passes; grade "
+                                                  "the whole lab"), run.stdout
+
+
+# -- --next ---------------------------------------------------------------------------------
+
+def test_next_refuses_a_file_that_does_not_pass_and_changes_nothing(course):
+    before = {p.name: p.read_bytes() for p in course.iterdir() if p.is_file()}
+
+    run = lab_check(course, "--next")
+
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "harness.py does not pass lesson 10 · The poisoned transcript yet" in run.stderr
+    assert "lab-check --next again once every test passes" in run.stderr, run.stderr
+    assert {p.name: p.read_bytes() for p in course.iterdir() if p.is_file()} == before
+
+
+def test_next_from_a_passing_lesson_10_starts_checkpoint_b_beside_the_harness(course):
+    mine = lesson_file(course, "10", "finished.py") + "\n\ndef my_own_helper():\n    return 1\n"
+    (course / "harness.py").write_text(mine)
+    (course / "doctor.py").unlink()
+
+    run = lab_check(course, "--next")
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert (course / "harness.py").read_text() == mine, "the harness stays as it is"
+    assert (course / "doctor.py").read_text() == lesson_file(course, "B", "starter.py")
+    assert "checkpoint B · Transcript doctor II starts in doctor.py" in run.stdout, run.stdout
+    assert "lab-check --harness doctor.py grades them" in run.stdout, run.stdout
+
+
+def test_next_keeps_a_doctor_file_it_writes_over_as_a_backup(course):
+    (course / "harness.py").write_text(lesson_file(course, "10", "finished.py"))
+    theirs = lesson_file(course, "B", "starter.py") + "\n# my notes on ash\n"
+    (course / "doctor.py").write_text(theirs)
+
+    run = lab_check(course, "--next", "--lesson", "10")
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert (course / "doctor.py.bak-1").read_text() == theirs
+    assert (course / "doctor.py").read_text() == lesson_file(course, "B", "starter.py")
+    assert "kept as doctor.py.bak-1" in run.stdout, run.stdout
+
+
+def test_next_from_a_begun_checkpoint_grades_the_checkpoints_file(course):
+    (course / "harness.py").write_text(lesson_file(course, "10", "finished.py"))
+    (course / "doctor.py").write_text(lesson_file(course, "B", "starter.py") + "\n# begun\n")
+
+    run = lab_check(course, "--next")
+    shown = lab_check(course, "--course")
+
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "doctor.py does not pass checkpoint B · Transcript doctor II yet" in run.stderr
+    assert map_rows(shown.stdout)["B"].endswith("<- you are here"), shown.stdout
+    assert not (course / "harness.py.bak-1").exists()
+
+
+def test_next_refuses_to_write_into_the_courses_own_lessons(course):
+    finished = course / "lessons" / FOLDER["10"] / "finished.py"
+    before = finished.read_bytes()
+
+    run = lab_check(course, "--next", "--harness", str(finished), "--lesson", "10")
+
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "one of the course's own files" in run.stderr, run.stderr
+    assert finished.read_bytes() == before and not (course / "doctor.py.bak-1").exists()
+
+
+def test_next_from_lesson_10_through_b_carries_the_students_harness_into_lesson_11(course):
+    mine = lesson_file(course, "10", "finished.py") + "\n\ndef my_own_helper():\n    return 1\n"
+    (course / "harness.py").write_text(mine)
+    to_b = lab_check(course, "--next")
+    (course / "doctor.py").write_text(lesson_file(course, "B", "finished.py"))
+
+    to_11 = lab_check(course, "--next")
+
+    assert to_b.returncode == 0 and to_11.returncode == 0, to_b.stderr + to_11.stdout + to_11.stderr
+    assert (course / "harness.py.bak-1").read_text() == mine, "the lesson-10 file is kept"
+    carried = (course / "harness.py").read_text()
+    assert carried.startswith("# lab: lesson 11"), carried[:200]
+    assert "lesson 11 · The power cable starts in harness.py" in to_11.stdout, to_11.stdout
+    assert "def my_own_helper():" in carried, "the student's own code is carried forward"
+    (course / "starter_11.py").write_text(lesson_file(course, "11", "starter.py"))
+    ours = json.loads(lab_check(course, "--lesson", "11", "--format", "json").stdout)
+    starter = json.loads(lab_check(course, "--harness", "starter_11.py", "--lesson", "11",
+                                   "--format", "json").stdout)
+    outcomes = {t["test"]: t["outcome"] for t in ours["tests"]}
+    assert outcomes == {t["test"]: t["outcome"] for t in starter["tests"]}, \
+        "the carried file should fail exactly the tests of lesson 11's gaps, as its starter does"
+    assert "failed" in outcomes.values() and "passed" in outcomes.values(), outcomes
+
+
+# -- a student's edition --------------------------------------------------------------------
+
+@pytest.fixture
+def edition(course, tmp_path):
+    made = subprocess.run(
+        [sys.executable, "-c", "import sys; from lab import lessons; from lab.release import "
+         "edition; edition.build(lessons.lesson(10), sys.argv[1], with_notebook=False)",
+         str(tmp_path / "edition")], capture_output=True, text=True, cwd=course, timeout=600)
+    assert made.returncode == 0, made.stderr
+    return tmp_path / "edition"
+
+
+def test_an_edition_knows_the_course_and_says_it_holds_no_finished_file(edition):
+    where = lab_check(edition, "--where", "10")
+    shown = lab_check(edition, "--course")
+
+    assert where.returncode == 0 and "finished: none in a student's copy" in where.stdout, \
+        where.stdout + where.stderr
+    assert "finished.py" not in where.stdout, where.stdout
+    rows = map_rows(shown.stdout)
+    assert shown.returncode == 0 and list(rows) == ORDER, shown.stdout + shown.stderr
+    assert "not started" in rows["10"] and "not in this copy" in rows["11"], shown.stdout
+
+
+def test_an_editions_passing_report_names_the_next_lab_handed_out(edition, tmp_path):
+    (edition / "harness.py").write_text(
+        (PROJECT / "lessons" / FOLDER["10"] / "finished.py").read_text())
+
+    run = lab_check(edition, "--harness", "harness.py", "--lesson", "10")
+    refused = lab_check(edition, "--next")
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert last_next_line(run.stdout) == ("next: lesson 11 · The power cable, in an edition of "
+                                          "its own: ask for it where you got this one")
+    assert refused.returncode == 2 and "no lab to start after lesson 10" in refused.stderr, \
+        refused.stdout + refused.stderr
