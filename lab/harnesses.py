@@ -4,7 +4,7 @@ The student's own harness.py is used once it does what the lesson builds; until 
 finished harness stands in, and the lesson says so. `pick_harness` makes that choice,
 `with_repair` makes it again where the examples start to need lesson 10's repair,
 `starter_harness` loads the file the lesson began from, `nearly_right` loads the finished
-harness with a few of its definitions replaced (checkpoint B's harnesses), and `patched` lends
+harness with a patch applied (checkpoint B's harnesses), and `patched` lends
 a module a different function for the length of a `with` block.
 
 In a student's copy of the lesson (an edition: no finished file, see lab.release) nothing
@@ -23,11 +23,12 @@ import copy
 import importlib.util
 import os
 import pathlib
+import re
 import sys
 import types
 from dataclasses import dataclass
 
-from . import lessons
+from . import lessons, patches, starter
 from .messages import call, reply, text, tool_result as result_for, user
 from .validate import validate
 
@@ -114,13 +115,18 @@ def load_harness(path, name="harness"):
 
 
 def nearly_right(path, lesson=10):
-    """The lesson's finished harness with the definitions in the file at `path` appended, so
-    that they win: a whole harness that differs from the finished one in those alone. A module
-    of its own, named after the file, and not put in sys.modules."""
+    """The lesson's finished harness with one idea taken out: the patch at `path` (see
+    lab.patches) applied to it, its gaps filled. A module of its own, named after the file,
+    not put in sys.modules; its MISSING is the idea the patch's description names on its
+    "Missing:" line."""
     path = pathlib.Path(path)
+    patch = path.read_text(encoding="utf-8")
+    base = starter.solve(lessons.lesson(lesson).finished.read_text(encoding="utf-8"))
     module = types.ModuleType(path.stem)
     module.__file__ = str(path)
-    exec(compile(lessons.lesson(lesson).variant(path), str(path), "exec"), module.__dict__)
+    exec(compile(patches.apply(base, patch, name=str(path)), str(path), "exec"), module.__dict__)
+    missing = re.search(r"^Missing: (\w+)$", patches.description(patch), re.MULTILINE)
+    module.MISSING = missing.group(1) if missing else None
     return module
 
 

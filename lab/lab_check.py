@@ -155,6 +155,8 @@ def main(argv=None):
         finished = lesson.finished if not lesson.is_edition else \
             "none in a student's copy (the finished harness stays with the course's instructors)"
         print(f"starter: {lesson.starter}\nfinished: {finished}\ntests: {lesson.tests}")
+        for source in _sources(lesson):
+            print(f"source: {source}")
         return 0
     if lesson.is_edition and (args.release is not None or args.verify is not None):
         print("lab_check: --release and --verify need the instructor's copy of the course, with "
@@ -202,6 +204,18 @@ def _declared(harness):
     """The lesson id the harness file declares, or None (no file, or no marker in it)."""
     declared = None if isinstance(harness, Exception) else project.declared_lesson(harness)
     return project.lesson_id(declared) if declared else None
+
+
+def _sources(lesson):
+    """The files the lesson's finished file is made from: the changes.py of each lab its
+    harness is composed from (lab.compose), or, for a checkpoint, whose answer is not a harness,
+    its finished.py itself. None in a student's copy, which holds no finished file."""
+    from lab import course, starter
+
+    if lesson.is_edition:
+        return []
+    lab = course.find(lesson.number)
+    return starter.sources(lab) if lab.changes is not None else [lesson.finished]
 
 
 def _mistake(args):

@@ -4,7 +4,7 @@ The student's file is graded first, every test of its lab, and only a pass moves
 record of an earlier grading is not trusted for this, since the file may have changed since
 (and the record is the student's to edit). Then, by what the next lab is:
 
-- a lesson: the student's harness is carried forward (lab.compose.carry_forward): the next
+- a lesson: the student's harness is carried forward (lab.carry.carry_forward): the next
   lesson's additions and gaps put in, in starter form, and each definition the next lesson
   replaces swapped for the lesson's own; the student's file is kept as a backup first
   (harness.py.bak-N, as --reset keeps it) and the new file written in its place;
@@ -70,7 +70,7 @@ def start_next(at: Position, grade: Grader, project: pathlib.Path | None = None)
         return Started(ahead, target, backup, None)
     harness, parent = _harness_to_carry(at, ahead, grade, project)
     _not_the_courses_own(harness, project)
-    carried = _carry(harness.read_text(encoding="utf-8"), ahead)
+    carried = _carry(harness.read_text(encoding="utf-8"), ahead, parent, project)
     backup = _put(harness, carried.text.encode("utf-8"))
     return Started(ahead, harness, backup, parent, tuple(carried.replaced), tuple(carried.added))
 
@@ -140,14 +140,17 @@ def _harness_to_carry(at: Position, ahead: Lab, grade: Grader,
     return harness, lab
 
 
-def _carry(text: str, ahead: Lab):
+def _carry(text: str, ahead: Lab, since: Lab, project: pathlib.Path | None):
+    """`text`, the student's harness at `since`, moved on to `ahead` (lab.carry)."""
+    from . import carry, compose
+
     try:
-        from . import compose
-    except ImportError:
-        raise Refused("this copy of the lab cannot carry a harness forward (it has no "
-                      f"lab/compose.py): lab-check --reset --lesson {ahead.label} gives "
-                      f"{onward.name(ahead)}'s own starter instead.") from None
-    return compose.carry_forward(text, ahead)
+        return carry.carry_forward(text, ahead, since, project)
+    except compose.ComposeError as error:
+        raise Refused(f"your harness cannot be carried forward as it is ({error}): put it back "
+                      f"in the shape its starter had (regions opened by `# == N name ==`), or "
+                      f"take {onward.name(ahead)}'s own starter with lab-check --reset --lesson "
+                      f"{ahead.label}.") from None
 
 
 def _not_the_courses_own(target: pathlib.Path, project: pathlib.Path | None) -> None:

@@ -9,17 +9,18 @@ In finished.py, each gap the student fills is marked like this:
     # --- end ---
 
 The starter keeps the two outer markers, drops the finished code, and un-quotes the "#|"
-lines. Run `python -m lab.starter` to write every lesson's starter.py and the student's
-harness.py (the first lesson's starter: where a new student begins), and for a checkpoint
-whose manifest names a `student_file` (checkpoint B's doctor.py), that file too; `--check` only
-says whether they are up to date.
+lines. A lab's finished.py is itself made, by lab.compose, from the changes.py of every lab on
+its chain (lessons/course.toml). Run `python -m lab.starter` to write them all: every lab's
+finished.py and starter.py, the student's harness.py (the course's home lab's starter) and,
+for a checkpoint whose manifest names a `student_file` (checkpoint B's doctor.py), that file
+too; `--check` writes nothing and exits 1 naming each file that is stale.
 """
 
 import argparse
 import re
 import sys
 
-from . import lessons
+from . import course, lessons
 from .grading import manifest
 
 BEGIN, SWAP, END = "# --- your code ---", "# --- starter ---", "# --- end ---"
@@ -58,6 +59,23 @@ def make_starter(finished_text, name="finished.py"):
     return "".join(out)
 
 
+def solve(finished_text, name="finished.py"):
+    """`finished_text` with every gap filled in: the finished code kept, the markers and the
+    quoted starter lines gone. What a later lab's harness is composed onto (lab.compose)."""
+    out, state = [], "outside"
+    for number, line in enumerate(finished_text.splitlines(keepends=True), 1):
+        marker = line.strip()
+        if marker in (BEGIN, SWAP, END):
+            _expect(state, {BEGIN: "outside", SWAP: "finished", END: "starter"}[marker], name,
+                    number, marker)
+            state = {BEGIN: "finished", SWAP: "starter", END: "outside"}[marker]
+        elif state != "starter":
+            out.append(line)
+    if state != "outside":
+        raise GapError(f"{name}: a gap is still open at the end of the file (no {END!r})")
+    return "".join(out)
+
+
 def gap_count(finished_text):
     return sum(line.strip() == BEGIN for line in finished_text.splitlines())
 
@@ -67,36 +85,98 @@ def _expect(state, wanted, name, number, marker):
         raise GapError(f"{name}, line {number}: {marker!r} is out of place")
 
 
+def declares(lab):
+    """The first line of a lab's files, which tells lab_check whose tests to run."""
+    return f"# lab: lesson {lab.label}  (lab-check reads this line to know which lesson's tests to run)"
+
+
+def finished_text(lab):
+    """The finished harness of `lab`, composed from the changes.py of every lab on its chain
+    (lab.course.chain): the first one's whole, each later one's onto the one before. A lab
+    with no changes.py (a checkpoint, which writes no harness code) adds nothing."""
+    from . import compose
+
+    text = None
+    for link in course.chain(lab):
+        if link.changes is not None:
+            text = compose.compose(text, link.changes.read_text(encoding="utf-8"), declares(lab),
+                                   name=str(link.changes.relative_to(lessons.PROJECT)))
+    if text is None:
+        raise LookupError(f"lab {lab.label} has no harness: no lab on its chain has a changes.py")
+    return text
+
+
+def sources(lab):
+    """The changes.py files `lab`'s finished harness is composed from, first to last."""
+    return [link.changes for link in course.chain(lab) if link.changes is not None]
+
+
 def targets():
-    """(path, text) for every file the starters make: each lesson's starter.py (a checkpoint's
-    too), and the top-level harness.py from the first numbered lesson."""
-    found = [l for l in lessons.available().values() if not l.is_edition]
-    made = [(l.starter, _starter_of(l)) for l in found]
-    if made:
-        made.append((lessons.PROJECT / "harness.py", _starter_of(lessons.first())))
-    made += [(lessons.PROJECT / manifest.read(l)["student_file"], _starter_of(l))
-             for l in found if "student_file" in manifest.read(l)]
+    """(path, text) for every file the rebuild makes: each lab's finished.py where the lab has
+    a changes.py (composed, see finished_text), every written lab's starter.py (made from its
+    finished.py), the top-level harness.py (the course's home lab's starter) and, for a
+    checkpoint whose manifest names a `student_file` (checkpoint B's doctor.py), that file."""
+    made, finished = [], {}
+    for lab in course.labs():
+        if not lab.written or lessons.lesson(lab.id).is_edition:
+            continue
+        lesson = lessons.lesson(lab.id)
+        if lab.changes is not None:
+            finished[lab.id] = finished_text(lab)
+            made.append((lesson.finished, finished[lab.id]))
+        else:
+            finished[lab.id] = lesson.finished.read_text(encoding="utf-8")
+        made.append((lesson.starter, make_starter(finished[lab.id], str(lesson.finished))))
+        if "student_file" in manifest.read(lesson):
+            made.append((lessons.PROJECT / manifest.read(lesson)["student_file"], made[-1][1]))
+    home = course.home()
+    if home.id in finished:
+        made.append((lessons.PROJECT / "harness.py", make_starter(finished[home.id])))
     return made
 
 
-def _starter_of(lesson):
-    return make_starter(lesson.finished.read_text(), str(lesson.finished))
+def broken_patches():
+    """(patch, why) for every patch a checkpoint keeps (its harnesses with one idea taken out,
+    see lab.patches) that no longer applies to the finished harness of the lab it builds on."""
+    from . import patches
+
+    broken = []
+    for lab in course.labs():
+        if not (lab.written and lab.is_checkpoint and lab.builds_on is not None):
+            continue
+        base = solve(finished_text(course.find(lab.builds_on)))
+        for patch in sorted(lab.folder.rglob("*.patch")):
+            try:
+                patches.apply(base, patch.read_text(encoding="utf-8"), name=patch.name)
+            except patches.PatchError as error:
+                broken.append((patch, str(error)))
+    return broken
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m lab.starter", description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if stale")
     args = parser.parse_args(argv)
+    from .compose import ComposeError
+
+    try:
+        made = targets()
+    except (ComposeError, GapError) as error:
+        print(f"cannot compose: {error}", file=sys.stderr)
+        return 1
     stale = []
-    for path, text in targets():
-        if path.exists() and path.read_text() == text:
+    for path, text in made:
+        if path.exists() and path.read_text(encoding="utf-8") == text:
             continue
         stale.append(path)
         if not args.check:
-            path.write_text(text)
+            path.write_text(text, encoding="utf-8")
     for path in stale:
         print(f"{'stale' if args.check else 'wrote'}: {path.relative_to(lessons.PROJECT)}")
-    return 1 if args.check and stale else 0
+    broken = broken_patches()
+    for patch, why in broken:
+        print(f"broken: {patch.relative_to(lessons.PROJECT)}: {why}", file=sys.stderr)
+    return 1 if (args.check and stale) or broken else 0
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ def lab_check(*args):
 
 
 def harness(name):
-    return nearly_right(CHECKPOINT.folder / "harnesses" / f"{name}.py")
+    return nearly_right(CHECKPOINT.folder / "harnesses" / f"{name}.patch")
 
 
 @pytest.fixture
@@ -56,7 +56,8 @@ def test_where_B_prints_the_checkpoints_starter_finished_answer_and_tests():
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines() == [f"starter: {CHECKPOINT.starter}",
                                        f"finished: {CHECKPOINT.finished}",
-                                       f"tests: {CHECKPOINT.tests}"], run.stdout
+                                       f"tests: {CHECKPOINT.tests}",
+                                       f"source: {CHECKPOINT.finished}"], run.stdout
 
 
 # -- the checkpoint proves itself ----------------------------------------------------------------
@@ -74,7 +75,7 @@ def test_verify_B_passes_the_reference_fails_the_starter_and_each_wrong_answer()
 
 def test_each_harness_lacks_one_idea_of_the_list_and_no_two_lack_the_same():
     missing = {name: harness(name).MISSING for name in FIVE}
-    worked = nearly_right(CHECKPOINT.folder / "fir.py").MISSING
+    worked = nearly_right(CHECKPOINT.folder / "fir.patch").MISSING
 
     assert set(missing.values()) <= set(IDEAS), f"ideas not in ideas.toml: {missing}"
     assert len(set(missing.values())) == 5, f"two harnesses lack the same idea: {missing}"
@@ -87,7 +88,7 @@ def test_a_healthy_session_with_a_tool_shows_nothing_wrong_on_any_harness(name):
     case = {"tools": [{"name": "bash", "result": "3 passed"}],
             "replies": [lab.reply(lab.text("Running."), lab.call("bash", {"command": "pytest"}))],
             "prompts": [{"text": "Run the tests."}, {"text": "Thanks."}]}
-    module = nearly_right(CHECKPOINT.folder / "fir.py") if name == "fir" else harness(name)
+    module = nearly_right(CHECKPOINT.folder / "fir.patch") if name == "fir" else harness(name)
 
     seen = clinic.visit(module, case)
 

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from lab import lessons, notebook, starter
+from lab import course, lessons, notebook, starter
 import notebooks
 from conftest import PROJECT
 from notebooks import printed
@@ -38,8 +38,11 @@ def test_verify_11_proves_the_lessons_tests_tell_right_answers_from_wrong():
 def test_where_11_prints_the_lessons_starter_finished_file_and_tests():
     run = lab_check("--where", "11")
 
+    sources = [f"source: {link.changes}" for link in course.chain(course.find(LESSON.number))
+               if link.changes is not None]
     assert run.stdout.splitlines() == [f"starter: {LESSON.starter}", f"finished: {LESSON.finished}",
-                                       f"tests: {LESSON.tests}"], run.stdout
+                                       f"tests: {LESSON.tests}"] + sources, run.stdout
+    assert [line.rsplit("/", 2)[-2] for line in sources] == ['10-poisoned-transcript', '11-power-cable']
 
 
 def test_harness_py_stays_the_first_lessons_starter_with_a_second_lesson_beside_it():

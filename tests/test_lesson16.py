@@ -17,7 +17,7 @@ import nbformat
 import pytest
 
 import lab
-from lab import lessons, notebook
+from lab import course, lessons, notebook
 import notebooks
 from conftest import PROJECT, load_harness
 from notebooks import printed
@@ -55,8 +55,11 @@ def test_verify_16_proves_the_lessons_tests():
 def test_where_16_names_the_lessons_files():
     run = lab_check("--where", "16")
 
+    sources = [f"source: {link.changes}" for link in course.chain(course.find(LESSON.number))
+               if link.changes is not None]
     assert run.stdout.splitlines() == [f"starter: {LESSON.starter}", f"finished: {LESSON.finished}",
-                                       f"tests: {LESSON.tests}"], run.stdout
+                                       f"tests: {LESSON.tests}"] + sources, run.stdout
+    assert [line.rsplit("/", 2)[-2] for line in sources] == ['10-poisoned-transcript', '11-power-cable', '16-adapter']
 
 
 def answer_module(path):

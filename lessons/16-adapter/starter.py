@@ -1,17 +1,20 @@
+# lab: lesson 16  (lab-check reads this line to know which lesson's tests to run)
 """A small agent harness: lesson 16, "the adapter".
 
-Read it top to bottom: messages, tools, the loop and what it sends, the harness that owns the
-transcript, two frontends, and, last, the adapter: the view in a provider's own words, and a
-trim that cannot part a call from its result. Everything is plain dicts and generators;
-nothing here talks to a network, so the lab's scripted model can stand in for a real one.
-
-Regions 1 to 5 are the harness of the lessons before (the lesson-16 additions are region 6
-alone, so the earlier regions can be taken from whichever lesson's finished file comes before).
+Read it top to bottom: messages, tools, the loop, the view and the repair every request goes
+through, the record on disk, the harness that owns the transcript, two frontends, and, last,
+the adapter: the view in a provider's own words, and a trim that cannot part a call from its
+result. Everything is plain dicts and generators; nothing here talks to a network, so the lab's
+scripted model can stand in for a real one. What is new since lesson 11 is the last region:
+the harness it sits at the edge of is lesson 11's, whose record is on disk and whose view has
+already renamed repeated and empty call ids.
 """
 
 import copy
 import json
+import os
 from collections import deque
+from dataclasses import dataclass
 
 # == 1 messages ==
 # A conversation is a list of dicts. Each one says, in its "role", who is speaking.
@@ -180,16 +183,17 @@ def make_bash_tool(shell, max_lines=MAX_LINES, max_bytes=MAX_BYTES):
 # The loop talks to the model. It holds no state between runs: the record is passed in.
 
 def run_agent(model, system, messages, tools, prompt, *, max_turns=None, get_steering=None,
-              get_follow_ups=None):
+              get_follow_ups=None, save=None):
     """Send `prompt` and keep going until the model stops asking for tools, a reply fails
     (stop_reason "error"), or `max_turns` requests have been made (None: no limit).
 
     A generator of events, plain dicts with a "type": agent_start, then per turn turn_start,
     message_end for each message added, tool_execution_start and _end around each tool, and
     turn_end; agent_end last, carrying the run's new messages. Starts and ends always pair up.
-    Mutate, then announce: a message is appended to `messages` (the caller's record) before
-    its message_end is handed out, so a consumer that stops listening never leaves a finished
-    tool unrecorded.
+    Record, persist, then announce: a message is appended to `messages` (the caller's record),
+    then handed to `save` (None: the record lives in memory only), and only then is its
+    message_end handed out. A consumer that stops listening never leaves a finished tool
+    unrecorded, and a crash never takes back a message anybody was told about.
 
     The user can speak mid-run. `get_steering()` is asked once a turn's calls all have their
     results, `get_follow_ups()` only when the run would otherwise end; each returns a list of
@@ -199,9 +203,8 @@ def run_agent(model, system, messages, tools, prompt, *, max_turns=None, get_ste
     added = []
 
     def append(message):
-        messages.append(message)
         added.append(message)
-        return {"type": "message_end", "message": message}
+        return record_message(messages, message, save)
 
     def ask(source):
         return list(source()) if source else []
@@ -236,15 +239,36 @@ def run_agent(model, system, messages, tools, prompt, *, max_turns=None, get_ste
     yield {"type": "agent_end", "messages": added}
 
 
+def record_message(messages, message, save):
+    """Append `message` to the record `messages`, persist it with `save` (when there is one),
+    and return the message_end event that announces it. The order is the lesson: a message
+    nobody has been told about may be lost in a crash; one that was announced may not."""
+    messages.append(message)
+    if save is not None:
+        save(message)
+    return {"type": "message_end", "message": message}
+
+
+# == 4 the view ==
+# What one request sends: the record, with lesson 5's drop and the repair applied. The record
+# itself is never changed by it, so what happened stays on the record (and on disk).
+
 def context_for_model(messages):
     """The view: what one request sends, built afresh from the record each time.
 
     The record keeps everything that happened; a provider takes only a well-formed transcript.
-    So a failed reply with nothing in it (lesson 5) is left out, a failed reply that got words
-    or calls out before it failed stays, and then calls and results are paired up by
-    repair_tool_history. A new list comes back; the record and its messages are not touched.
+    So a failed reply with nothing in it (lesson 5) is left out, and the rest goes through
+    repair_history (see repaired_view). A new list comes back; the record and its messages
+    are not touched.
     """
-    return repair_tool_history([m for m in messages if not is_empty_failure(m)])
+    return repaired_view(messages).messages
+
+
+def repaired_view(messages):
+    """repair_history's answer for the record `messages`, after lesson 5's drop, with this
+    harness's idea of which tools only read. context_for_model sends its .messages; resume()
+    tells the user its .interrupted, so the ids the user reads are the ids the model is shown."""
+    return repair_history([m for m in messages if not is_empty_failure(m)], is_read_only)
 
 
 def is_empty_failure(message):
@@ -253,72 +277,259 @@ def is_empty_failure(message):
             and message.get("stop_reason") == "error")
 
 
+READ_ONLY_TOOLS = ("read",)  # tools that look and change nothing: see make_read_tool
+
+
+def is_read_only(tool_name):
+    """True for a tool that only reads, so a call of it cut short changed nothing."""
+    return tool_name in READ_ONLY_TOOLS
+
+
+# What the model is told for a call whose result is missing. The first is lesson 10's, word for
+# word; the second is for a tool that only reads, which cannot have left anything half done.
 INTERRUPTED = ("Tool call interrupted: no result was recorded. It may not have run, or may have "
                "run partly; check before repeating it.")
+INTERRUPTED_READ_ONLY = ("Tool call interrupted: no result was recorded. This tool only reads, "
+                         "so nothing was changed; run it again if its result is still needed.")
 
 
-def repair_tool_history(messages):
-    """Return a new list in which every tool call is followed at once by exactly one result,
-    in the order the calls were written.
+@dataclass(frozen=True)
+class Repaired:
+    """What repair_history returns. `messages`: the view, a list a strict provider accepts.
+    `interrupted`: the calls given a stand-in result, as they appear in `messages` (under the
+    ids the request carries), in order."""
+    messages: list
+    interrupted: list
 
-    A recorded result is kept and moved to just after its call; when a call has two, the first
-    one recorded wins, because the rest of the transcript was written in reply to it. A result
-    whose call appears nowhere is left out: its arguments are lost, and inventing a call would
-    put words in the model's mouth. A call with no result gets one that says only what is
-    known, INTERRUPTED, with is_error set.
 
-    Pure: `messages` and the dicts in it are never changed, and the list returned holds those
-    same dicts, plus one new dict for each made-up result. Idempotent, so running it before
-    every request is safe: a valid transcript comes back equal, message for message. Call ids
-    are taken to be unique; when a provider repeats one, every call with that id is shown the
-    first result recorded for it.
+def repair_history(messages, is_read_only=None):
+    """Return a Repaired view of `messages` in which every tool call has exactly one result,
+    right after it, under an id no other call in the view uses.
+
+    The history is read in spans: a span runs from an assistant message with calls up to the
+    next assistant message. A span's results move to just after its calls, in call order, and
+    the rest of the span (a steer typed while the tools ran) follows them in its own order.
+    A result is paired only inside its own span, because a provider wants it in the turn right
+    after its call; a call gets the first unpaired result with its id there, so when ids repeat
+    the calls and results pair in the order they were recorded. Then:
+      - a call with no result in its span gets a stand-in: INTERRUPTED_READ_ONLY when
+        is_read_only(tool name) says the tool only reads, else INTERRUPTED (no is_read_only:
+        every tool may have run partly). Those calls come back in .interrupted;
+      - an empty id becomes call_{m}_{c}: m is the message's index in `messages`, c the
+        call's index in that message;
+      - an id used by an earlier call becomes {id}_{k}, with the smallest k >= 1 no earlier
+        call uses; its result is renamed with it;
+      - a result whose call is not in its span, or a second result for a call, is left out
+        (lesson 10: inventing a call would put words in the model's mouth);
+      - an assistant message with no calls and nothing but whitespace is a placeholder saved
+        before the tools ran: it is dropped as if it had never been there, so it ends no span.
+
+    Pure and deterministic: `messages` and its dicts are never changed, unchanged messages
+    come back as the very same objects, and a renamed call or result is a new dict. Every id
+    and a span's whole output depend only on the span and what came before it, so the repair
+    of a longer history starts with the same bytes as the repair of any shorter one that ends
+    where an assistant message begins: a provider's prompt cache keeps hitting. Repairing a
+    repaired history changes nothing.
     """
-    first_result = {}
-    for message in messages:
-        if message["role"] == "toolResult":
-            first_result.setdefault(message["tool_call_id"], message)
-    view = []
-    for message in messages:
-        if message["role"] == "toolResult":
-            continue  # each result is put back below, after the call it answers
-        view.append(message)
-        if message["role"] == "assistant":
-            for call in tool_calls(message):
-                found = first_result.get(call["id"])
-                view.append(found if found is not None else interrupted_result(call))
-    return view
+    view, interrupted, used = [], [], set()
+    for start, rest in spans(messages):
+        if start is None or not tool_calls(messages[start]):
+            view += ([] if start is None else [messages[start]])
+            view += [m for m in rest if m["role"] != "toolResult"]  # orphans are left out
+            continue
+        owner, calls = messages[start], tool_calls(messages[start])
+        ids = [unique_id(call.get("id") or f"call_{start}_{c}", used)
+               for c, call in enumerate(calls)]
+        view.append(owner if ids == [call.get("id") for call in calls]
+                    else renamed_calls(owner, iter(ids)))
+        waiting = [m for m in rest if m["role"] == "toolResult"]
+        for call, new_id in zip(calls, ids):
+            found = next((m for m in waiting if m["tool_call_id"] == call.get("id")), None)
+            if found is None:  # nothing recorded for it in its span
+                stand_in = dict(call, id=new_id) if new_id != call.get("id") else call
+                interrupted.append(stand_in)
+                view.append(interrupted_result(stand_in, is_read_only))
+                continue
+            waiting.remove(found)  # paired: a second result for the same id waits for another
+            view.append(found if found["tool_call_id"] == new_id
+                        else dict(found, tool_call_id=new_id))
+        view += [m for m in rest if m["role"] != "toolResult"]
+    return Repaired(view, interrupted)
 
 
-def interrupted_result(call):
-    """The stand-in result for a call that has none on the record."""
+def spans(messages):
+    """(index of the assistant message that opens a stretch, [the messages up to the next
+    one]) for each stretch of `messages`, in order; index None for what comes before the first
+    assistant message. Placeholders are skipped, as if they were not there."""
+    found, start, rest = [], None, []
+    for index, message in enumerate(messages):
+        if message["role"] == "assistant" and not is_placeholder(message):
+            found.append((start, rest))
+            start, rest = index, []
+        elif message["role"] != "assistant":
+            rest.append(message)
+    found.append((start, rest))
+    return [(s, r) for s, r in found if s is not None or r]
+
+
+def is_placeholder(message):
+    """An assistant message with no calls and no words: saved before anything arrived."""
+    return (message["role"] == "assistant" and not tool_calls(message)
+            and not text_of(message).strip())
+
+
+def unique_id(wanted, used):
+    """`wanted`, or wanted_k with the smallest k >= 1 when an earlier call has it; noted in
+    `used` either way."""
+    new_id, k = wanted, 0
+    while new_id in used:
+        k += 1
+        new_id = f"{wanted}_{k}"
+    used.add(new_id)
+    return new_id
+
+
+def renamed_calls(message, ids):
+    """A copy of assistant `message` whose call blocks take their ids, in order, from `ids`."""
+    return dict(message, content=[dict(block, id=next(ids)) if block["type"] == "toolCall"
+                                  else block for block in message["content"]])
+
+
+def interrupted_result(call, is_read_only=None):
+    """The stand-in result for a call that has none in its span."""
+    read_only = is_read_only is not None and is_read_only(call["name"])
     return {"role": "toolResult", "tool_call_id": call["id"], "tool_name": call["name"],
-            "content": INTERRUPTED, "is_error": True}
+            "content": INTERRUPTED_READ_ONLY if read_only else INTERRUPTED, "is_error": True}
 
 
-# == 4 harness ==
-# One transcript and one writer. The loop stays stateless; the harness owns the list.
+# == 5 the record on disk ==
+# One line of JSON a message, appended as the message is recorded. Nothing in the file is ever
+# rewritten: a crash can only cut its last line short, and loading says what it set aside.
+
+def open_record(path):
+    """The record's file at `path`, created when it is not there: a RecordFile."""
+    return RecordFile(path)
+
+
+class RecordFile:
+    """A real file opened for reading and appending ("a+"): writes always go to the end.
+    flush() hands what was written to the operating system, which outlives a killed process,
+    and then os.fsync asks it to put the bytes on the disk itself, which outlives a power cut.
+    Undecodable bytes (a character cut in half by a crash) read as U+FFFD."""
+
+    def __init__(self, path):
+        self._file = open(path, "a+", encoding="utf-8", errors="replace")
+
+    def write(self, text):
+        return self._file.write(text)
+
+    def flush(self):
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def seek(self, offset):
+        return self._file.seek(offset)
+
+    def read(self):
+        return self._file.read()
+
+    def close(self):
+        self._file.close()
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """What load_record found: the messages of the whole lines, in order, and each line it
+    set aside (torn by a crash), as text."""
+    messages: list
+    set_aside: list
+
+
+def save_message(file, message):
+    """Append `message` to `file` as one line of JSON, and flush it, so that it is on the
+    disk when this returns (see RecordFile; the lab's Disk stores a write at once).
+
+    One write a line, so a crash can cut a line short but never interleave two. json.dumps
+    escapes every character outside ASCII, so a cut never splits a character either.
+    """
+    file.write(json.dumps(message) + "\n")
+    file.flush()
+
+
+def load_record(text):
+    """The record written in `text`, a file of save_message's lines, as Loaded.
+
+    A line is a message when it is a whole JSON object; the newline after it only separates.
+    Any other line was cut short by a crash while it was being written: it is set aside, never
+    half-read, and the whole lines around it are kept. A crash can only tear the last line,
+    but a resumed harness closes that line with a newline (it never rewrites the file), so a
+    torn line from an earlier crash can sit between whole ones: it is set aside again.
+    """
+    messages, set_aside = [], []
+    for line in text.split("\n"):  # a line may hold any character but the newline
+        if not line:
+            continue
+        try:
+            message = json.loads(line)
+        except json.JSONDecodeError:
+            message = None
+        if isinstance(message, dict):
+            messages.append(message)
+        else:
+            set_aside.append(line)
+    return Loaded(messages, set_aside)
+
+
+# == 6 harness ==
+# One transcript and one writer. The loop stays stateless; the harness owns the list, and the
+# file it is written to.
 
 class Harness:
-    """Owns one transcript, the settings that hold from run to run, and the rule that one run
-    at a time may write to the transcript.
+    """Owns one transcript, the file it is saved to, the settings that hold from run to run,
+    and the rule that one run at a time may write to the transcript.
 
-    Harness(model, system, tools, messages=(), max_turns=None) keeps a list of its own,
-    starting from a copy of `messages`.
+    Harness(model, system, tools, messages=(), max_turns=None, file=None) keeps a list of its
+    own, starting from a copy of `messages`. With a `file` (open_record(path), or a file of
+    the lab's Disk: anything with write, flush, seek and read), every message recorded from then on is appended to it before it is
+    announced; `messages` are taken to be in the file already. Harness.resume(...) picks a
+    record up from its file after a crash.
       .messages     the transcript as a tuple: a snapshot nobody outside can append to.
       .is_running   True from prompt() until that run is finished, closed or dead.
       .prompt(text) the run, as a generator of run_agent's events. Asking again while a run
                     is going raises RuntimeError at once, on the caller's line.
       .steer(text)  words for the next gap between turns ("use spaces instead").
       .follow_up(text)  words for when the run would otherwise end ("now run the tests").
+      .set_aside, .interrupted, .notice  what resume() found; empty for a new harness.
     steer and follow_up may be called at any time; a queued message joins the transcript only
     when the loop asks for it, one per ask, and queues outlive runs.
     """
 
-    def __init__(self, model, system, tools, messages=(), max_turns=None):
+    def __init__(self, model, system, tools, messages=(), max_turns=None, file=None):
         self._model, self._system, self._tools = model, system, list(tools)
-        self._messages, self._max_turns = list(messages), max_turns
+        self._messages, self._max_turns, self._file = list(messages), max_turns, file
         self._steering, self._follow_ups = deque(), deque()
         self._running = False
+        self.set_aside, self.interrupted, self.notice = [], [], ""
+
+    @classmethod
+    def resume(cls, model, system, tools, file, max_turns=None):
+        """A harness that carries on from the record saved in `file`, after a crash or a
+        restart. It reads the whole file, loads it (load_record), and only ever appends: a
+        torn last line is closed with a newline, so the next message starts a line of its
+        own and the torn one stays set aside. .set_aside holds the torn lines, .interrupted
+        the calls that never got a result (under the ids the model is shown), and .notice
+        the words to show the user about both."""
+        file.seek(0)  # "a+" opens a file at its end: read it from the top
+        text = file.read()
+        loaded = load_record(text)
+        if text and not text.endswith("\n"):
+            file.write("\n")  # appended, never rewritten: the torn bytes stay where they fell
+            file.flush()
+        harness = cls(model, system, tools, loaded.messages, max_turns, file)
+        harness.set_aside = list(loaded.set_aside)
+        harness.interrupted = list(repaired_view(loaded.messages).interrupted)
+        harness.notice = resume_notice(harness.interrupted, harness.set_aside)
+        return harness
 
     @property
     def messages(self):
@@ -344,19 +555,41 @@ class Harness:
         run = run_agent(self._model, self._system, self._messages, self._tools, text,
                         max_turns=self._max_turns,
                         get_steering=lambda: self._take_one(self._steering),
-                        get_follow_ups=lambda: self._take_one(self._follow_ups))
+                        get_follow_ups=lambda: self._take_one(self._follow_ups),
+                        save=self._save if self._file is not None else None)
         try:
             yield from run
         finally:  # finished, closed by the consumer, or failed: the harness is free again
             run.close()
             self._running = False
 
+    def _save(self, message):
+        save_message(self._file, message)
+
     @staticmethod
     def _take_one(queue):
         return [queue.popleft()] if queue else []
 
 
-# == 5 frontends ==
+def resume_notice(interrupted, set_aside):
+    """What to tell the user on picking a record up: each line set aside, and each call that
+    did not finish, with a warning to check before repeating it ("" when all is well)."""
+    lines = [f"Set aside a line of the record that a crash cut short: {clip(line)}"
+             for line in set_aside]
+    lines += [f"Did not finish: {call['name']} {clip(json.dumps(call['arguments']))} "
+              f"(call {call['id']})." for call in interrupted]
+    if interrupted:
+        lines.append("Each of these may not have run, or may have run partly: check what it "
+                     "would have changed before repeating it, above all a write.")
+    return "\n".join(lines)  # "" when all is well
+
+
+def clip(text, most=80):
+    """`text`, cut to `most` characters with an ellipsis when it is longer."""
+    return text[:most - 1] + "…" if len(text) > most else text
+
+
+# == 7 frontends ==
 # A frontend folds one run's events: render(event) for each, then finish(), which says whether
 # the run ended well. The loop never learns how its events are shown.
 
@@ -398,7 +631,7 @@ class FinalTextRenderer:
         return True
 
 
-# == 6 the adapter ==
+# == 8 the adapter ==
 # Lesson 16. The record and the view are the lab's own messages; a provider reads its own
 # format. The adapter translates the view for one request, at the edge, and keeps nothing:
 # the record never learns a provider's words, so one record can be sent to either.

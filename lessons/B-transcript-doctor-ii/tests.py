@@ -36,8 +36,8 @@ EXPOSES = ("case_{name} breaks a rule of the course on {name}: a case it passes 
 
 def harness(name):
     """The nearly-right harness `name`, afresh: lesson 10's finished harness with the
-    definitions of harnesses/<name>.py in place of its own."""
-    return nearly_right(HERE / "harnesses" / f"{name}.py")
+    patch harnesses/<name>.patch applied."""
+    return nearly_right(HERE / "harnesses" / f"{name}.patch")
 
 
 def expect_diagnosis(student, name):

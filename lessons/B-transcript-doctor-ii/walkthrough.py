@@ -49,7 +49,7 @@ from lab.harnesses import load_harness, nearly_right
 
 CHECKPOINT = lessons.lesson("B").folder
 finished = load_harness(lessons.lesson(10).finished)
-fir = nearly_right(CHECKPOINT / "fir.py")
+fir = nearly_right(CHECKPOINT / "fir.patch")
 IDEAS = tomllib.loads((CHECKPOINT / "ideas.toml").read_text())["ideas"]
 print(f"{len(IDEAS)} ideas to choose from; harnesses loaded: finished, fir")
 
