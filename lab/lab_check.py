@@ -435,8 +435,7 @@ def _next(args, harness):
     except next_lab.Refused as refused:
         print(f"lab_check: {refused}", file=sys.stderr)
         return refused.status
-    print("\n".join(f"lab_check: {line}" if not line.startswith(("  ", "next:")) else line
-                    for line in next_lab.said(started)))
+    print("\n".join(next_lab.said(started)))
     return 0
 
 

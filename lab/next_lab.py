@@ -22,12 +22,16 @@ Nothing is written when any step is refused; the refusal says why and what to do
 from __future__ import annotations
 
 import pathlib
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import course, lessons, onward, reset
 from .course import Lab
 from .position import Position, course_owned, lab_of
+
+
+WIDTH = 100  # columns, as the report's
 
 
 class Refused(Exception):
@@ -76,25 +80,31 @@ def start_next(at: Position, grade: Grader, project: pathlib.Path | None = None)
 
 
 def said(started: Started) -> list[str]:
-    """What --next prints once it has started a lab, a line each."""
-    lab, name = started.lab, started.file.name
-    kept = f"Your file as it was is kept as {started.backup}." if started.backup else ""
+    """What --next prints once it has started a lab, wrapped as lab-check's report is."""
+    lab, here = started.lab, started.file
+    kept = f" Your file as it was is kept as {started.backup}." if started.backup else ""
     if started.carried_from is None:
-        lines = [f"{onward.name(lab)} starts in {started.file}: the checkpoint's own starter, "
-                 f"beside your harness, which stays as it is (the lesson after the checkpoint "
-                 f"carries it forward). {kept}".rstrip()]
+        lines = _wrap(f"lab_check: {onward.name(lab)} starts in {here}: the checkpoint's own "
+                      f"starter, beside your harness, which stays as it is (the lesson after "
+                      f"the checkpoint carries it forward).{kept}")
     else:
-        was = onward.name(started.carried_from)
-        lines = [f"{onward.name(lab)} starts in {started.file}: your {was} harness, with "
-                 f"{onward.short(lab)}'s additions and gaps put in. {kept}".rstrip()]
+        lines = _wrap(f"lab_check: {onward.name(lab)} starts in {here}: your "
+                      f"{onward.short(started.carried_from)} harness, with "
+                      f"{onward.short(lab)}'s additions and gaps put in.{kept}")
         if started.replaced:
-            lines.append(f"  replaced by the lesson's own, because {onward.short(lab)} "
-                         f"changes them (it adds: {lab.adds}): {', '.join(started.replaced)}")
+            lines += _wrap(f"replaced by {onward.short(lab)}'s own, because it changes them "
+                           f"(it is where your harness learns to {lab.adds}): "
+                           f"{', '.join(started.replaced)}", first="  ")
         if started.added:
-            lines.append(f"  added: {', '.join(started.added)}")
-    grade = "lab-check" if name == onward.HARNESS else f"lab-check --harness {started.file}"
-    lines.append(f"next: fill its gaps (marked # --- your code ---); {grade} grades them.")
-    return lines
+            lines += _wrap(f"added: {', '.join(started.added)}", first="  ")
+    grade = "lab-check" if here.name == onward.HARNESS else f"lab-check --harness {here}"
+    return lines + _wrap(f"next: fill its gaps (marked # --- your code ---); {grade} grades "
+                         "them.")
+
+
+def _wrap(text: str, first: str = "") -> list[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent="    " if first
+                         else "  ", break_on_hyphens=False, break_long_words=False)
 
 
 def _must_pass(file: pathlib.Path, lab: Lab, grade: Grader) -> None:

@@ -15,6 +15,7 @@ import sys
 import pytest
 
 from conftest import PROJECT
+from lab.starter import BEGIN, END, SWAP
 
 COPIED = ("lab", "lessons", "harness.py", "doctor.py", "damaged.py", "pyproject.toml")
 ORDER = ["01", "02", "03", "04", "05", "A", "06", "07", "08", "09", "10", "B", "11", "12", "13",
@@ -317,7 +318,37 @@ def test_next_from_lesson_10_through_b_carries_the_students_harness_into_lesson_
     outcomes = {t["test"]: t["outcome"] for t in ours["tests"]}
     assert outcomes == {t["test"]: t["outcome"] for t in starter["tests"]}, \
         "the carried file should fail exactly the tests of lesson 11's gaps, as its starter does"
-    assert "failed" in outcomes.values() and "passed" in outcomes.values(), outcomes
+    (course / "harness.py").write_text(filled(carried, lesson_file(course, "11", "finished.py")))
+    whole = lab_check(course, "--lesson", "11")
+    assert whole.returncode == 0, "with lesson 11's gaps filled from its finished file, the " \
+                                  f"carried file should pass every test:\n{whole.stdout}"
+
+
+def filled(text, finished):
+    """`text` (a starter, or a file carried forward) with each of its gaps, in order, holding
+    the code of the same gap of `finished`: the finished parts are then all that is graded."""
+    answers, state = [], "outside"
+    for line in finished.splitlines(keepends=True):
+        marker = line.strip()
+        if marker == BEGIN:
+            answers.append([])
+            state = "answer"
+        elif marker in (SWAP, END):
+            state = "quoted" if marker == SWAP else "outside"
+        elif state == "answer":
+            answers[-1].append(line)
+    out, gaps = [], iter(answers)
+    inside = False
+    for line in text.splitlines(keepends=True):
+        if line.strip() == BEGIN:
+            out += next(gaps)
+            inside = True
+        elif line.strip() == END:
+            inside = False
+        elif not inside:
+            out.append(line)
+    assert next(gaps, None) is None, "the carried file has fewer gaps than lesson 11's finished"
+    return "".join(out)
 
 
 # -- a student's edition --------------------------------------------------------------------
