@@ -387,3 +387,38 @@ def test_an_editions_passing_report_names_the_next_lab_handed_out(edition, tmp_p
                                           "its own: ask for it where you got this one")
     assert refused.returncode == 2 and "no lab to start after lesson 10" in refused.stderr, \
         refused.stdout + refused.stderr
+
+
+# -- the README's course section ------------------------------------------------------------
+
+def readme_course_section():
+    text = (PROJECT / "README.md").read_text()
+    return text[text.index("\n## The course\n"):text.index("\n## ", text.index("\n## The course\n") + 1)]
+
+
+def test_the_readmes_course_map_is_what_lab_check_prints_in_a_fresh_copy(course):
+    shown = re.search(r"<!-- the course map:.*?-->\n```text\n(.*?)```", readme_course_section(),
+                      re.DOTALL)
+
+    run = lab_check(course, "--course")
+
+    assert shown, "the README's course section should show the map in a ```text block"
+    assert run.returncode == 0 and shown[1] == run.stdout, \
+        f"the README's map should be lab-check --course word for word; it prints:\n{run.stdout}"
+
+
+def test_every_command_of_the_readmes_course_section_does_what_it_says(course):
+    block = re.search(r"```sh\n(.*?)```", readme_course_section(), re.DOTALL)[1]
+    commands = [line.split() for line in block.splitlines()]
+    status = {"lab-check": 1, "--course": 0, "--next": 1, "--reset": 0}  # on lesson 10's starter
+    ten = (course / "harness.py").read_text()
+
+    runs = [(words, lab_check(course, *words[1:])) for words in commands]
+
+    assert [words[0] for words in commands] == [".venv/bin/lab-check"] * 4, commands
+    for words, run in runs:
+        assert "Traceback" not in run.stderr, f"{' '.join(words)}:\n{run.stderr}"
+        assert run.returncode == status[(words[1:] or ["lab-check"])[0]], \
+            f"{' '.join(words)} exited {run.returncode}:\n{run.stdout}{run.stderr}"
+    assert (course / "harness.py").read_text() == lesson_file(course, "11", "starter.py")
+    assert (course / "harness.py.bak-1").read_text() == ten
