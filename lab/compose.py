@@ -20,9 +20,11 @@ composing it onto the parent's harness, with the parent's own gaps filled in, me
   - a definition whose name the parent has replaces the parent's, in the parent's place when
     it sits under the same region there, moved to the end of its new region when not;
   - a new definition goes after the one written before it in changes.py (when that one is in
-    the same region), else at the end of its region;
+    the same region), else at the end of its region; a line `# place: first` or
+    `# place: after name` right above it says otherwise (and is not copied into the harness);
   - a region the parent lacks goes after the region written before it in changes.py (at the
-    end when there is none); comment lines right under a header replace its intro;
+    end when there is none), so a header with nothing under it only says where the next one
+    goes; comment lines right under a header replace its intro;
   - a line `# drop: name, other` takes the parent's definitions of those names out;
   - the module docstring, when changes.py has one, replaces the parent's, and imports are the
     union of both, plain imports first.
@@ -42,6 +44,7 @@ from .starter import BEGIN, END, solve
 
 HEADER = re.compile(r"^# == (?:\d+ )?(?P<name>.+?) ==\s*$")
 DROP = re.compile(r"^# drop: (?P<names>[\w, ]+)$")
+PLACE = re.compile(r"^# place: (?:(?P<first>first)|after (?P<after>\w+))$")
 DECLARES = re.compile(r"^# lab: ")
 
 
@@ -54,6 +57,7 @@ class Unit:
     names: tuple[str, ...]  # what it defines at the top level; () for a loose comment
     text: str               # its lines, comments above it included, each ending in "\n"
     lead: int               # blank lines before it
+    place: str | None = None  # where a change puts it: "first", a name to follow, or None
 
 
 @dataclass
@@ -161,16 +165,25 @@ def _place(regions: list[Region], region: Region, unit: Unit, anchor: Unit | Non
     here = [old for where, old in replaced if where is region]
     if here:
         at = region.units.index(here[0])
-        region.units[at] = replace(unit, lead=here[0].lead)
+        region.units[at] = replace(unit, lead=here[0].lead, place=None)
         for where, old in replaced:
             if old is not here[0]:
                 where.units.remove(old)
         return region.units[at]
     for where, old in replaced:
         where.units.remove(old)
-    at = region.units.index(anchor) + 1 if anchor in region.units else len(region.units)
-    region.units.insert(at, unit)
-    return unit
+    if unit.place == "first":
+        at = 0
+    elif unit.place:
+        follows = [u for u in region.units if unit.place in u.names]
+        if not follows:
+            raise ComposeError(f"{name}: `# place: after {unit.place}`: region {region.name!r} "
+                               f"has no {unit.place}")
+        at = region.units.index(follows[0]) + 1
+    else:
+        at = region.units.index(anchor) + 1 if anchor in region.units else len(region.units)
+    region.units.insert(at, replace(unit, place=None))
+    return region.units[at]
 
 
 def _take(regions: list[Region], dropped: str) -> bool:
@@ -213,12 +226,17 @@ def _regions(lines: list[str], owner: list[int | None], skip: set[int],
     pending: list[str] = []  # comment lines waiting for the statement under them
     blanks = 0
     last: Unit | None = None  # the unit the line before belongs to
+    place: str | None = None  # a `# place:` line waiting for the unit under it
     tree_names = _names_by_owner(lines, owner)
     for i, line in enumerate(lines):
         if i in skip or (i == 0 and DECLARES.match(line)):
             continue
         header = HEADER.match(line.rstrip("\n"))
         dropped = DROP.match(line.rstrip("\n"))
+        placed = PLACE.match(line.rstrip("\n"))
+        if placed and owner[i] is None:
+            place = "first" if placed["first"] else placed["after"]
+            continue
         if header and owner[i] is None:
             regions.append(Region(header["name"], ""))
             pending, blanks, last = [], 0, None
@@ -249,8 +267,9 @@ def _regions(lines: list[str], owner: list[int | None], skip: set[int],
             continue
         if not regions:
             raise ComposeError(f"{name}, line {i + 1}: code before the first region header")
-        unit = Unit(tree_names.get(key, ()), "".join(pending) + line, blanks)
+        unit = Unit(tree_names.get(key, ()), "".join(pending) + line, blanks, place)
         units[key] = last = unit
+        place = None
         _add(regions, name, i, unit)
         pending, blanks = [], 0
     if pending and regions:

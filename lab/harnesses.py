@@ -28,7 +28,7 @@ import sys
 import types
 from dataclasses import dataclass
 
-from . import lessons, patches, starter
+from . import lessons
 from .messages import call, reply, text, tool_result as result_for, user
 from .validate import validate
 
@@ -119,6 +119,8 @@ def nearly_right(path, lesson=10):
     lab.patches) applied to it, its gaps filled. A module of its own, named after the file,
     not put in sys.modules; its MISSING is the idea the patch's description names on its
     "Missing:" line."""
+    from . import patches, starter  # the instructor's side: a student's copy holds neither
+
     path = pathlib.Path(path)
     patch = path.read_text(encoding="utf-8")
     base = starter.solve(lessons.lesson(lesson).finished.read_text(encoding="utf-8"))

@@ -80,15 +80,14 @@ def lesson_id(name):
 
 
 def available(project=None):
-    """Every lesson that has a folder (with its finished.py, or at least its tests.py), by id,
+    """Every lesson that has been written (its folder holds its graded tests.py), by id,
     in the course's order (lessons/course.toml, see lab.course); in a student's copy, the one
     lesson whose files sit at the top of the copy."""
     project = pathlib.Path(project) if project is not None else PROJECT
     found = {}
     for lab in course.labs(project):
         folder = lab.folder
-        if folder is not None and folder.parent.name == "lessons" and (
-                (folder / "finished.py").is_file() or (folder / "tests.py").is_file()):
+        if folder is not None and folder.parent.name == "lessons" and lab.written:
             found[lab.id] = Lesson(lab.id, folder)
     edition = project / "manifest.toml"
     if edition.is_file() and (project / "tests.py").is_file():

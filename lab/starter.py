@@ -113,18 +113,19 @@ def sources(lab):
 
 def targets():
     """(path, text) for every file the rebuild makes: each lab's finished.py where the lab has
-    a changes.py (composed, see finished_text), every written lab's starter.py (made from its
+    a changes.py (composed, see finished_text; a lab still being written too, so that its
+    author reads the harness it starts from), every written lab's starter.py (made from its
     finished.py), the top-level harness.py (the course's home lab's starter) and, for a
     checkpoint whose manifest names a `student_file` (checkpoint B's doctor.py), that file."""
     made, finished = [], {}
     for lab in course.labs():
+        if lab.changes is not None:  # a lab being written has its finished harness already
+            finished[lab.id] = finished_text(lab)
+            made.append((lab.folder / "finished.py", finished[lab.id]))
         if not lab.written or lessons.lesson(lab.id).is_edition:
             continue
         lesson = lessons.lesson(lab.id)
-        if lab.changes is not None:
-            finished[lab.id] = finished_text(lab)
-            made.append((lesson.finished, finished[lab.id]))
-        else:
+        if lab.changes is None:
             finished[lab.id] = lesson.finished.read_text(encoding="utf-8")
         made.append((lesson.starter, make_starter(finished[lab.id], str(lesson.finished))))
         if "student_file" in manifest.read(lesson):

@@ -83,8 +83,8 @@ def test_sixteen_is_elevens_harness_with_the_adapter_after_it():
     assert sixteen.regions[-1].name == "the adapter"
 
 
-def test_a_one_line_change_to_lesson_10_reaches_every_lab_built_on_it(scratch):
-    edit(scratch / "lessons/10-poisoned-transcript/changes.py",
+def test_a_one_line_change_to_lesson_01_reaches_every_lab_built_on_it(scratch):
+    edit(scratch / "lessons/01-who-said-that/changes.py",
          'SYSTEM = "You are a helpful assistant."', 'SYSTEM = "You are a careful assistant."')
 
     stale = rebuild(scratch, "--check")
@@ -96,7 +96,8 @@ def test_a_one_line_change_to_lesson_10_reaches_every_lab_built_on_it(scratch):
         cwd=scratch, capture_output=True, text=True, timeout=60)
 
     assert stale.returncode == 1
-    for name in ("lessons/10-poisoned-transcript/finished.py", "lessons/11-power-cable/finished.py",
+    for name in ("lessons/01-who-said-that/finished.py", "lessons/09-but-i-had-something-to-say/finished.py",
+                 "lessons/10-poisoned-transcript/finished.py", "lessons/11-power-cable/finished.py",
                  "lessons/16-adapter/finished.py", "lessons/16-adapter/starter.py", "harness.py"):
         assert f"stale: {name}" in stale.stdout.splitlines(), stale.stdout
     assert made.returncode == 0, made.stderr
@@ -109,7 +110,7 @@ def test_a_one_line_change_to_lesson_10_reaches_every_lab_built_on_it(scratch):
 
 
 def test_a_checkpoint_patch_the_harness_moved_on_under_fails_the_rebuild_by_name(scratch):
-    edit(scratch / "lessons/10-poisoned-transcript/changes.py",
+    edit(scratch / "lessons/09-but-i-had-something-to-say/changes.py",
          "yield append(result)  # recorded before anybody is told the tool finished",
          "yield append(result)  # on the record before anybody hears the tool is done")
 
@@ -269,3 +270,15 @@ def test_what_the_next_lab_does_not_change_stays_the_students_word_for_word():
 def test_a_file_that_is_not_a_harness_cannot_be_carried_and_says_where():
     with pytest.raises(compose.ComposeError, match="line 1: code before the first region header"):
         carry.carry_forward("x = 1\n", course.find(11))
+
+
+def test_lessons_01_to_10_compose_to_lesson_10s_harness_each_adding_to_the_one_before():
+    chain = course.chain(course.find(10))
+    names = [compose.parse(starter.solve((link.folder / "finished.py").read_text())).names()
+             for link in chain if link.changes is not None]
+
+    assert [link.label for link in chain] == ["01", "02", "03", "04", "05", "06", "07", "08", "09", "10"]
+    for before, after in zip(names, names[1:]):
+        assert before <= after | {"repair_tool_history"}, before - after
+    assert {"SYSTEM", "user_message", "text_of", "run_agent"} <= names[0]
+    assert {"Harness", "JsonRenderer", "INTERRUPTED", "repair_tool_history"} <= names[-1]

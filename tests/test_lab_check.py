@@ -80,7 +80,7 @@ def test_where_prints_the_starter_the_finished_file_and_the_tests():
                if link.changes is not None]
     assert run.stdout.splitlines() == [f"starter: {LESSON.starter}", f"finished: {LESSON.finished}",
                                        f"tests: {LESSON.tests}"] + sources, run.stdout
-    assert [line.rsplit("/", 2)[-2] for line in sources] == ['10-poisoned-transcript']
+    assert [line.rsplit("/", 2)[-2][:2] for line in sources] == [f"{n:02d}" for n in range(1, 11)]
 
 
 @pytest.mark.parametrize("answer", LESSON.wrong_answers, ids=lambda p: p.stem)

@@ -1,0 +1,97 @@
+"""A small agent harness: lesson 04, "The tool that threw".
+
+Read it top to bottom: messages, tools, and the loop. New since lesson 03: a tool that
+fails, a tool nobody has, and arguments of the wrong kind all become toolResults with
+is_error set, which the model can read and act on; the run never crashes on a tool.
+Nothing here talks to a network, so the lab's scripted model can stand in for a real one.
+"""
+
+
+# == tools ==
+
+
+# place: first
+def str_arg(arguments, name):
+    """Argument `name`, which must be a string. The schema asks for one; nothing makes the
+    model obey, so tools read their arguments through here and fail with a clear reason."""
+    value = arguments.get(name)
+    if not isinstance(value, str):
+        raise ValueError(f"{name} must be a string")
+    return value
+
+
+def int_arg(arguments, name, default):
+    """Optional whole-number argument `name`, or `default` when the model left it out."""
+    value = arguments.get(name)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be an integer")
+    return value
+
+
+def run_tool(tools, call):
+    """Run one call and return the toolResult that answers it: one call in, exactly one result
+    out, whatever happens. A tool that raises becomes a result with is_error set, which the
+    model can read and act on; this function itself does not raise."""
+    tool = next((t for t in tools if t["name"] == call["name"]), None)
+    try:
+        if tool is None:
+            raise LookupError(f"Tool {call['name']} not found")
+        content, is_error = tool["execute"](call["arguments"]), False
+    except Exception as exc:  # a tool's failure is news for the model, not a crash
+        content, is_error = str(exc), True
+    return {"role": "toolResult", "tool_call_id": call["id"], "tool_name": call["name"],
+            "content": content, "is_error": is_error}
+
+
+def make_read_tool(ws):
+    """The `read` tool over workspace `ws`: the whole of one text file. A missing file is the
+    model's to hear about, with the names that are there, so it can ask again."""
+    def execute(arguments):
+        path = str_arg(arguments, "path")
+        if not ws.exists(path):
+            raise FileNotFoundError(f"File not found: {path}. Files here: "
+                                    f"{', '.join(ws.listdir('.'))}")
+        return ws.read_text(path)
+
+    return {"name": "read",
+            "description": "Read a text file and return all of it.",
+            "parameters": {"type": "object",
+                           "properties": {
+                               "path": {"type": "string", "description": "The file to read."}},
+                           "required": ["path"]},
+            "execute": execute}
+
+
+def make_write_tool(ws):
+    """The `write` tool over workspace `ws`: create a file, or replace the whole of it."""
+    def execute(arguments):
+        path, content = str_arg(arguments, "path"), str_arg(arguments, "content")
+        ws.write_text(path, content)
+        return f"Wrote {len(content.encode())} bytes to {path}."
+
+    return {"name": "write",
+            "description": "Write a text file, replacing anything that was there.",
+            "parameters": {"type": "object",
+                           "properties": {
+                               "path": {"type": "string", "description": "The file to write."},
+                               "content": {"type": "string", "description": "All of its text."}},
+                           "required": ["path", "content"]},
+            "execute": execute}
+
+
+def make_bash_tool(shell):
+    """The `bash` tool: one command line in `shell`, and what it printed. A non-zero exit is
+    reported, not raised: the command did run."""
+    def execute(arguments):
+        output, code = shell.run(str_arg(arguments, "command"))
+        return output if code == 0 else f"{output}\n[Exit code {code}]"
+
+    return {"name": "bash",
+            "description": "Run a shell command; what it prints comes back.",
+            "parameters": {"type": "object",
+                           "properties": {"command": {"type": "string",
+                                                      "description": "The command line."}},
+                           "required": ["command"]},
+            "execute": execute}
