@@ -13,8 +13,8 @@
 
 A lab's state comes from the marks lab-check keeps when it grades the student's file
 (lab.progress): not started, in progress with its last score, passed. A lab nobody has written
-yet says so instead; in a student's edition, a written lab that this copy does not hold says
-that. The map is plain text, one lab a line, so that it reads the same in a terminal, a log
+yet says so instead; in a student's edition, which holds one lab, a written lab says whether it
+comes as an edition of its own or is not handed out yet. The map is plain text, one lab a line, so that it reads the same in a terminal, a log
 and a test.
 """
 
@@ -36,7 +36,7 @@ def course_map(order: tuple[Lab, ...], present: Collection, progress: Progress |
     """The map as text. `present` holds the ids of the labs this copy of the course holds,
     `progress` the student's marks (None when no student file was found; `looked` then says
     where lab-check looked), `here` where the student is."""
-    written = sum(lab.folder is not None for lab in order)
+    written = sum(onward.written(lab, present) for lab in order)
     work = (f"Your work: {here.file} ({onward.name(here.lab)})" if here is not None
             else looked or "No student file found here.")
     lines = [f"The course: {len(order)} labs, {written} written so far. {work}"]
@@ -54,14 +54,13 @@ def course_map(order: tuple[Lab, ...], present: Collection, progress: Progress |
 
 
 def state(lab: Lab, present: Collection, progress: Progress | None) -> str:
-    if lab.folder is None:
+    if not onward.written(lab, present):
         return "not written yet"
     mark = progress.marks.get(lab.label) if progress is not None else None
     if mark is not None:
         return mark.state
     if lab.id not in present:
-        return "not in this copy (it comes as an edition of its own)" if lab.released \
-            else "not in this copy"
+        return "in an edition of its own" if lab.released else "not handed out yet"
     return "not started"
 
 

@@ -42,7 +42,7 @@ def onward(after: Lab, graded_file: str = HARNESS, project: pathlib.Path | None 
         # kept short, so that the command is never wrapped onto a second line
         return Onward(after, present, f"{name(present)}: start it with "
                                       f"{next_command(graded_file)}")
-    elsewhere = next((lab for lab in later if lab.folder is not None and lab.released), None)
+    elsewhere = next((lab for lab in later if written(lab, here) and lab.released), None)
     if elsewhere is not None:
         return Onward(after, None, f"{name(elsewhere)}, in an edition of its own: "
                                    "ask for it where you got this one")
@@ -50,6 +50,15 @@ def onward(after: Lab, graded_file: str = HARNESS, project: pathlib.Path | None 
         return Onward(after, None, f"{name(later[0])} is not written yet; lab-check --course "
                                    "shows the whole course and where you are in it")
     return Onward(after, None, f"that was {name(after)}, the last lab of the course")
+
+
+def written(lab: Lab, present) -> bool:
+    """Whether `lab` has been written: it is here (its id among `present`, the labs this copy
+    holds, lab.lessons.available), or this is a student's edition, whose copy of the course
+    names a folder only for a lab that is written (lab.release.edition empties the others), a
+    folder that stays with the course. In the project, a folder that holds a lab's harness
+    source but no graded tests (lessons 01 to 09 today) is not a written lab."""
+    return lab.id in present or (lab.folder is not None and not lab.folder.exists())
 
 
 def name(lab: Lab) -> str:

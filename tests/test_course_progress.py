@@ -372,7 +372,11 @@ def test_an_edition_knows_the_course_and_says_it_holds_no_finished_file(edition)
     assert "finished.py" not in where.stdout, where.stdout
     rows = map_rows(shown.stdout)
     assert shown.returncode == 0 and list(rows) == ORDER, shown.stdout + shown.stderr
-    assert "not started" in rows["10"] and "not in this copy" in rows["11"], shown.stdout
+    assert "not started" in rows["10"], shown.stdout
+    assert rows["11"].endswith("in an edition of its own"), shown.stdout
+    assert rows["B"].endswith("not handed out yet"), shown.stdout
+    assert all(rows[lab].endswith("not written yet") for lab in ORDER if lab not in WRITTEN), \
+        shown.stdout
 
 
 def test_an_editions_passing_report_names_the_next_lab_handed_out(edition, tmp_path):

@@ -11,8 +11,9 @@ What goes in, at the top of DIR:
     manifest.toml      their points, gaps and visibility; [submission] counts the rest
     scenarios.py       the lesson's scenarios, which the graded tests drive the harness with
     hints.toml         the lesson's hints, when it has some
-    course.toml        the course's order (a copy of lessons/course.toml), so that
-                       `lab-check --course` and a passing report's `next:` work here too
+    course.toml        the course's order (lessons/course.toml, each unwritten lab's folder
+                       emptied), so that `lab-check --course` and a passing report's `next:`
+                       work here too
     damaged.py ...     the project's other top-level modules, which examples and tests import
     walkthrough.ipynb  the lesson's notebook, with the finished lesson's outputs
     lab/               the lab, lab_check included, without the instructor's tools
@@ -26,6 +27,7 @@ code (lab.release.leaks proves it, notebook outputs included).
 """
 
 import pathlib
+import re
 import shutil
 import tomllib
 
@@ -74,7 +76,7 @@ def build(lesson, output, *, with_notebook=True):
     hints = lesson.folder / "hints.toml"
     if hints.is_file():
         (output / hints.name).write_text(visible.visible_hints(hints.read_text(), hidden))
-    shutil.copyfile(lessons.LESSONS / course.COURSE, output / course.COURSE)
+    (output / course.COURSE).write_text(course_copy())
     for module in given_modules():
         shutil.copyfile(module, output / module.name)
     copy_lab(output / "lab")
@@ -96,6 +98,21 @@ def build(lesson, output, *, with_notebook=True):
         nb = outputs.executed(lesson, output)
         (output / notebook.NOTEBOOK).write_text(nbformat.writes(nb) + "\n", encoding="utf-8")
     return output
+
+
+def course_copy():
+    """lessons/course.toml as an edition carries it: word for word, but that a lab with no
+    graded tests yet (lessons 01 to 09 hold only their harness's source today) has its folder
+    emptied, since in a student's copy the folder field is all that says a lab is written
+    (lab.onward.written)."""
+    text = (lessons.LESSONS / course.COURSE).read_text(encoding="utf-8")
+    unwritten = {lab.label for lab in course.labs() if not lab.written}
+    blocks = text.split("\n[[lab]]\n")
+    for at, block in enumerate(blocks[1:], 1):
+        found = re.search(r'^id = "(\w+)"$', block, re.MULTILINE)
+        if found and found[1] in unwritten:
+            blocks[at] = re.sub(r'^folder = ".*"$', 'folder = ""', block, flags=re.MULTILINE)
+    return "\n[[lab]]\n".join(blocks)
 
 
 def given_modules():
