@@ -49,7 +49,7 @@ def course_map(order: tuple[Lab, ...], present: Collection, progress: Progress |
         you = "   <- you are here" if here is not None and here.lab.id == lab.id else ""
         lines.append(f"  {lab.label:<3} {lab.title:<{TITLE}} {builds:<{BUILDS}} "
                      f"{state(lab, present, progress)}{you}".rstrip())
-    lines += ["", next_step(here, progress)]
+    lines += ["", next_step(here, progress, present)]
     return "\n".join(lines) + "\n"
 
 
@@ -64,10 +64,13 @@ def state(lab: Lab, present: Collection, progress: Progress | None) -> str:
     return "not started"
 
 
-def next_step(here: Position | None, progress: Progress | None) -> str:
+def next_step(here: Position | None, progress: Progress | None, present: Collection = ()) -> str:
     """The map's last line: what to do now, from where the student is."""
     if here is None:
         return "next: lab-check grades your harness.py; run it in the folder that holds it."
+    if here.lab.id not in present:
+        return (f"next: {here.file} is for {onward.name(here.lab)}, which has no graded tests "
+                "here; lab-check --reset --lesson N puts a written lab's starter in its place")
     mark = progress.marks.get(here.lab.label) if progress is not None else None
     if mark is not None and mark.passed:
         return f"next: {onward.onward(here.lab, str(here.file)).sentence}"

@@ -74,7 +74,11 @@ def start_next(at: Position, grade: Grader, project: pathlib.Path | None = None)
         return Started(ahead, target, backup, None)
     harness, parent = _harness_to_carry(at, ahead, grade, project)
     _not_the_courses_own(harness, project)
-    carried = _carry(harness.read_text(encoding="utf-8"), ahead, parent, project)
+    try:
+        text = harness.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise Refused(f"cannot read {harness} as text ({error}); nothing was changed.") from None
+    carried = _carry(text, ahead, parent, project)
     backup = _put(harness, carried.text.encode("utf-8"))
     return Started(ahead, harness, backup, parent, tuple(carried.replaced), tuple(carried.added))
 
@@ -108,7 +112,12 @@ def _wrap(text: str, first: str = "") -> list[str]:
 
 
 def _must_pass(file: pathlib.Path, lab: Lab, grade: Grader) -> None:
-    lesson = lessons.lesson(lab.id)
+    try:
+        lesson = lessons.lesson(lab.id)
+    except LookupError:
+        raise Refused(f"{file} is for {onward.name(lab)}, which has no graded tests in this "
+                      "copy of the course, so --next cannot tell whether it passes: lab-check "
+                      "--course shows the labs there are.") from None
     result = grade(file, lesson)
     if getattr(result, "problem", ""):
         raise Refused(f"{file} could not be graded as {onward.name(lab)}, so --next cannot "
