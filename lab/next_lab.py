@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import course, lessons, onward, reset
+from .grading import manifest
 from .course import Lab
 from .position import Position, course_owned, lab_of
 
@@ -53,6 +54,13 @@ class Started:
     replaced: tuple[str, ...] = ()
     added: tuple[str, ...] = ()
 
+    @property
+    def gaps(self) -> tuple[str, ...]:
+        """The new lab's gaps, in the order to fill them, each with the names it asks for."""
+        listed = manifest.read(lessons.lesson(self.lab.id)).get("gaps", {})
+        return tuple(f"{gap} ({', '.join(meta.get('names', []))})" if meta.get("names")
+                     else gap for gap, meta in listed.items())
+
 
 Grader = Callable[[pathlib.Path, lessons.Lesson], object]   # a file and its lesson -> a Grade
 
@@ -64,7 +72,7 @@ def start_next(at: Position, grade: Grader, project: pathlib.Path | None = None)
     following = onward.onward(at.lab, str(at.file), project)
     ahead = following.lab
     if ahead is None:
-        raise Refused(f"there is no lab to start after {onward.name(at.lab)} here: "
+        raise Refused(f"there is no lab after {onward.name(at.lab)} to start here: "
                       f"{following.sentence}.")
     _must_pass(at.file, at.lab, grade)
     if ahead.is_checkpoint:
@@ -102,8 +110,10 @@ def said(started: Started) -> list[str]:
         if started.added:
             lines += _wrap(f"added: {', '.join(started.added)}", first="  ")
     grade = "lab-check" if here.name == onward.HARNESS else f"lab-check --harness {here}"
-    return lines + _wrap(f"next: fill its gaps (marked # --- your code ---); {grade} grades "
-                         "them.")
+    # the command first, so that it is never wrapped onto a second line
+    gaps = f": {'; '.join(started.gaps)}" if started.gaps else ""
+    return lines + _wrap(f"next: {grade} grades it. Fill its gaps (each marked # --- your code "
+                         f"---) in this order{gaps}.")
 
 
 def _wrap(text: str, first: str = "") -> list[str]:

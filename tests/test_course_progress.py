@@ -257,7 +257,8 @@ def test_next_from_a_passing_lesson_10_starts_checkpoint_b_beside_the_harness(co
     assert (course / "harness.py").read_text() == mine, "the harness stays as it is"
     assert (course / "doctor.py").read_text() == lesson_file(course, "B", "starter.py")
     assert "checkpoint B · Transcript doctor II starts in doctor.py" in run.stdout, run.stdout
-    assert "lab-check --harness doctor.py grades them" in run.stdout, run.stdout
+    assert "\nnext: lab-check --harness doctor.py grades it." in run.stdout, run.stdout
+    assert "in this order: diagnosis (DIAGNOSIS); ash (case_ash)" in " ".join(run.stdout.split())
 
 
 def test_next_keeps_a_doctor_file_it_writes_over_as_a_backup(course):
@@ -322,6 +323,24 @@ def test_next_from_lesson_10_through_b_carries_the_students_harness_into_lesson_
     whole = lab_check(course, "--lesson", "11")
     assert whole.returncode == 0, "with lesson 11's gaps filled from its finished file, the " \
                                   f"carried file should pass every test:\n{whole.stdout}"
+
+
+def test_next_from_a_passing_lesson_11_carries_it_into_lesson_16_which_builds_on_it(course):
+    mine = lesson_file(course, "11", "finished.py")
+    (course / "harness.py").write_text(mine)
+
+    run = lab_check(course, "--next")
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert (course / "harness.py.bak-1").read_text() == mine
+    assert "lesson 16 · The adapter starts in harness.py: your lesson 11 harness" in run.stdout
+    assert "adapter (to_anthropic, to_openai, safe_trim)" in " ".join(run.stdout.split())
+    carried = (course / "harness.py").read_text()
+    assert carried.startswith("# lab: lesson 16") and "class RecordFile" in carried, \
+        "lesson 16 builds on 11: the carried file keeps lesson 11's record on disk"
+    (course / "harness.py").write_text(filled(carried, lesson_file(course, "16", "finished.py")))
+    whole = lab_check(course, "--lesson", "16")
+    assert whole.returncode == 0, whole.stdout
 
 
 def filled(text, finished):
@@ -389,7 +408,7 @@ def test_an_editions_passing_report_names_the_next_lab_handed_out(edition, tmp_p
     assert run.returncode == 0, run.stdout + run.stderr
     assert last_next_line(run.stdout) == ("next: lesson 11 · The power cable, in an edition of "
                                           "its own: ask for it where you got this one")
-    assert refused.returncode == 2 and "no lab to start after lesson 10" in refused.stderr, \
+    assert refused.returncode == 2 and "no lab after lesson 10" in refused.stderr, \
         refused.stdout + refused.stderr
 
 
