@@ -4,7 +4,9 @@ No lab's harness is written out twice. The first lab of the course writes its wh
 every later lab writes only lessons/<folder>/changes.py, what it adds to or changes in its
 parent's finished harness (lessons/course.toml names the parent). The finished harness is
 that chain composed, and the starter is made from it by lab.starter; both are generated files
-that `python -m lab.starter` rewrites and `--check` proves current.
+that `python -m lab.starter` rewrites and `--check` proves current. A lab that edits a few
+lines inside its parent's definitions says so in lessons/<folder>/changes.patch, a unified diff
+applied to the parent first (lab.patches), so that what it keeps is not written again.
 
 A harness file is read as regions, each opened by a header comment and a one-line intro:
 
@@ -40,6 +42,7 @@ import ast
 import re
 from dataclasses import dataclass, field, replace
 
+from . import patches
 from .starter import BEGIN, END, solve
 
 HEADER = re.compile(r"^# == (?:\d+ )?(?P<name>.+?) ==\s*$")
@@ -79,15 +82,24 @@ class Harness:
         return {name for region in self.regions for unit in region.units for name in unit.names}
 
 
-def compose(parent: str | None, changes: str, declares: str, *, name: str = "changes.py") -> str:
+def compose(parent: str | None, changes: str, declares: str, *, patch: str | None = None,
+            name: str = "changes.py") -> str:
     """The finished harness of a lab: `changes` (its changes.py) onto `parent` (its parent's
-    finished harness, gaps and all; None for the first lab), under the first line `declares`."""
+    finished harness, gaps and all; None for the first lab), under the first line `declares`.
+    `patch` (its changes.patch), when it has one, edits the parent's definitions in place
+    first: a unified diff against the parent with its gaps filled (lab.patches)."""
     ours = parse(changes, name)
     if parent is None:
-        if ours.drops:
-            raise ComposeError(f"{name}: the first lab has nothing to drop")
+        if ours.drops or patch:
+            raise ComposeError(f"{name}: the first lab has nothing to drop or edit")
         return render(ours, declares)
-    return render(merge(parse(solve(parent), "the parent's harness"), ours, name), declares)
+    base = solve(parent)
+    if patch:
+        try:
+            base = patches.apply(base, patch, name=name.replace("changes.py", "changes.patch"))
+        except patches.PatchError as error:
+            raise ComposeError(str(error)) from None
+    return render(merge(parse(base, "the parent's harness"), ours, name), declares)
 
 
 def parse(text: str, name: str = "harness") -> Harness:

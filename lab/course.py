@@ -65,6 +65,13 @@ class Lab:
         return self.folder / "changes.py"
 
     @property
+    def edits(self) -> pathlib.Path | None:
+        """Its edits inside the parent's definitions (changes.patch, lab.compose), if any."""
+        if self.changes is None or not (self.folder / "changes.patch").is_file():
+            return None
+        return self.folder / "changes.patch"
+
+    @property
     def heading(self) -> str:
         """"10 · The poisoned transcript", "Checkpoint B · Transcript doctor II"."""
         return f"{'Checkpoint ' if self.is_checkpoint else ''}{self.label} · {self.title}"

@@ -99,17 +99,6 @@ def available(project=None):
     return found
 
 
-def first():
-    """The lesson a new student starts with: the lowest-numbered one. The student's harness.py
-    is made from its starter. A later lesson's starter (lessons/NN-*/starter.py) holds the
-    earlier lessons finished, declares its own lesson, and is where a student who moves on
-    takes the file from."""
-    numbered = [key for key in available() if isinstance(key, int)]
-    if not numbered:
-        raise LookupError("there are no lessons with a lab (no lessons/NN-name/finished.py)")
-    return lesson(min(numbered))
-
-
 def newest():
     """The numbered lesson with the highest number: what lab_check grades unless told, and
     whose starter the student's harness.py is. A checkpoint is never the newest lesson."""

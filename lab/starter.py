@@ -99,7 +99,9 @@ def finished_text(lab):
     text = None
     for link in course.chain(lab):
         if link.changes is not None:
+            edits = link.edits.read_text(encoding="utf-8") if link.edits else None
             text = compose.compose(text, link.changes.read_text(encoding="utf-8"), declares(lab),
+                                   patch=edits,
                                    name=str(link.changes.relative_to(lessons.PROJECT)))
     if text is None:
         raise LookupError(f"lab {lab.label} has no harness: no lab on its chain has a changes.py")
@@ -107,8 +109,10 @@ def finished_text(lab):
 
 
 def sources(lab):
-    """The changes.py files `lab`'s finished harness is composed from, first to last."""
-    return [link.changes for link in course.chain(lab) if link.changes is not None]
+    """The files `lab`'s finished harness is composed from, first to last: each lab's
+    changes.patch (where it has one) and changes.py."""
+    return [path for link in course.chain(lab) for path in (link.edits, link.changes)
+            if path is not None]
 
 
 def targets():
@@ -136,6 +140,24 @@ def targets():
     return made
 
 
+def absorb(lab):
+    """Rewrite `lab`'s changes.py and changes.patch so that they compose its finished.py as it
+    stands now (see lab.absorb); the first lab's changes.py is its whole finished harness."""
+    from .absorb import changes_of
+
+    finished = (lab.folder / "finished.py").read_text(encoding="utf-8")
+    parent = course.find(lab.builds_on) if lab.builds_on is not None else None
+    if parent is None:
+        (lab.folder / "changes.py").write_text(finished.split("\n", 1)[1], encoding="utf-8")
+        return
+    changes, patch = changes_of(finished_text(parent), finished, declares(lab))
+    (lab.folder / "changes.py").write_text(changes, encoding="utf-8")
+    if patch:
+        (lab.folder / "changes.patch").write_text(patch, encoding="utf-8")
+    elif (lab.folder / "changes.patch").exists():
+        (lab.folder / "changes.patch").unlink()
+
+
 def broken_patches():
     """(patch, why) for every patch a checkpoint keeps (its harnesses with one idea taken out,
     see lab.patches) that no longer applies to the finished harness of the lab it builds on."""
@@ -157,8 +179,17 @@ def broken_patches():
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m lab.starter", description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if stale")
+    parser.add_argument("--absorb", metavar="LAB", help="first work LAB's changes.py and "
+                        "changes.patch out of its edited finished.py (lab.absorb)")
     args = parser.parse_args(argv)
     from .compose import ComposeError
+
+    if args.absorb:
+        try:
+            absorb(course.find(args.absorb))
+        except (LookupError, ValueError) as error:
+            print(f"cannot absorb: {error}", file=sys.stderr)
+            return 1
 
     try:
         made = targets()

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from lab import carry, compose, course, lessons, patches, starter
+from lab import absorb, carry, compose, course, lessons, patches, starter
 from lab.harnesses import nearly_right
 from conftest import PROJECT
 
@@ -110,16 +110,15 @@ def test_a_one_line_change_to_lesson_01_reaches_every_lab_built_on_it(scratch):
 
 
 def test_a_checkpoint_patch_the_harness_moved_on_under_fails_the_rebuild_by_name(scratch):
-    edit(scratch / "lessons/09-but-i-had-something-to-say/changes.py",
-         "yield append(result)  # recorded before anybody is told the tool finished",
-         "yield append(result)  # on the record before anybody hears the tool is done")
+    edit(scratch / "lessons/10-poisoned-transcript/changes.py",
+         "repair_tool_history. A new list comes back; the record and its messages are not touched.",
+         "repair_tool_history. A new list comes back; the record and its messages stay as they were.")
 
     run = rebuild(scratch)
 
     assert run.returncode == 1
     broken = [line.split(":")[1].strip() for line in run.stderr.splitlines() if line.startswith("broken:")]
-    assert broken == ["lessons/B-transcript-doctor-ii/harnesses/ash.patch",
-                      "lessons/B-transcript-doctor-ii/harnesses/birch.patch"], run.stderr
+    assert broken == ["lessons/B-transcript-doctor-ii/harnesses/dogwood.patch"], run.stderr
 
 
 def test_a_stale_file_is_named_and_fails_the_check(scratch):
@@ -282,3 +281,20 @@ def test_lessons_01_to_10_compose_to_lesson_10s_harness_each_adding_to_the_one_b
         assert before <= after | {"repair_tool_history"}, before - after
     assert {"SYSTEM", "user_message", "text_of", "run_agent"} <= names[0]
     assert {"Harness", "JsonRenderer", "INTERRUPTED", "repair_tool_history"} <= names[-1]
+
+
+# -- no line written twice --
+
+def test_absorbing_an_edited_finished_file_gives_changes_that_compose_it_back(scratch):
+    ten = scratch / "lessons/10-poisoned-transcript/finished.py"
+    edit(ten, "        self._running = False\n\n    @staticmethod",
+         "        self._running = False\n        # the door is open again\n\n    @staticmethod")
+
+    edited = ten.read_text()
+    absorbed = rebuild(scratch, "--absorb", "10")
+
+    assert absorbed.returncode == 0, absorbed.stdout + absorbed.stderr
+    assert ten.read_text() == edited, "the rebuild after absorbing must give the edited file back"
+    assert rebuild(scratch, "--check").returncode == 0
+    assert "# the door is open again" in (scratch / "lessons/10-poisoned-transcript/changes.patch").read_text()
+    assert "class Harness" not in (scratch / "lessons/10-poisoned-transcript/changes.py").read_text()

@@ -45,13 +45,13 @@ def test_where_11_prints_the_lessons_starter_finished_file_and_tests():
     assert [line.rsplit("/", 2)[-2][:2] for line in sources] == [f"{n:02d}" for n in range(1, 12)]
 
 
-def test_harness_py_stays_the_first_lessons_starter_with_a_second_lesson_beside_it():
+def test_harness_py_stays_the_home_labs_starter_with_a_later_lesson_beside_it():
     made = dict(starter.targets())
 
+    assert course.home().id == 10
     assert made[PROJECT / "harness.py"] == made[lessons.lesson(10).starter], \
-        "harness.py should be made from lesson 10's finished file, where a new student starts"
+        "harness.py should be made from lesson 10's finished file, the README's first lab"
     assert made[LESSON.starter] == starter.make_starter(LESSON.finished.read_text())
-    assert lessons.first().number == 10
 
 
 # -- the notebook --

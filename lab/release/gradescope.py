@@ -95,6 +95,8 @@ def build(lesson, zip_path):
             shutil.copyfile(module, folder / module.name)
         target = folder / "lessons" / lesson.folder.name
         target.mkdir(parents=True)
+        shutil.copyfile(lessons.PROJECT / "lessons" / "course.toml",  # which folder is which lab
+                        folder / "lessons" / "course.toml")
         for name in LESSON_FILES:
             if (lesson.folder / name).is_file():
                 shutil.copyfile(lesson.folder / name, target / name)
