@@ -27,8 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import course, lessons, onward, reset
-from .grading import manifest
 from .course import Lab
+from .grading import manifest
 from .position import Position, course_owned, lab_of
 
 

@@ -59,11 +59,17 @@ class Mark:
 
 @dataclass(frozen=True)
 class Progress:
-    """The marks kept in `folder`, by lab label ("10", "B"); `problem` says in one sentence
-    why the record file there was set aside ("" when it was read, or there is none yet)."""
+    """The marks kept in `folder`, by lab label ("10", "B"); `why` says why the record file
+    there was set aside ("" when it was read, or there is none yet)."""
     folder: pathlib.Path
     marks: dict[str, Mark] = field(default_factory=dict)
-    problem: str = ""
+    why: str = ""
+
+    @property
+    def problem(self) -> str:
+        """The one sentence that tells the student their record was set aside, or ""."""
+        return _set_aside(where(self.folder), self.why, "it is ignored, and your next grading "
+                          "starts a new one") if self.why else ""
 
 
 def where(folder: pathlib.Path) -> pathlib.Path:
@@ -74,26 +80,26 @@ def where(folder: pathlib.Path) -> pathlib.Path:
 def read(folder: pathlib.Path) -> Progress:
     """The marks kept in `folder`: none when there is no record yet, none and a problem when
     the record is not one this module wrote."""
-    folder, path = pathlib.Path(folder), where(folder)
+    folder = pathlib.Path(folder)
     try:
-        raw = _read_plain_file(path)
+        raw = _read_plain_file(where(folder))
     except FileNotFoundError:
         return Progress(folder)
     except (OSError, ValueError) as error:
-        return Progress(folder, problem=_set_aside(path, _why(error)))
-    if raw is None:
-        return Progress(folder)
+        return Progress(folder, why=_why(error))
     try:
         return Progress(folder, _marks(json.loads(raw.decode("utf-8"))))
     except (ValueError, TypeError, KeyError, RecursionError) as error:
-        return Progress(folder, problem=_set_aside(path, _why(error)))
+        return Progress(folder, why=_why(error))
 
 
 def remember(folder: pathlib.Path, lab: str, mark: Mark) -> str:
     """Keep `mark` as lab `lab`'s in `folder`'s record; "" when it is kept, else one sentence
-    saying why it could not be (the grading itself stands either way)."""
+    saying why it could not be, or that the record there was not one this module wrote and is
+    replaced (the grading itself stands either way)."""
     folder, path = pathlib.Path(folder), where(folder)
-    marks = read(folder).marks | {lab: mark}
+    kept = read(folder)
+    marks = kept.marks | {lab: mark}
     text = json.dumps({"version": VERSION, "labs": {k: asdict(m) for k, m in marks.items()}},
                       indent=1, sort_keys=True) + "\n"
     try:
@@ -101,6 +107,8 @@ def remember(folder: pathlib.Path, lab: str, mark: Mark) -> str:
     except OSError as error:
         return (f"lab_check: could not keep this grading in {path} ({_why(error)}); "
                 "lab-check --course will not show it.")
+    if kept.why:  # said once, as the record that was there is replaced
+        return _set_aside(path, kept.why, "a new one, holding this grading, takes its place")
     return ""
 
 
@@ -110,7 +118,7 @@ def now() -> str:
 
 # -- reading what may not be ours -----------------------------------------------------------
 
-def _read_plain_file(path: pathlib.Path) -> bytes | None:
+def _read_plain_file(path: pathlib.Path) -> bytes:
     """The bytes of `path` if it is a plain file of a sane size inside a plain folder; never
     follows a link and never opens a pipe or a device (which could block or never end)."""
     for part in (path.parent, path):
@@ -169,9 +177,8 @@ def _kind_name(kind: type | tuple) -> str:
     return {str: "text", bool: "true or false", int: "whole number"}.get(kind, "number")
 
 
-def _set_aside(path: pathlib.Path, why: str) -> str:
-    return (f"lab_check: {path} is not a progress record lab-check wrote ({why}); it is "
-            "ignored, and your next grading starts a new one.")
+def _set_aside(path: pathlib.Path, why: str, then: str) -> str:
+    return f"lab_check: {path} is not a progress record lab-check wrote ({why}); {then}."
 
 
 def _why(error: BaseException) -> str:

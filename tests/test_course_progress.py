@@ -186,6 +186,8 @@ def test_the_next_grading_replaces_a_spoilt_record_with_a_true_one(course):
     after = lab_check(course, "--course")
 
     assert graded.returncode == 1 and "Traceback" not in graded.stderr, graded.stderr
+    assert "is not a progress record lab-check wrote" in graded.stderr, graded.stderr
+    assert "a new one, holding this grading, takes its place" in graded.stderr, graded.stderr
     assert after.stderr == "", after.stderr
     assert "in progress: 0 of 27 points last time" in map_rows(after.stdout)["10"], after.stdout
 
