@@ -26,7 +26,7 @@ the events of each prompt, the record after each, and every tool run with the ca
 
 import copy
 import json
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from .display import shape, show
 from .messages import forever, say
@@ -116,6 +116,22 @@ class Visit:
         if self.raised:
             lines.append(f"the harness raised: {self.raised}")
         return "\n".join(lines)
+
+    def to_data(self):
+        """The visit as plain data (JSON's kinds only), for lab.casebook to save."""
+        data = asdict(self)
+        for sent in data["requests"]:
+            sent["ran"] = sorted(sent["ran"], key=repr)
+        return data
+
+    @classmethod
+    def from_data(cls, data):
+        """The visit `to_data` wrote, whole again: judging it gives what judging it then gave."""
+        fields = dict(data)
+        fields["requests"] = [Sent(**dict(sent, ran=frozenset(sent["ran"])))
+                              for sent in data["requests"]]
+        fields["runs"] = [Run(**run) for run in data["runs"]]
+        return cls(**fields)
 
 
 def visit(harness, case):

@@ -1,7 +1,7 @@
 """Lesson 10's notebook: made from its source, run on a real kernel, and read in a browser.
 
-The notebook is run twice, on a real ipykernel: once on the finished harness and once on the
-starter (LAB_HARNESS picks which). What its example cells print is held against the seed
+The notebook is run three times, on a real ipykernel: on the finished harness, on the starter,
+and on a correct harness other than the finished one (LAB_HARNESS picks which). What its example cells print is held against the seed
 lesson's printed output, our trusted reference. The finished run is then exported to HTML and
 opened in headless Chromium, which must log no errors; a screenshot of the page and one of
 each figure are written to NOTEBOOK_SCREENSHOTS, or to a folder of this test run.
@@ -108,6 +108,15 @@ def on_starter():
     return notebooks.run(LESSON, LESSON.starter, extra=[("probe", PROBE)])
 
 
+@pytest.fixture(scope="module")
+def on_right(tmp_path_factory):
+    """The notebook on a correct harness other than the finished one: right/pairs_by_occurrence,
+    which pairs results with calls by occurrence and so answers a reused id correctly."""
+    answer = tmp_path_factory.mktemp("right") / "harness.py"
+    answer.write_text(LESSON.variant(LESSON.folder / "right" / "pairs_by_occurrence.py"))
+    return notebooks.run(LESSON, answer, extra=[("probe", PROBE)])
+
+
 def printed(nb, cell_id):
     return tidy(notebooks.printed(nb, cell_id))
 
@@ -154,7 +163,20 @@ def test_on_the_starter_every_cell_runs_and_the_repair_examples_fall_back_to_fin
     assert_examples_print_what_the_lesson_shows(nb, "starter")
 
 
-@pytest.mark.parametrize("which", ["on_finished", "on_starter"])
+def test_on_another_correct_harness_every_example_but_the_reused_id_prints_what_the_lesson_shows(on_right):
+    nb = on_right
+
+    said = printed(nb, "setup")
+
+    assert said.endswith("why: LAB_HARNESS names it"), f"expected the answer to be used as it is; got:\n{said}"
+    for cell_id, expected in EXPECTED.items():
+        if cell_id == "id-reuse":  # the one case the lesson's own repair gets wrong, and this one right
+            assert "toolResult c1 -> \"B = 2\\n\"" in printed(nb, cell_id), printed(nb, cell_id)
+            continue
+        assert printed(nb, cell_id) == tidy(expected), f"cell {cell_id!r} on right/pairs_by_occurrence"
+
+
+@pytest.mark.parametrize("which", ["on_finished", "on_starter", "on_right"])
 def test_no_cell_leaves_a_swapped_function_behind_in_harness(which, request):
     nb = request.getfixturevalue(which)
 
@@ -165,7 +187,7 @@ def test_no_cell_leaves_a_swapped_function_behind_in_harness(which, request):
         f"a dangling call; the probe printed {said!r}")
 
 
-@pytest.mark.parametrize("which", ["on_finished", "on_starter"])
+@pytest.mark.parametrize("which", ["on_finished", "on_starter", "on_right"])
 def test_no_cell_writes_an_error_or_to_stderr(which, request):
     nb = request.getfixturevalue(which)
 

@@ -21,6 +21,13 @@ def import_problem(zygote, job):
     folder = pathlib.Path(job.lesson)
     needed = manifest.read_file(folder / "manifest.toml").get("requires", {}).get("names", [])
     missing = [name for name in needed if name not in names]
+    kept = manifest.read_file(folder / "manifest.toml").get("release", {}).get("grader_only", [])
+    absent = [name for name in kept if not (folder / name).exists()]
+    if absent and not missing:  # a student's copy of a checkpoint: see lab.release.edition
+        return (f"Your file imports and has what every test needs, and that is all this copy can "
+                f"check: the tests run your cases on harnesses the grader keeps "
+                f"({', '.join(absent)}), which a student's copy never holds. Submit it to be "
+                "graded. Nothing was graded here.")
     if missing:
         return (f"harness.py has no {', '.join(f'`{n}`' for n in missing)}, which lesson "
                 f"{folder.name.split('-')[0]} gives you and every test needs. Copy {'it' if len(missing) == 1 else 'them'} "

@@ -27,6 +27,13 @@ def main(args, lesson):
         print(f"lab_check: lesson {lesson.number} is not handed out yet: "
               f"{edition.held_back(lesson)}.", file=sys.stderr)
         return 2
+    if args.gradescope and edition.grader_only(lesson):
+        print(f"lab_check: lesson {lesson.number}'s Gradescope autograder is not made: its tests "
+              f"need files only the grader keeps ({', '.join(edition.grader_only(lesson))}, and "
+              "lesson 10's finished harness), which the zip does not carry yet. Grade its "
+              "submissions in the course's project: lab-check --harness FILE --lesson "
+              f"{lesson.number}.", file=sys.stderr)
+        return 2
     made = []
     try:
         if args.output:

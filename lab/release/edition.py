@@ -4,7 +4,8 @@
 
 What goes in, at the top of DIR:
 
-    harness.py         the lesson's starter: the file the student works in
+    harness.py         the lesson's starter: the file the student works in (doctor.py for
+                       a checkpoint: the manifest's student_file)
     starter.py         the same file, kept as handed out (the walkthrough's "before" example
                        runs on it, whatever harness.py has become)
     tests.py           the visible graded tests (lab.release.visible)
@@ -14,6 +15,8 @@ What goes in, at the top of DIR:
     course.toml        the course's order (lessons/course.toml, each unwritten lab's folder
                        emptied), so that `lab-check --course` and a passing report's `next:`
                        work here too
+    ideas.toml         a checkpoint's ideas, which its diagnoses name
+    sessions.json      a checkpoint's worked examples, as the grader's side ran them
     damaged.py ...     the project's other top-level modules, which examples and tests import
     walkthrough.ipynb  the lesson's notebook, with the finished lesson's outputs
     lab/               the lab, lab_check included, without the instructor's tools
@@ -24,6 +27,13 @@ The lesson's files sit at the top, beside harness.py, so that the seed lesson's 
 (lab.lessons finds the lesson by the manifest's `lesson = N`). What stays out: finished.py,
 right/ and wrong/, the hidden tests and their manifest entries, and every line of the gaps'
 code (lab.release.leaks proves it, notebook outputs included).
+
+A lesson whose tests need files that hold a lab's answer (checkpoint B: its five harnesses,
+built on lesson 10's finished harness) names them in [release] grader_only. Its edition
+carries none of them, and so cannot grade itself: lab_check there says so and grades nothing,
+there is no Classroom workflow, and the README says the file is graded on submission. Its
+notebook's examples, which examine harnesses of that kind, are run on the grader's side while
+the edition is made, and their sessions saved into it (sessions.json, see lab.casebook).
 """
 
 import pathlib
@@ -33,7 +43,7 @@ import tomllib
 
 import nbformat
 
-from .. import course, lessons, notebook
+from .. import casebook, course, lessons, notebook
 from ..grading import manifest
 from ..starter import make_starter
 from . import classroom, outputs, readme, visible
@@ -41,7 +51,7 @@ from . import classroom, outputs, readme, visible
 # Parts of the lab that only an instructor runs: they need the finished files, or make copies.
 INSTRUCTOR_ONLY = ("release", "notebook.py", "starter.py", "grading/verify.py")
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
-LESSON_FILES = ("scenarios.py",)
+LESSON_FILES = ("scenarios.py", "ideas.toml")
 WORKFLOW = pathlib.Path(".github", "workflows", "classroom.yml")
 
 
@@ -66,7 +76,8 @@ def build(lesson, output, *, with_notebook=True):
     meta = manifest.read(lesson)
     hidden = visible.hidden_tests(meta)
     starter = make_starter(lesson.finished.read_text(), str(lesson.finished))
-    (output / "harness.py").write_text(starter)
+    student = meta.get("student_file", "harness.py")
+    (output / student).write_text(starter)
     (output / "starter.py").write_text(starter)
     (output / "tests.py").write_text(visible.visible_tests(lesson.tests.read_text(), hidden))
     (output / "manifest.toml").write_text(visible.visible_manifest(meta, hidden))
@@ -88,14 +99,19 @@ def build(lesson, output, *, with_notebook=True):
                          hidden=len(hidden),
                          hidden_points=sum(shown[n].get("points", 1) for n in hidden),
                          has_notebook=with_notebook and _has_walkthrough(lesson),
-                         python=requires_python())
-    (output / "README.md").write_text(readme.student_readme(facts))
+                         python=requires_python(), student_file=student,
+                         graded_here=not grader_only(lesson))
+    (output / "README.md").write_text(readme.student_readme(facts) if facts.graded_here
+                                      else readme.graded_on_submission(facts))
     (output / "pyproject.toml").write_text(readme.pyproject(facts, lab_packages(output / "lab")))
     (output / ".gitignore").write_text("__pycache__/\n*.pyc\n.venv/\n.ipynb_checkpoints/\n.lab-check/\n")
-    (output / WORKFLOW).parent.mkdir(parents=True)
-    (output / WORKFLOW).write_text(classroom.workflow(facts))
+    if facts.graded_here:  # a workflow that could grade nothing would fail on every push
+        (output / WORKFLOW).parent.mkdir(parents=True)
+        (output / WORKFLOW).write_text(classroom.workflow(facts))
     if facts.has_notebook:
-        nb = outputs.executed(lesson, output)
+        if not facts.graded_here:  # its examples' sessions, run where the grader's files are
+            outputs.record_sessions(lesson, output / casebook.SAVED)
+        nb = outputs.executed(lesson, output, with_finished=facts.graded_here)
         (output / notebook.NOTEBOOK).write_text(nbformat.writes(nb) + "\n", encoding="utf-8")
     return output
 
@@ -113,6 +129,14 @@ def course_copy():
         if found and found[1] in unwritten:
             blocks[at] = re.sub(r'^folder = ".*"$', 'folder = ""', block, flags=re.MULTILINE)
     return "\n[[lab]]\n".join(blocks)
+
+
+def grader_only(lesson):
+    """What of `lesson` stays with the grader ([release] grader_only in its manifest): files and
+    folders of its own that its tests need and that no edition carries, since they hold a
+    lab's answer (checkpoint B's harnesses, each lesson 10's finished harness with one idea
+    taken out). An edition of such a lesson is graded on submission, not in the copy."""
+    return list(manifest.read(lesson).get("release", {}).get("grader_only", []))
 
 
 def given_modules():

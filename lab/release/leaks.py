@@ -16,6 +16,8 @@ import re
 import tempfile
 import zipfile
 
+from .. import lessons
+from ..grading import manifest
 from ..starter import BEGIN, END, SWAP, make_starter
 
 SAYS_SOMETHING = re.compile(r"[A-Za-z0-9]")
@@ -38,15 +40,35 @@ def answer_lines(finished_text):
     return found
 
 
-def leaks(folder, lesson):
-    """Every leak of `lesson`'s answer in `folder`, one sentence each; [] when there is none."""
-    folder = pathlib.Path(folder)
+def secrets(lesson):
+    """The answer lines `lesson`'s copies must not hold: its own, and, for a lesson whose
+    student file is not a harness (a checkpoint: its copy carries no harness at all, see
+    lab.release.edition), the answer of every lab of the course, since it hands out none."""
     secret = set(answer_lines(lesson.finished.read_text()))
+    if manifest.read(lesson).get("student_file", "harness.py") != "harness.py":
+        for other in lessons.available().values():
+            if other != lesson and other.finished.is_file():
+                secret |= set(answer_lines(other.finished.read_text()))
+    return secret
+
+
+def leaks(folder, lesson, kept=()):
+    """Every leak of `lesson`'s answer in `folder`, one sentence each; [] when there is none.
+    `kept` names paths of the folder that are the grader's own and may hold what they hold
+    (an autograder's grader-only files, unreadable to the student's code there)."""
+    folder = pathlib.Path(folder)
+    secret = secrets(lesson)
+    grader_only = set(manifest.read(lesson).get("release", {}).get("grader_only", []))
     found = []
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         shown = path.relative_to(folder)
+        if any(shown.is_relative_to(k) for k in kept):
+            continue
         if path.name in ANSWER_FILES or set(shown.parts[:-1]) & set(ANSWER_FOLDERS):
             found.append(f"{shown}: a file of the answer is there at all")
+            continue
+        if {shown.parts[0], path.name} & grader_only:
+            found.append(f"{shown}: a file the grader keeps is there at all")
             continue
         text = path.read_bytes().decode("utf-8", errors="replace")
         if str(lesson.finished) in text or str(lesson.folder) in text:

@@ -5,6 +5,11 @@ on a real kernel, inside a throwaway copy of the edition whose harness.py is the
 harness, so every example prints what the lesson shows. The copy is the edition itself (its
 own lab, its own damaged.py), so the only path a cell can print is the copy's, and that is
 scrubbed away. A first markdown cell tells the student whose outputs they are reading.
+
+A checkpoint whose examples examine grader-only harnesses (lab.casebook) is run twice: first in
+the course's own project, where those harnesses are, to record the sessions its examples make
+(`record_sessions`); then inside the copy as it is, where the cells replay them. The second
+run is the proof that the copy's notebook runs without the grader's files.
 """
 
 import os
@@ -15,7 +20,7 @@ import tempfile
 import nbformat
 from nbclient import NotebookClient
 
-from .. import notebook
+from .. import casebook, notebook
 from ..harnesses import ENV
 
 CELL_TIMEOUT = 120  # seconds for one cell on a busy machine; the whole notebook takes seconds
@@ -26,28 +31,55 @@ made, by running every cell on the finished harness, so that you can read each e
 you write a line. Run the cells yourself and they run on *your* `harness.py`: while its gaps
 are empty, the examples that need the repair show what your code sends, and the provider
 refusing it."""
+SAVED_NOTE = """\
+**The outputs under the cells were saved when this copy was made**, with `doctor.py` as you
+were given it. The harnesses the examples examine, fir and lesson 10's finished one, are the
+grader's: their sessions ran there, and this copy holds what they did (`sessions.json`). Run
+the cells yourself and every verdict and figure is worked out again on your machine, from those
+sessions; the last cell reads your own `doctor.py`. Your cases run on the five harnesses when
+`doctor.py` is graded."""
 
 
-def executed(lesson, edition):
-    """The lesson's walkthrough, run on the finished harness inside a copy of `edition` (a
-    built student's copy), its outputs kept: a NotebookNode ready to write."""
+def executed(lesson, edition, with_finished=True):
+    """The lesson's walkthrough, run inside a copy of `edition` (a built student's copy) on
+    the finished harness (`with_finished=False`: on the copy as it is, for a checkpoint whose
+    examples replay saved sessions), its outputs kept: a NotebookNode ready to write."""
     source = lesson.folder / notebook.SOURCE
     nb = notebook.read(source.read_text(encoding="utf-8"), str(source))
     with tempfile.TemporaryDirectory(prefix="lab-release-notebook-") as scratch:
         work = pathlib.Path(scratch, "lesson")
         shutil.copytree(edition, work, ignore=shutil.ignore_patterns(".github", "*.ipynb"))
-        shutil.copyfile(lesson.finished, work / "harness.py")
-        env = {k: v for k, v in os.environ.items() if k not in (ENV, "PYTHONPATH")}
-        client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
-                                record_timing=False, resources={"metadata": {"path": str(work)}})
-        client.reset_execution_trackers()
-        with client.setup_kernel(env=env, cwd=str(work)):
-            for index, cell in enumerate(nb.cells):  # a failing cell raises CellExecutionError
-                client.execute_cell(cell, index)
+        if with_finished:
+            shutil.copyfile(lesson.finished, work / "harness.py")
+        _run(nb, work, {k: v for k, v in os.environ.items() if k not in (ENV, "PYTHONPATH")})
         _scrub(nb, [str(work.resolve()), str(work), scratch])
-    nb.cells.insert(0, nbformat.v4.new_markdown_cell(NOTE, id=NOTE_ID))
+    note = NOTE if with_finished else SAVED_NOTE
+    nb.cells.insert(0, nbformat.v4.new_markdown_cell(note, id=NOTE_ID))
     nb.metadata.pop("widgets", None)
     return nb
+
+
+def record_sessions(lesson, path):
+    """Run the lesson's walkthrough where the grader's files are (the lesson's own folder in
+    the course's project), and write every session its examples ask lab.casebook for into
+    `path`: what a student's copy replays. Its outputs are thrown away."""
+    source = lesson.folder / notebook.SOURCE
+    nb = notebook.read(source.read_text(encoding="utf-8"), str(source))
+    path = pathlib.Path(path).resolve()
+    path.unlink(missing_ok=True)
+    env = {k: v for k, v in os.environ.items() if k not in (ENV, "PYTHONPATH")}
+    env.update({casebook.RECORD: str(path), ENV: str(lesson.starter)})  # never an answer's cases
+    _run(nb, lesson.folder, env)
+    return path
+
+
+def _run(nb, folder, env):
+    client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
+                            record_timing=False, resources={"metadata": {"path": str(folder)}})
+    client.reset_execution_trackers()
+    with client.setup_kernel(env=env, cwd=str(folder)):
+        for index, cell in enumerate(nb.cells):  # a failing cell raises CellExecutionError
+            client.execute_cell(cell, index)
 
 
 def _scrub(nb, paths):

@@ -23,10 +23,13 @@ class Facts:
     hidden_points: float
     has_notebook: bool
     python: str
+    student_file: str = "harness.py"  # the file the student fills in (doctor.py for B)
+    graded_here: bool = True          # False when the tests need files the grader keeps
 
     @property
     def check(self):
-        return f"python lab/lab_check.py --harness harness.py --lesson {self.lesson} tests.py"
+        return (f"python lab/lab_check.py --harness {self.student_file} --lesson {self.lesson} "
+                "tests.py")
 
 
 INSTALL = "python -m pip install -e ."
@@ -130,4 +133,64 @@ packages = [{quoted}]
 
 [tool.pytest.ini_options]
 addopts = "-p no:cacheprovider"
+"""
+
+
+def graded_on_submission(facts):
+    """The README of an edition that cannot grade itself: a checkpoint whose tests run the
+    student's file against harnesses only the grader holds (see edition.grader_only)."""
+    total = facts.visible_points + facts.hidden_points
+    count = facts.visible + facts.hidden
+    notebook = """
+## The walkthrough
+
+`walkthrough.ipynb` is the lesson. Open it in Jupyter (`python -m pip install jupyterlab`, then
+`jupyter lab walkthrough.ipynb`) or in VS Code, and run the cells from the top. The harnesses
+its examples examine are the grader's, so this copy holds their sessions instead
+(`sessions.json`, saved when the copy was made): every verdict and figure is worked out again
+on your machine from what those harnesses did. Its last cell reads your own file back.
+""" if facts.has_notebook else ""
+    return f"""# Checkpoint {facts.lesson}: {facts.title}
+
+Your copy of the checkpoint. You work in one file, `{facts.student_file}`: fill its gaps (each is
+marked `# --- your code ---` ... `# --- end ---`). Your file is asked for plain data only: the
+diagnoses, and the case each function returns.
+
+## 1. Install
+
+You need Python {facts.python.removeprefix('>=')} or newer. In this folder, best inside a
+virtual environment of its own (`python -m venv .venv`, then activate it):
+
+```sh
+{INSTALL}
+```
+
+## 2. Graded on submission
+
+The {count} tests in `tests.py` ({total:g} points) run your cases on harnesses this copy does not
+hold, and must not: each is a lab's finished harness with one idea taken out, and would hand you
+that lab's answer. So `{facts.student_file}` is graded where they are, when you hand it in: your
+course's grader runs `lab-check --harness {facts.student_file} --lesson {facts.lesson}` on it there,
+and the report it prints is the one described below. Here, `lab-check` checks that your file
+can be graded at all, and says that nothing was graded.
+
+## Reading the report
+
+For each harness, two tests: your case, run on that harness and on the correct one, and your
+diagnosis. A case that shows nothing gets a report of what happened on the harness (the
+events, the records, the requests); a case that breaks the correct harness too gets the rule
+it broke there. A diagnosis that names another idea gets what your case did on the harness:
+the rule it broke, with the record and the request it broke in. Reason from that.
+{notebook}
+## What is here
+
+| | |
+|---|---|
+| `{facts.student_file}` | your file: the only one you edit |
+| `starter.py` | the same file as you were given it |
+| `ideas.toml` | the ideas a diagnosis names, each with the lesson it comes from |
+| `tests.py`, `manifest.toml` | the graded tests and their points |
+| `hints.toml` | two hints a test, a question and then an outline: `lab-check --hint` |
+| `walkthrough.ipynb`, `sessions.json` | the lesson, and the sessions its examples replay |
+| `lab/` | the lab: message builders, the clinic that runs a case, the rules, `lab_check` |
 """

@@ -56,8 +56,9 @@ print(chosen)
 
 # %% [markdown]
 # The two lines printed above name the harness file the examples are using, and the reason.
-# While your own `harness.py` still has its two gaps, the answer is the lesson's finished
-# harness. Fill the gaps, re-run that cell, and the examples switch over to your code.
+# Read them again whenever an example surprises you: while your own `harness.py` still has its
+# two gaps, the repair at work in the examples is not yours, and those lines say what stands
+# in for it. Fill the gaps, re-run that cell, and the examples run on your code.
 
 # %% [markdown]
 # ## Warm-up: where does a steer land?
@@ -75,7 +76,7 @@ print(chosen)
 # <details><summary><b>A</b> · Immediately after c2's result: <code>U A[c1,c2,c3] R(c1) R(c2) U R(c3) A</code></summary>
 #
 # ✗ **No.** That files the message the instant it is typed, which leaves a user turn wedged
-# between call `c3` and its answer: the very slot an earlier lesson taught you to keep empty.
+# between call `c3` and its answer: the very slot lesson 9 taught you to keep empty.
 #
 # </details>
 #
@@ -136,7 +137,7 @@ for label, value in report.items():
 #
 # <details><summary><b>A</b> · Business as usual: the failure is saved like any message, and the following prompt simply calls the model again</summary>
 #
-# ✗ **No.** Being saved like any other message is the problem. Since an earlier lesson, a failed
+# ✗ **No.** Being saved like any other message is the problem. Since lesson 5, a failed
 # reply is stored with empty content, and providers reject an assistant turn with nothing in
 # it.
 #
@@ -198,7 +199,7 @@ print("the record:", lab.shape(h.messages))
 # tests."* along with a `bash` call for `pytest`. Your harness emits `tool_execution_start`,
 # a spinner starts turning, and the user shuts the browser tab.
 #
-# Your harness already handles that exit gracefully, as an earlier lesson made it. The consumer closes the generator, the
+# Your harness already handles that exit gracefully, as lesson 8 made it. The consumer closes the generator, the
 # `finally` clause of `_run` fires, `is_running` is reset, and new prompts are welcome again. No crash, no lost work. An hour passes. The user returns and types something
 # new.
 #
@@ -324,7 +325,7 @@ lab.draw(
 #   changed, and the user has already said never mind. You would pay to answer a question
 #   that has been withdrawn.
 # - *Insert a user message describing what happened.* The provider wants a `toolResult` for
-#   `c1`; an explanation in some other role does not supply one (an earlier lesson's maxim: prose is
+#   `c1`; an explanation in some other role does not supply one (lesson 2's maxim: prose is
 #   not protocol).
 # - *Strip the call out of the assistant message but keep its words.* Neat and valid, and
 #   now the record shows a model announcing a test run and then requesting nothing. That is
@@ -341,8 +342,8 @@ lab.draw(
 # providers genuinely produce. Each access hands you a fresh copy.
 #
 # Each of the five cards below presents a record and asks what the request derived from it
-# should contain, and then runs a repair: yours, once it exists and works, the finished one
-# until then. The next cell makes that choice and tells you which. Across the whole lesson
+# should contain, and then runs a repair: yours, once it exists and works; until then the
+# next cell says what stands in for it, and why. Across the whole lesson
 # there are exactly four possible moves: **invent** a message, **drop** one, **move** one, or
 # **change nothing**.
 
@@ -479,7 +480,7 @@ print("  arguments:   ", matching[0]["arguments"] if matching
 # ### Card 3 · `damaged.late_result`
 #
 # The call `c1` comes first, a user message second, and `c1`'s genuine result third: two
-# writers on one list, the bug an earlier lesson got rid of. The result is real; it just arrived one slot
+# writers on one list, the bug lesson 8 got rid of. The result is real; it just arrived one slot
 # late. What should the request contain?
 #
 # <details><summary><b>A</b> · No change: each call has a result somewhere, and pairing happens by id</summary>
@@ -573,8 +574,8 @@ print(lab.show(results_in(sent)))
 # ### Card 5 · a reply cut off mid-call
 #
 # This one is new. A streamed reply dies halfway: it got out *"Writing the file."* and a
-# `write` call cut in half (a path, no content), and it is flagged as an error. Since an
-# earlier lesson your loop ignores everything in a failed reply, so nothing executed. What will the next
+# `write` call cut in half (a path, no content), and it is flagged as an error. Since
+# lesson 5 your loop ignores everything in a failed reply, so nothing executed. What will the next
 # request contain?
 #
 # <details><summary><b>A</b> · The reply is omitted, calls included, as the view already omits failed replies</summary>
@@ -696,7 +697,7 @@ print("  anything else:          ", "nothing was written down")
 # (`src/tau_agent/tool_history.py`), yet the same code path is taken after an ordinary
 # provider failure in which no user was involved at all.
 #
-# One thing you can be sure of, thanks to an earlier lesson: your loop records each result before
+# One thing you can be sure of, thanks to lesson 7: your loop records each result before
 # announcing it, so a consumer can never stop listening in a way that leaves a completed tool
 # unrecorded. What it cannot exclude is a tool that began, did part of its work, and was
 # mid-flight when the process died. That is why the text says "may have run partly" rather
@@ -832,7 +833,7 @@ await two_walk_aways("repaired before every request:", harness.context_for_model
 # A last question, and the central one. The repair yields a list. Should the harness keep
 # that list from now on, in place of the one it holds?
 #
-# The record below combines both of today's problems: an empty `503` failure, as an earlier lesson met it, and
+# The record below combines both of today's problems: an empty `503` failure, as lesson 5 met it, and
 # a call that was never answered. Where should the repaired list go?
 #
 # <details><summary><b>A</b> · Into h.messages: fix the stored list once, and then nobody ever needs to remember to repair it again</summary>
@@ -1024,7 +1025,7 @@ for k in (5, 8, 14):
 # Three abandoned runs, six later prompts, no rejections. Compare the final two lines of
 # each block: across all three cases the model was only ever told "interrupted" about steps
 # that had not finished (1 and 2, then 2, then 3), never about one whose tool had really
-# completed. That is the ordering guarantee of an earlier lesson at work: a completed tool's
+# completed. That is lesson 7's ordering guarantee at work: a completed tool's
 # result lands in the record before anyone is told that the tool finished. It is what allows
 # the invented message to say "no result was recorded" instead of "this never happened".
 #
@@ -1102,7 +1103,7 @@ for k in (5, 8, 14):
 # **Why Tau needs it.** In Tau's loop the order is: `tool_execution_end` goes out, then the
 # result message is announced, and only then is it appended (`src/tau_agent/loop.py`). A consumer
 # that stops listening in between leaves a completed tool with no recorded result. Your rule
-# from an earlier lesson, record and then announce, eliminates that gap, and that is why your harness
+# from lesson 7, record and then announce, eliminates that gap, and that is why your harness
 # can get away with repairing only the view.
 #
 # **Your weak spot.** You assume that call ids never repeat. Tau does not assume it, because it
