@@ -388,6 +388,8 @@ def _course(args, harness):
     from lab import course, course_map, position, progress
 
     here, marks, looked = None, None, ""
+    if isinstance(harness, project.NotFound) and args.harness == "harness.py":
+        harness = _checkpoint_file(harness)
     if isinstance(harness, project.NotFound):
         looked = f"No {args.harness} found from here, so no progress to show ({harness})"
     else:
@@ -408,11 +410,26 @@ def _course(args, harness):
     return 0
 
 
+def _checkpoint_file(missing):
+    """With no harness.py found, the file of a checkpoint this copy holds (doctor.py, in
+    checkpoint B's edition), as found from here; else `missing`, the NotFound for harness.py."""
+    from lab.grading import manifest
+
+    for lesson in lessons.available().values():
+        named = manifest.read(lesson).get("student_file")
+        found = _find_harness(named) if named else missing
+        if not isinstance(found, project.NotFound):
+            return found
+    return missing
+
+
 def _next(args, harness):
     """Start the next lab from the student's passing file (lab/next_lab.py)."""
     from lab import next_lab, onward, position
     from lab.grading import selection
 
+    if isinstance(harness, project.NotFound) and args.harness == "harness.py":
+        harness = _checkpoint_file(harness)
     if isinstance(harness, project.NotFound):
         print(f"lab_check: {harness}", file=sys.stderr)
         return 2

@@ -44,8 +44,8 @@ def onward(after: Lab, graded_file: str = HARNESS, project: pathlib.Path | None 
                                       f"{next_command(graded_file)}")
     elsewhere = next((lab for lab in later if written(lab, here) and lab.released), None)
     if elsewhere is not None:
-        return Onward(after, None, f"{name(elsewhere)}, in an edition of its own: "
-                                   "ask for it where you got this one")
+        return Onward(after, None, f"{name(elsewhere)}, in an edition of its own "
+                                   "(ask where you got this one)")
     if later:
         return Onward(after, None, f"{name(later[0])} is not written yet; lab-check --course "
                                    "shows the whole course and where you are in it")
@@ -79,13 +79,15 @@ def next_command(graded_file: str = HARNESS) -> str:
     return f"lab-check --next --harness {graded_file}"
 
 
-def student_file(lab: Lab) -> str:
+def student_file(lab: Lab, project: pathlib.Path | None = None) -> str:
     """The file a lab's student works in: its manifest's `student_file` (checkpoint B's is
-    doctor.py), else harness.py."""
-    manifest = lab.folder / "manifest.toml" if lab.folder is not None else None
-    if manifest is None or not manifest.is_file():
+    doctor.py), else harness.py. The manifest is the lab's folder's, or, in a student's
+    edition, the one at the edition's top."""
+    present = lessons.available(project).get(lab.id)
+    folder = present.folder if present is not None else lab.folder
+    if folder is None:
         return HARNESS
-    named = tomllib.loads(manifest.read_text(encoding="utf-8")).get("student_file", HARNESS)
+    named = _manifest(folder / "manifest.toml").get("student_file", HARNESS)
     return os.path.basename(str(named))
 
 

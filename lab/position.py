@@ -20,7 +20,7 @@ from __future__ import annotations
 import pathlib
 from dataclasses import dataclass
 
-from . import course, onward, progress, project
+from . import course, lessons, onward, progress, project
 from .course import Lab
 from .progress import Progress
 
@@ -81,8 +81,8 @@ def lab_of(file: pathlib.Path, home: pathlib.Path | None = None) -> Lab | None:
         except (LookupError, ValueError):
             return None
     for lab in course.labs(home):
-        if lab.is_checkpoint and lab.folder is not None and \
-                onward.student_file(lab) == pathlib.Path(file).name != onward.HARNESS:
+        if lab.is_checkpoint and onward.written(lab, lessons.available(home)) and \
+                onward.student_file(lab, home) == pathlib.Path(file).name != onward.HARNESS:
             return lab
     return None
 

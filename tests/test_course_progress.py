@@ -374,14 +374,18 @@ def filled(text, finished):
 
 # -- a student's edition --------------------------------------------------------------------
 
-@pytest.fixture
-def edition(course, tmp_path):
+def build_edition(course, lab, folder):
     made = subprocess.run(
         [sys.executable, "-c", "import sys; from lab import lessons; from lab.release import "
-         "edition; edition.build(lessons.lesson(10), sys.argv[1], with_notebook=False)",
-         str(tmp_path / "edition")], capture_output=True, text=True, cwd=course, timeout=600)
+         "edition; edition.build(lessons.lesson(sys.argv[1]), sys.argv[2], with_notebook=False)",
+         lab, str(folder)], capture_output=True, text=True, cwd=course, timeout=600)
     assert made.returncode == 0, made.stderr
-    return tmp_path / "edition"
+    return folder
+
+
+@pytest.fixture
+def edition(course, tmp_path):
+    return build_edition(course, "10", tmp_path / "edition")
 
 
 def test_an_edition_knows_the_course_and_says_it_holds_no_finished_file(edition):
@@ -394,8 +398,8 @@ def test_an_edition_knows_the_course_and_says_it_holds_no_finished_file(edition)
     rows = map_rows(shown.stdout)
     assert shown.returncode == 0 and list(rows) == ORDER, shown.stdout + shown.stderr
     assert "not started" in rows["10"], shown.stdout
+    assert rows["B"].endswith("in an edition of its own"), shown.stdout
     assert rows["11"].endswith("in an edition of its own"), shown.stdout
-    assert rows["B"].endswith("not handed out yet"), shown.stdout
     assert all(rows[lab].endswith("not written yet") for lab in ORDER if lab not in WRITTEN), \
         shown.stdout
 
@@ -408,8 +412,8 @@ def test_an_editions_passing_report_names_the_next_lab_handed_out(edition, tmp_p
     refused = lab_check(edition, "--next")
 
     assert run.returncode == 0, run.stdout + run.stderr
-    assert last_next_line(run.stdout) == ("next: lesson 11 · The power cable, in an edition of "
-                                          "its own: ask for it where you got this one")
+    assert last_next_line(run.stdout) == ("next: checkpoint B · Transcript doctor II, in an "
+                                          "edition of its own (ask where you got this one)")
     assert refused.returncode == 2 and "no lab after lesson 10" in refused.stderr, \
         refused.stdout + refused.stderr
 
@@ -447,3 +451,18 @@ def test_every_command_of_the_readmes_course_section_does_what_it_says(course):
             f"{' '.join(words)} exited {run.returncode}:\n{run.stdout}{run.stderr}"
     assert (course / "harness.py").read_text() == lesson_file(course, "11", "starter.py")
     assert (course / "harness.py.bak-1").read_text() == ten
+
+
+def test_checkpoint_bs_edition_finds_the_doctor_file_for_the_course_map(course, tmp_path):
+    copy = build_edition(course, "B", tmp_path / "edition-b")
+
+    shown = lab_check(copy, "--course")
+    refused = lab_check(copy, "--next")
+
+    rows = map_rows(shown.stdout)
+    assert shown.returncode == 0 and "Your work: doctor.py (checkpoint B" in shown.stdout, \
+        shown.stdout + shown.stderr
+    assert rows["B"].endswith("<- you are here") and "not started" in rows["B"], shown.stdout
+    assert rows["10"].endswith("in an edition of its own"), shown.stdout
+    assert refused.returncode == 2 and "lesson 11 · The power cable, in an edition of its own" \
+        in " ".join(refused.stderr.split()), refused.stdout + refused.stderr
