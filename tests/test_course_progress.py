@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 
 import pytest
 
@@ -225,6 +226,22 @@ def test_a_passing_report_names_the_next_lab_of_the_course_and_how_to_start_it(c
     assert "go on to lesson" not in said, "only the course file names the next lab"
 
 
+def test_no_lessons_own_words_for_after_the_pass_name_a_lab_that_comes_after_it():
+    order = tomllib.loads((PROJECT / "lessons" / "course.toml").read_text())["lab"]
+    named = []
+
+    for at, lab in enumerate(order):
+        hints = PROJECT / "lessons" / lab["folder"] / "hints.toml" if lab["folder"] else None
+        if hints is None or not hints.is_file():
+            continue
+        after = tomllib.loads(hints.read_text()).get("passed", {}).get("next", "").lower()
+        later = [("checkpoint " if later["id"].isalpha() else "lesson ") + later["id"].lower()
+                 for later in order[at + 1:]]
+        named += [f"{lab['id']} names {word}" for word in later if word in after]
+
+    assert named == [], f"only the course file says what comes next: {named}"
+
+
 def test_a_passing_selection_says_to_grade_the_whole_lab_before_moving_on(course):
     (course / "harness.py").write_text(lesson_file(course, "10", "finished.py"))
 
@@ -260,7 +277,10 @@ def test_next_from_a_passing_lesson_10_starts_checkpoint_b_beside_the_harness(co
     assert (course / "doctor.py").read_text() == lesson_file(course, "B", "starter.py")
     assert "checkpoint B · Transcript doctor II starts in doctor.py" in run.stdout, run.stdout
     assert "\nnext: lab-check --harness doctor.py grades it." in run.stdout, run.stdout
-    assert "in this order: diagnosis (DIAGNOSIS); ash (case_ash)" in " ".join(run.stdout.split())
+    said = " ".join(run.stdout.split())
+    gaps = list(tomllib.loads(lesson_file(course, "B", "manifest.toml"))["gaps"])
+    at = [said.find(f" {gap} (", said.index("in this order:")) for gap in gaps]
+    assert -1 not in at and at == sorted(at), f"B's gaps {gaps} in the manifest's order:\n{said}"
 
 
 def test_next_keeps_a_doctor_file_it_writes_over_as_a_backup(course):
