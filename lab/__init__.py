@@ -7,7 +7,9 @@ events, an in-memory workspace with a small shell over it, and a disk that can l
 any byte; for the lesson notebooks, SVG figures of transcripts (and lab.wire_figure, one
 request in several formats) and the choice of which harness the examples run on. For
 checkpoint B, lab.clinic runs a case written as plain data on a harness, and lab.rules judges
-what it did (import them by name). Importing it has no side effects.
+what it did; for lesson 16, lab.loopback serves a provider's HTTP API on 127.0.0.1 and
+lab.sdk's models talk to it (or to the real API) through the official SDKs (import them by
+name). Importing it has no side effects.
 """
 
 from .disk import Disk, DiskFile, PowerCut

@@ -30,7 +30,9 @@ from dataclasses import dataclass
 
 from . import lessons
 from .messages import call, reply, text, tool_result as result_for, user
+from .model import ScriptedModel
 from .validate import validate
+from .workspace import Workspace
 
 ENV = "LAB_HARNESS"  # names a harness file to use instead, e.g. in the project's own tests
 # Where the repair is still missing in an edition, what stands in for it: no repair at all.
@@ -162,6 +164,34 @@ def repair_problem(module):
     return ""
 
 
+def tool_problem(module):
+    """"" when `module` does lesson 02's job, else what it is missing, in a few words: its
+    tool_specs tells the model of a tool without its function, and its run_agent answers a
+    read with a toolResult under the call's id, which the strict provider accepts."""
+    for name in ("tool_specs", "run_tool", "run_agent", "make_read_tool", "SYSTEM"):
+        if not hasattr(module, name):
+            return f"it has no {name}"
+    files = {"config.py": "PORT = 9090\n"}
+    try:
+        read = module.make_read_tool(Workspace(files))
+        specs = module.tool_specs([read])
+        model = ScriptedModel([reply(call("read", {"path": "config.py"})), reply(text("9090"))])
+        record = []
+        module.run_agent(model, module.SYSTEM, record, [read], "What port?")
+    except Exception as error:  # half-written student code: how it fails is the answer
+        return f"it raised {type(error).__name__}: {error}"
+    problems = validate(record)
+    if problems:
+        return f"its run_agent sends a request a provider refuses: {problems[0]}"
+    if not any(isinstance(m, dict) and m.get("role") == "toolResult"
+               and m.get("tool_call_id") == "c1" and m.get("content") == files["config.py"]
+               for m in record):
+        return "its run_agent does not answer a call with a toolResult under the call's id"
+    if any(not isinstance(spec, dict) or "execute" in spec for spec in specs):
+        return "its tool_specs sends the model a tool's function"
+    return ""
+
+
 def power_problem(module):
     """"" when `module` does lesson 11's job, else what it is missing, in a few words: it has
     repair_history, save_message, load_record and Harness.resume; load_record sets a torn last
@@ -226,7 +256,9 @@ class Ready:
     check: object
 
 
-READY = {10: Ready("repairs a dangling call", "does not repair a dangling call", "the repair",
+READY = {2: Ready("answers a tool call with a toolResult", "does not answer a tool call with a "
+                  "toolResult", "a tool call answered", tool_problem),
+         10: Ready("repairs a dangling call", "does not repair a dangling call", "the repair",
                    repair_problem),
          11: Ready("picks a record up after a crash", "does not pick a record up after a crash",
                    "the record on disk and the repair", power_problem),
@@ -302,10 +334,11 @@ def _student_or_starter(path, lesson):
         except Exception as error:  # the student's file, mid-edit: report it, use the starter
             problem = f"{path.name} does not import: {type(error).__name__}: {error}"
         else:
-            problem = repair_problem(module)
-            return Pick(module, path, f"{path.name} repairs a dangling call: its gaps are filled"
-                        if not problem else f"it is your {path.name}, which does not repair a "
-                        f"dangling call yet ({problem}); fill its gaps and run this cell again")
+            ready = READY[lesson.number]
+            problem = ready.check(module)
+            return Pick(module, path, f"{path.name} {ready.does}: its gaps are filled"
+                        if not problem else f"it is your {path.name}, which {ready.does_not} "
+                        f"yet ({problem}); fill its gaps and run this cell again")
     return Pick(load_harness(lesson.starter), lesson.starter,
                 f"{problem}. The examples run on {lesson.starter.name}, the file you started "
                 f"from, until {path.name} imports.")

@@ -36,6 +36,14 @@ class Request:
     tools: list
 
 
+def on_the_wire(wire, request):
+    """The messages a provider receives for `request`: Chat Completions carries the system
+    prompt as a message of its own, first; the Messages API has a `system` field instead."""
+    if wire == "openai" and request.system:
+        return [{"role": "system", "content": request.system}, *request.messages]
+    return request.messages
+
+
 class ScriptExhausted(AssertionError):
     """The test asked the model for more replies than its script holds."""
 
@@ -53,8 +61,10 @@ class ScriptedModel:
 
     ScriptedModel(script, wire="anthropic") or wire="openai" stands for that provider: it
     takes requests already translated into the provider's format (lesson 16's adapters) and
-    checks them with lab.validate(..., wire=...). A broken one is refused with the provider's
-    own words: error_message "400 invalid_request_error: " plus the first violation's .error.
+    checks them with lab.validate(..., wire=...), as the provider would see them: on OpenAI's
+    wire the system prompt, when there is one, travels as the first message (Anthropic's is a
+    field of its own). A broken one is refused with the provider's own words: error_message
+    "400 invalid_request_error: " plus the first violation's .error.
     Its replies are still the lab's messages, which is what an adapter hands back to a harness.
 
     Call blocks without an id are given c1, c2, ... in the order this model hands them out;
@@ -82,7 +92,7 @@ class ScriptedModel:
     def _reply(self, request):
         self.calls.append(request)
         if self.wire is not None:
-            problems = validate(request.messages, wire=self.wire)
+            problems = validate(on_the_wire(self.wire, request), wire=self.wire)
             if problems:
                 return fail("400 invalid_request_error: " + problems[0].error)
         elif problems := validate(request.messages):

@@ -4,28 +4,60 @@ The harness keeps its own messages (see lab.messages); an adapter translates the
 provider's request. `validate_wire(messages, wire)` reads that request, in the words of the
 wire named ("anthropic" for the Messages API, "openai" for Chat Completions), and returns a
 Violation for each place a provider would object to, in message order; [] when it would take
-the request. Each violation has a code (toolrepair's vocabulary, plus one of ours for
-Anthropic's alternating roles), the place (`messages[3].content[1]`, or
-`messages[3].tool_calls[0]` on OpenAI's wire) and the call id; `.error` is what the provider
-answers with.
+the request. Each violation has a code (toolrepair's vocabulary for the pairing rules, ours
+for the rest), the place (`messages[3].content[1]`, or `messages[3].tool_calls[0]` on
+OpenAI's wire) and the call id; `.error` is what the provider answers with.
 
-The rules, both wires: every call is answered, once, in the message (Anthropic) or the run of
-tool messages (OpenAI) directly after the one that asked; no result answers a call that is
-not in the message directly before it; a call has an id, a name, and its arguments in the
-wire's form (Anthropic: an object in `input`; OpenAI: a JSON string in
-`function.arguments`). Anthropic also wants a user turn's tool_result blocks before anything
-else in it, non-empty content, and user and assistant turns that alternate.
-
-Where the provider's wording is known (the four refusals lesson 16's issue quotes, OpenAI's
-type error for arguments, Anthropic's old alternation error), `.error` is that wording, typo
+The lab's providers refuse what the real ones refuse, and only that. Each rule below names
+where it comes from; where the provider's wording is known, `.error` is that wording (typos
 included: a harness that matches on a provider's message should be tested against the real
-one. Elsewhere it is this module's own sentence, which says so by starting with the code.
+one), and elsewhere it is this module's own sentence, which says so by starting with the code.
+
+Both wires, the pairing rules (toolrepair 0.1.0, seed 003, checks the same ones; the suite
+holds the two validators against each other): every call is answered, once, in the message
+(Anthropic) or the run of tool messages (OpenAI) directly after the one that asked; no result
+answers a call that is not in the message directly before it; on Anthropic's wire a user
+turn's tool_result blocks come before anything else in it. A call has an id and a name.
+
+Anthropic Messages, beyond pairing (the wording, as the API sends it, from reports quoting it):
+- at least one message: "messages: at least one message is required" (langgenius/dify#6179).
+- content: "messages.N: all messages must have non-empty content except for the optional
+  final assistant message" (writingmate/chatlabs#35 and many since).
+- text blocks: "messages: text content blocks must be non-empty" for an empty one
+  (anthropics/claude-code#59812); "messages: text content blocks must contain non-whitespace
+  text" for a turn whose only words are blanks (anthropics/claude-code#23440; the cases
+  measured against the API in LibreChat-AI/agents#124: blanks beside real words pass).
+- tool_use ids: "messages.N.content.J: `tool_use` ids must be unique" across the request
+  (anthropics/claude-code#20573, anomalyco/opencode#1279).
+- roles: consecutive user (or assistant) turns are NOT refused. The API reference says
+  "Consecutive `user` or `assistant` turns in your request will be combined into a single
+  turn" (docs: Messages, create, `messages`), and pi-mono sends a steer as a user turn of its
+  own after the tool_result turn (packages/ai/src/providers/anthropic.ts:783-814). Combining
+  does not rescue results split over several user turns: those are refused as unanswered
+  calls (1jehuang/jcode#276).
+- a call's input must be an object, and every block is of a type the API has (the SDK's own
+  request types, anthropic.types.MessageParam; the wording here is ours).
+
+OpenAI Chat Completions, beyond pairing:
+- at least one message: "Invalid 'messages': empty array. Expected an array with minimum
+  length 1, but got an empty array instead." (CopilotKit/CopilotKit#529).
+- tool_calls, when present, is not empty: "Invalid 'messages[N].tool_calls': empty array.
+  Expected an array with minimum length 1, but got an empty array instead."
+  (home-assistant/core#118577, 0xPlaygrounds/rig#327, openai/openai-node#1341).
+- function.arguments is a JSON string: "Invalid type for
+  'messages[N].tool_calls[J].function.arguments': expected a string, but got an object
+  instead." An assistant message needs content or tool_calls (our wording).
+- the wording of the two pairing refusals is the API's ("preceeding", sic).
 """
 
 import json
 from dataclasses import dataclass
 
 WIRES = ("anthropic", "openai")
+# The content block types the Messages API takes in a request (its MessageParam).
+ANTHROPIC_BLOCKS = {"text", "image", "document", "search_result", "tool_use", "tool_result",
+                    "thinking", "redacted_thinking", "server_tool_use",
+                    "web_search_tool_result", "container_upload"}
 
 
 @dataclass(frozen=True)
@@ -92,7 +124,10 @@ def _openai_token(message):
 # -- Anthropic Messages -----------------------------------------------------------------------
 
 def _anthropic(messages):
-    found = []
+    if not messages:
+        return [Violation("empty_request", "messages", None, "a request with no messages",
+                          "messages: at least one message is required")]
+    found, used = [], set()  # the tool_use ids of the request so far
     for i, message in enumerate(messages):
         role = _get(message, "role")
         blocks = _blocks(message)
@@ -100,21 +135,59 @@ def _anthropic(messages):
             found.append(_own("malformed_message", f"messages[{i}]", None,
                               f"role is {role!r}; this wire has user and assistant turns only"))
             continue
-        if not _get(message, "content"):
+        content = _get(message, "content")
+        final_assistant = role == "assistant" and i == len(messages) - 1
+        # content "" is a text block with no text, refused below in the API's words for that
+        if not content and content != "" and not final_assistant:
             found.append(Violation(
                 "empty_content", f"messages[{i}]", None, "a turn with nothing in it",
                 f"messages.{i}: all messages must have non-empty content except for the "
                 "optional final assistant message"))
-        if i and _get(messages[i - 1], "role") == role:
-            found.append(Violation(
-                "roles_not_alternating", f"messages[{i}]", None,
-                f"a second {role} turn in a row; merge them into one",
-                f'messages: roles must alternate between "user" and "assistant", but found '
-                f'multiple "{role}" roles in a row'))
+        found += _anthropic_kinds(i, blocks)
+        found += _anthropic_text(i, blocks)
         if role == "assistant":
+            found += _anthropic_ids(i, blocks, used)
             found += _anthropic_calls(messages, i, blocks)
         else:
             found += _anthropic_results(messages, i, blocks)
+    return found
+
+
+def _anthropic_kinds(i, blocks):
+    """A block of a type the Messages API does not have (our wording: the API's own message
+    for it is a schema error we have not seen quoted)."""
+    return [_own("malformed_block", f"messages[{i}].content[{j}]", block.get("id"),
+                 f"a block of type {block.get('type')!r}, which this wire does not have")
+            for j, block in enumerate(blocks) if block.get("type") not in ANTHROPIC_BLOCKS]
+
+
+def _anthropic_text(i, blocks):
+    """An empty text block is refused wherever it is; blanks are refused only when they are
+    all the words a turn has and it has nothing else."""
+    texts = [(j, b) for j, b in _typed(blocks, "text")]
+    for j, block in texts:
+        if block.get("text") == "":
+            return [Violation("empty_text", f"messages[{i}].content[{j}]", None,
+                              "a text block with no text",
+                              "messages: text content blocks must be non-empty")]
+    if texts and len(texts) == len(blocks) and all(
+            isinstance(b.get("text"), str) and not b["text"].strip() for _, b in texts):
+        return [Violation("blank_text", f"messages[{i}].content[{texts[0][0]}]", None,
+                          "the turn's only words are blanks",
+                          "messages: text content blocks must contain non-whitespace text")]
+    return []
+
+
+def _anthropic_ids(i, blocks, used):
+    """A tool_use id used a second time anywhere in the request."""
+    found = []
+    for j, block in _typed(blocks, "tool_use"):
+        call_id = _id(block.get("id"))
+        if isinstance(call_id, str) and call_id and call_id in used:
+            found.append(Violation("duplicate_tool_use_id", f"messages[{i}].content[{j}]",
+                                   call_id, "a second tool_use with an id already used",
+                                   f"messages.{i}.content.{j}: `tool_use` ids must be unique"))
+        used.add(call_id)
     return found
 
 
@@ -186,6 +259,10 @@ def _first_other(message):
 # -- OpenAI Chat Completions ------------------------------------------------------------------
 
 def _openai(messages):
+    if not messages:
+        return [Violation("empty_request", "messages", None, "a request with no messages",
+                          "Invalid 'messages': empty array. Expected an array with minimum "
+                          "length 1, but got an empty array instead.")]
     found = []
     asked, answered = set(), set()  # the call ids of the run of tool messages we are in
     for i, message in enumerate(messages):
@@ -200,7 +277,14 @@ def _openai(messages):
             found.append(_own("malformed_message", f"messages[{i}]", None,
                               f"role is {role!r}, which Chat Completions does not have"))
         elif role == "assistant":
-            calls = _get(message, "tool_calls") or []
+            calls = _get(message, "tool_calls")
+            if calls == []:
+                found.append(Violation(
+                    "empty_tool_calls", f"messages[{i}].tool_calls", None,
+                    "tool_calls is there and empty; leave it out when there are no calls",
+                    f"Invalid 'messages[{i}].tool_calls': empty array. Expected an array with "
+                    "minimum length 1, but got an empty array instead."))
+            calls = calls or []
             if not isinstance(calls, list):
                 found.append(_own("malformed_tool_use", f"messages[{i}]", None,
                                   f"tool_calls is a {type(calls).__name__}, not a list"))

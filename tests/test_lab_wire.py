@@ -65,13 +65,78 @@ def test_anthropic_violations_have_seed_codes_and_block_places():
         ("orphaned_tool_result", "messages[2].content[3]", "c9")]
 
 
-def test_anthropic_wants_alternating_roles_and_well_formed_calls():
+def test_anthropic_takes_two_user_turns_in_a_row_as_the_api_combines_them():
+    request = [user(words("Go.")), user(words("Again.")), ASK,
+               user(result("c1"), result("c2")), user(words("Use spaces."))]
+
+    assert lab.validate(request, wire="anthropic") == []
+
+
+def test_anthropic_refuses_results_split_over_consecutive_user_turns():
+    request = [user(words("Go.")), ASK, user(result("c1")), user(result("c2"))]
+
+    assert codes(request, "anthropic") == [("orphaned_tool_use", "messages[1].content[2]", "c2"),
+                                           ("orphaned_tool_result", "messages[3].content[0]", "c2")]
+
+
+def test_anthropic_wants_well_formed_calls_with_ids_unique_in_the_whole_request():
     nameless = {"role": "assistant", "content": [{"type": "tool_use", "id": "", "name": "read",
                                                   "input": {}}]}
-    request = [user(words("Go.")), user(words("Again.")), nameless]
+    again = {"role": "assistant", "content": [
+        {"type": "tool_use", "id": "c1", "name": "read", "input": {"path": "c.py"}}]}
+    request = [user(words("Go.")), ASK, user(result("c1"), result("c2")), again,
+               user(result("c1")), nameless]
 
-    assert codes(request, "anthropic") == [("roles_not_alternating", "messages[1]", None),
-                                           ("malformed_tool_use", "messages[2].content[0]", "")]
+    problems = lab.validate(request, wire="anthropic")
+
+    assert [(p.code, p.where, p.call_id) for p in problems] == [
+        ("duplicate_tool_use_id", "messages[3].content[0]", "c1"),
+        ("malformed_tool_use", "messages[5].content[0]", "")]
+    assert problems[0].error == "messages.3.content.0: `tool_use` ids must be unique"
+
+
+def test_anthropic_refuses_empty_text_anywhere_and_blanks_only_when_they_are_all_there_is():
+    empty = [user(words("Go.")), {"role": "assistant", "content": [words(""), ASK["content"][1]]},
+             user(result("c1"))]
+    blank = [user(words("  \n"))]
+    blank_beside_words = [user(words(" "), words("Go."))]
+
+    assert [p.error for p in lab.validate(empty, wire="anthropic")] == [
+        "messages: text content blocks must be non-empty"]
+    assert [p.error for p in lab.validate(blank, wire="anthropic")] == [
+        "messages: text content blocks must contain non-whitespace text"]
+    assert lab.validate(blank_beside_words, wire="anthropic") == []
+
+
+def test_anthropic_refuses_empty_turns_but_not_an_empty_final_assistant_turn():
+    request = [user(words("Go.")), {"role": "assistant", "content": []}, user(words("Hm."))]
+    prefill = [user(words("Go.")), {"role": "assistant", "content": []}]
+
+    assert [p.error for p in lab.validate(request, wire="anthropic")] == [
+        "messages.1: all messages must have non-empty content except for the optional final "
+        "assistant message"]
+    assert lab.validate(prefill, wire="anthropic") == []
+
+
+def test_both_wires_refuse_a_request_with_no_messages_in_their_own_words():
+    assert [p.error for p in lab.validate([], wire="anthropic")] == [
+        "messages: at least one message is required"]
+    assert [p.error for p in lab.validate([], wire="openai")] == [
+        "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an "
+        "empty array instead."]
+
+
+def test_openai_refuses_an_empty_tool_calls_list_and_takes_one_left_out():
+    empty = [{"role": "user", "content": "Go."},
+             {"role": "assistant", "content": "Done.", "tool_calls": []}]
+    left_out = [{"role": "user", "content": "Go."}, {"role": "assistant", "content": "Done."}]
+
+    problems = lab.validate(empty, wire="openai")
+
+    assert [(p.code, p.where) for p in problems] == [("empty_tool_calls", "messages[1].tool_calls")]
+    assert problems[0].error == ("Invalid 'messages[1].tool_calls': empty array. Expected an "
+                                 "array with minimum length 1, but got an empty array instead.")
+    assert lab.validate(left_out, wire="openai") == []
 
 
 def test_openai_violations_have_seed_codes_and_places():
@@ -155,3 +220,82 @@ def test_the_wire_validator_reads_any_json_without_raising(request, wire):
 
     assert all(isinstance(p, lab.Violation) and p.error for p in problems), problems
     lab.ScriptedModel([lab.say("ok")], wire=wire).complete("system", request, [])
+
+
+# -- held against toolrepair (seed 003), the library the pairing rules come from --------------
+
+toolrepair = pytest.importorskip("toolrepair", reason="the comparison needs the test extra")
+
+PAIRING = {"orphaned_tool_use", "orphaned_tool_result", "duplicate_tool_result",
+           "tool_result_not_first"}
+IDS = st.sampled_from(["c1", "c2", "c3", "toolu_01A"])
+
+
+@st.composite
+def anthropic_histories(draw):
+    """Turns of either role in any order, calls and results over a few ids, results before,
+    after and among words: every pairing mistake, and many valid requests."""
+    turns = []
+    for _ in range(draw(st.integers(1, 7))):
+        if draw(st.booleans()):
+            blocks = [words("w")] if draw(st.booleans()) else []
+            blocks += [{"type": "tool_use", "id": draw(IDS), "name": "read", "input": {}}
+                       for _ in range(draw(st.integers(0, 3)))]
+            turns.append({"role": "assistant", "content": blocks or [words("w")]})
+        else:
+            blocks = [result(draw(IDS)) for _ in range(draw(st.integers(0, 3)))]
+            if draw(st.booleans()):
+                blocks.insert(draw(st.integers(0, len(blocks))), words("w"))
+            turns.append({"role": "user", "content": blocks or [words("w")]})
+    return turns
+
+
+@st.composite
+def openai_histories(draw):
+    """Messages of every role in any order, calls and tool messages over a few ids."""
+    messages = []
+    for _ in range(draw(st.integers(1, 8))):
+        kind = draw(st.sampled_from(["user", "assistant", "calls", "tool", "tool"]))
+        if kind == "calls":
+            messages.append(openai_ask(*draw(st.lists(IDS, min_size=1, max_size=3))))
+        elif kind == "tool":
+            messages.append(tool(draw(IDS)))
+        else:
+            messages.append({"role": kind, "content": "w"})
+    return messages
+
+
+def pairing_verdict(problems):
+    return any(p.code in PAIRING for p in problems)
+
+
+@given(anthropic_histories())
+@settings(max_examples=400, deadline=None)
+def test_on_anthropic_histories_the_lab_and_toolrepair_agree_on_every_pairing_verdict(request):
+    ours = lab.validate(request, wire="anthropic")
+
+    theirs = toolrepair.validate(request, format="anthropic")
+    mended = toolrepair.repair(request, format="anthropic")
+
+    assert pairing_verdict(ours) == bool(theirs), (ours, theirs)
+    assert not pairing_verdict(lab.validate(mended, wire="anthropic")), mended
+
+
+@given(openai_histories())
+@settings(max_examples=400, deadline=None)
+def test_on_openai_histories_the_lab_and_toolrepair_agree_on_every_pairing_verdict(request):
+    ours = lab.validate(request, wire="openai")
+
+    theirs = toolrepair.validate(request, format="openai")
+    mended = toolrepair.repair(request, format="openai")
+
+    assert pairing_verdict(ours) == bool(theirs), (ours, theirs)
+    assert not pairing_verdict(lab.validate(mended, wire="openai")), mended
+
+
+def test_toolrepairs_repairs_are_accepted_by_the_labs_validators():
+    wrecked = [user(words("Go.")), ASK, user(words("Spaces."), result("c1"), result("c9"))]
+
+    repaired = toolrepair.repair(wrecked, format="anthropic", strategy="synthesize")
+
+    assert lab.validate(repaired, wire="anthropic") == []

@@ -100,7 +100,7 @@ def build(lesson, output, *, with_notebook=True):
                          hidden_points=sum(shown[n].get("points", 1) for n in hidden),
                          has_notebook=with_notebook and _has_walkthrough(lesson),
                          python=requires_python(), student_file=student,
-                         graded_here=not grader_only(lesson))
+                         graded_here=not grader_only(lesson), gaps=tuple(meta.get("gaps", {})))
     (output / "README.md").write_text(readme.student_readme(facts) if facts.graded_here
                                       else readme.graded_on_submission(facts))
     (output / "pyproject.toml").write_text(readme.pyproject(facts, lab_packages(output / "lab")))

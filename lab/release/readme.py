@@ -25,6 +25,17 @@ class Facts:
     python: str
     student_file: str = "harness.py"  # the file the student fills in (doctor.py for B)
     graded_here: bool = True          # False when the tests need files the grader keeps
+    gaps: tuple = ()  # the names of the lesson's gaps, from its manifest
+
+    @property
+    def the_gaps(self):
+        """"the same gap", "the same five gaps": what the hidden tests grade, counted."""
+        count = len(self.gaps)
+        if count == 1:
+            return "the same gap"
+        words = ("two", "three", "four", "five", "six", "seven", "eight", "nine")
+        return f"the same {words[count - 2] if 2 <= count <= 9 else count} gaps" if count else \
+            "the same code"
 
     @property
     def check(self):
@@ -38,7 +49,7 @@ INSTALL = "python -m pip install -e ."
 def student_readme(facts):
     later = (f"When you submit, {facts.hidden} more test{'s' if facts.hidden != 1 else ''} "
              f"({facts.hidden_points:g} point{'s' if facts.hidden_points != 1 else ''}) grade "
-             "the same two gaps on records you have not seen: make your code follow the rules, "
+             f"{facts.the_gaps} on records you have not seen: make your code follow the rules, "
              "not the examples." if facts.hidden else "Every graded test is here.")
     notebook = """
 ## The walkthrough
@@ -53,8 +64,9 @@ jupyter lab walkthrough.ipynb
 or in VS Code (open the folder, then the notebook, and pick the Python of the environment
 you installed into as its kernel). The outputs you see before running anything are the
 finished lesson's. Run the cells from the top: they run on your `harness.py`, and until its
-gaps are filled, the examples that need the repair show the provider refusing what your code
-sends. Fill the gaps, run the first cell again, and they answer.
+gaps are filled, an example that needs one shows the provider refusing what your code sends,
+or says in one line which gap to fill first. Fill the gaps, run the first cell again, and
+they answer.
 """ if facts.has_notebook else ""
     return f"""# Lesson {facts.lesson}: {facts.title}
 

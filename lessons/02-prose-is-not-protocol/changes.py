@@ -24,15 +24,29 @@ def tool_calls(message):
 
 def tool_specs(tools):
     """The part of each tool the model is told about: everything but the function."""
+    # --- your code ---
     return [{key: tool[key] for key in ("name", "description", "parameters")} for tool in tools]
+    # --- starter ---
+    #| # Sends each tool as it stands. Look at what is in a tool dict before you send it.
+    #| return tools
+    # --- end ---
 
 
 def run_tool(tools, call):
     """Run one call and return the toolResult that answers it: one call in, one result out,
     under the call's id, so the model can tell which of its calls each result answers."""
+    # --- your code ---
     tool = next(t for t in tools if t["name"] == call["name"])
     return {"role": "toolResult", "tool_call_id": call["id"], "tool_name": call["name"],
             "content": tool["execute"](call["arguments"]), "is_error": False}
+    # --- starter ---
+    #| # Runs the tool, then tells the model what it returned, in a sentence. The answer the
+    #| # provider reads is a message of role "toolResult": the call's id as tool_call_id, the
+    #| # tool's name as tool_name, what execute returned as content (exactly), is_error False.
+    #| by_name = {each["name"]: each for each in tools}
+    #| output = by_name[call["name"]]["execute"](call["arguments"])
+    #| return user_message(f"The {call['name']} tool returned: {output}")
+    # --- end ---
 
 
 def make_read_tool(ws):
@@ -84,10 +98,12 @@ def make_bash_tool(shell):
 # == loop ==
 
 def run_agent(model, system, messages, tools, prompt):
-    """The user's `prompt`, the model's reply, and, when the reply asks for tools, one result
-    for each call, in the order it asked, and the model's answer to those. Returns the
-    messages this run added. A result goes back as a toolResult under the call's id: the
-    model pairs a result with its call by that id, not by reading prose."""
+    """The user's `prompt`, the model's reply and, when the reply asks for tools, one result
+    for each call, in the order it asked, and then the model's answer to those results.
+    Returns the messages this run added to `messages` (the record).
+
+    One round only: if that answer asks for tools again, they are not run, and the run ends
+    on calls nobody answered. Lesson 03 makes this a loop."""
     start = len(messages)
     messages.append(user_message(prompt))
     reply = model.complete(system, messages, tool_specs(tools))

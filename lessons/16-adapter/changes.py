@@ -23,12 +23,14 @@ def to_anthropic(view):
     content is a list of blocks.
 
     Words are "text" blocks; a call is a "tool_use" block (id, name, input); a result is a
-    "tool_result" block (tool_use_id, content, is_error) in a user turn. The API wants user
-    and assistant turns to alternate, so a message whose role matches the turn before joins
-    that turn: the results of parallel calls share one user turn, and a steer typed after them
-    lands in that same turn, after them, because the view already puts results first. A
-    failed reply is sent as what it got out before it failed; the failure itself is the
-    record's, not the provider's. Pure: nothing given is changed or shared with the result.
+    "tool_result" block (tool_use_id, content, is_error) in a user turn. Every result of a
+    batch must be in the one user turn right after the calls, at its front, so a message whose
+    role matches the turn before joins that turn: the results of parallel calls share it, and
+    a steer typed after them lands in it too, after them, because the view already puts
+    results first. (The API would combine two user turns in a row itself; merging here is
+    never wrong.) A failed reply is sent as what it got out before it failed; the failure
+    itself is the record's, not the provider's. Pure: nothing given is changed or shared with
+    the result.
     """
     turns = []
     for message in view:
@@ -106,8 +108,9 @@ def safe_trim(messages, keep):
 #| #   a toolCall        -> {"type": "tool_use", "id", "name", "input": the arguments dict}
 #| #   a toolResult      -> a user turn's {"type": "tool_result", "tool_use_id", "content",
 #| #                        "is_error"}
-#| #   Roles alternate: a message of the same role as the turn before joins that turn. So the
-#| #   results of parallel calls share one user turn, and a steer after them joins it, after them.
+#| #   Every result of a batch sits in the one user turn right after the calls, at its front, in
+#| #   call order; the user's words come after them (in that turn, or in one of their own: the
+#| #   API combines two user turns in a row). A reply with no words has no text block.
 #| #
 #| # to_openai(view) -> a new list of Chat Completions messages, one for each message:
 #| #   user              -> {"role": "user", "content": the string}
@@ -116,8 +119,11 @@ def safe_trim(messages, keep):
 #| #                        "function": {"name", "arguments": a JSON string}}]}
 #| #   toolResult        -> {"role": "tool", "tool_call_id", "content"}
 #| #
+#| #   A reply with no calls has no "tool_calls" key at all: the API refuses an empty list.
+#| #
 #| # safe_trim(messages, keep) -> the last `keep` messages, or more when the cut would fall
-#| #   between a call and its results (move the cut earlier, never later); never more than given.
+#| #   between a call and its results (move the cut earlier, never later); never more than
+#| #   given; and at keep=0, nothing: a new empty list.
 #| #
 #| # All three are pure: a new list, and nothing they are given changes. The adapter below
 #| # (request_for, Adapter) calls them by name, so name them exactly so.

@@ -645,8 +645,9 @@ class FinalTextRenderer:
 #   a toolCall        -> {"type": "tool_use", "id", "name", "input": the arguments dict}
 #   a toolResult      -> a user turn's {"type": "tool_result", "tool_use_id", "content",
 #                        "is_error"}
-#   Roles alternate: a message of the same role as the turn before joins that turn. So the
-#   results of parallel calls share one user turn, and a steer after them joins it, after them.
+#   Every result of a batch sits in the one user turn right after the calls, at its front, in
+#   call order; the user's words come after them (in that turn, or in one of their own: the
+#   API combines two user turns in a row). A reply with no words has no text block.
 #
 # to_openai(view) -> a new list of Chat Completions messages, one for each message:
 #   user              -> {"role": "user", "content": the string}
@@ -655,8 +656,11 @@ class FinalTextRenderer:
 #                        "function": {"name", "arguments": a JSON string}}]}
 #   toolResult        -> {"role": "tool", "tool_call_id", "content"}
 #
+#   A reply with no calls has no "tool_calls" key at all: the API refuses an empty list.
+#
 # safe_trim(messages, keep) -> the last `keep` messages, or more when the cut would fall
-#   between a call and its results (move the cut earlier, never later); never more than given.
+#   between a call and its results (move the cut earlier, never later); never more than
+#   given; and at keep=0, nothing: a new empty list.
 #
 # All three are pure: a new list, and nothing they are given changes. The adapter below
 # (request_for, Adapter) calls them by name, so name them exactly so.

@@ -8,7 +8,10 @@ view to your harness.py in a process of its own and judges the plain data that c
 The first eight put the lesson's four cards through each translation: a record goes through
 your context_for_model (given), the view through to_anthropic or to_openai, and the request is
 judged three ways: its shape, lab.validate(request, wire=...), and a ScriptedModel of that wire
-answering it. Two cards try safe_trim. The rest are properties over histories hypothesis makes.
+answering it. On Anthropic's wire the shape is read as the API reads it, consecutive turns of
+one role combined into one, so a steer may join the results' turn or follow it as a turn of
+its own. Three cards try safe_trim, one of them at keep=0. The rest are properties over
+histories hypothesis makes.
 """
 
 import copy
@@ -27,9 +30,9 @@ PARALLEL = ("card 1, parallel calls: one assistant message asks for three reads 
             "Anthropic wants all three tool_result blocks in the one user turn after it; OpenAI "
             "wants three tool messages directly after it.")
 STEER = ("card 2, a steer after the results: the user typed while the tools ran, and the view "
-         "puts their words after the results. On Anthropic's wire the words join the results' "
-         "user turn, after them (roles alternate); on OpenAI's, a user message after the tool "
-         "messages.")
+         "puts their words after the results. On Anthropic's wire every result is in the one "
+         "user turn right after the calls, before any words; the words come after them, in that "
+         "turn or in one of their own. On OpenAI's, a user message after the tool messages.")
 FAILED = ("card 3, a failed reply: a reply that broke off mid-call is sent as what it got out, "
           "its words and its call, with the INTERRUPTED result the view gave the call; that it "
           "failed is the record's business, not the provider's.")
@@ -42,6 +45,9 @@ TRIM_BACKS_UP = ("card 5, a cut among results: safe_trim(view, keep) returns the
                  "moves earlier, to the assistant message that asked. keep is a floor.")
 TRIM_EXACT = ("card 6, a cut at a legal boundary: safe_trim returns exactly the last `keep` "
               "messages, as a new list; and never more than it was given.")
+TRIM_NOTHING = ("card 7, keep=0: the last none of the messages is an empty list, a new one, "
+                "whatever the view holds (a request of nothing, which the provider then "
+                "refuses: that is the caller's to avoid, not the trim's).")
 ACCEPTED = ("repair, then translate: whatever the record, the view translated for either wire "
             "is a request that provider accepts.")
 DETERMINISTIC = ("a translation depends on the view alone: the same view, sent twice or as an "
@@ -114,11 +120,35 @@ def judge_card(student, wire, card):
     request = student.value(f"to_{wire}", view).value
 
     shown = f"the view {lab.shape(view)}"
-    expect(wire_shape(request, wire) == shapes[wire], rule, given=shown,
-           expected=shapes[wire], got=wire_shape(request, wire))
+    read = wire_shape(as_the_api_reads_it(request, wire), wire)
+    expect(read == shapes[wire], rule, given=shown, expected=shapes[wire],
+           got=wire_shape(request, wire),
+           note="" if read == wire_shape(request, wire) else f"read as the API reads it: {read}")
     expect_accepted(request, wire, rule, shown)
     expect(facts(request, wire) == view_facts(view, wire), KEPT, given=shown,
            expected=view_facts(view, wire), got=facts(request, wire), note=f"on the {card} card")
+
+
+def as_the_api_reads_it(request, wire):
+    """The request as the provider reads it: on Anthropic's wire, consecutive turns of one role
+    combined into one turn ("Consecutive user or assistant turns in your request will be
+    combined into a single turn", the Messages API reference). Only for reading the shape:
+    whether the request is accepted is judged on what was sent."""
+    if wire != "anthropic" or not isinstance(request, list):
+        return request
+    combined = []
+    for m in request:
+        if not isinstance(m, dict) or not isinstance(m.get("content"), (list, str)):
+            combined.append(m)
+            continue
+        blocks = m["content"] if isinstance(m["content"], list) else [
+            {"type": "text", "text": m["content"]}]
+        if combined and isinstance(combined[-1], dict) and combined[-1].get("role") == m.get("role") \
+                and isinstance(combined[-1].get("content"), list):
+            combined[-1] = dict(combined[-1], content=combined[-1]["content"] + blocks)
+        else:
+            combined.append(dict(m, content=list(blocks)))
+    return combined
 
 
 def expect_accepted(request, wire, rule, shown):
@@ -142,7 +172,7 @@ def test_anthropic_parallel_calls_have_their_results_in_one_user_turn(student):
     judge_card(student, "anthropic", "parallel")
 
 
-def test_anthropic_steer_joins_the_results_turn_after_the_results(student):
+def test_anthropic_steer_comes_after_the_results(student):
     judge_card(student, "anthropic", "steer")
 
 
@@ -193,6 +223,17 @@ def test_safe_trim_keeps_exactly_keep_at_a_legal_boundary_and_never_more_than_gi
            given=f"safe_trim(view, 100), view {lab.shape(view)}",
            expected=f"a new list: {lab.shape(view)}",
            got="the very list it was given" if everything.returned_input else everything.value)
+
+
+def test_safe_trim_at_keep_0_keeps_nothing(student):
+    view = parallel_reads()
+
+    nothing = student.value("safe_trim", view, 0)
+
+    expect(nothing.value == [] and not nothing.returned_input, TRIM_NOTHING,
+           given=f"safe_trim(view, 0), view {lab.shape(view)}", expected="[] (a new list)",
+           got="the very list it was given" if nothing.returned_input else (
+               lab.shape(nothing.value) if isinstance(nothing.value, list) else repr(nothing.value)))
 
 
 # -- what a request carries -----------------------------------------------------------------
@@ -282,14 +323,18 @@ def histories(draw, wrecked=True):
     """A record of a few turns: words, parallel calls with nested arguments, steers typed after
     the results, failed replies. Wrecked (the default), results are also lost, recorded late,
     doubled and shuffled, replies fail mid-call or empty, results answer calls nobody made, and
-    the record may be cut off anywhere. Unwrecked, it is a valid transcript. Ids are unique."""
+    the record may be cut off anywhere, and its provider may number its calls afresh in every
+    reply (call_0, call_1, ...), which lesson 11's view renames. Unwrecked, it is a valid
+    transcript, and its ids are unique."""
     record, ids = [], iter(f"c{n}" for n in range(1, 1000))
+    restarting = wrecked and draw(st.booleans())
     for turn in range(draw(st.integers(1, 4))):
         record.append(lab.user(draw(WORDS)))
         for _ in range(draw(st.integers(0, 2))):
             calls = [lab.call(draw(st.sampled_from(["read", "bash", "write"])),
-                              {"n": turn, "paths": ["a.py", {"deep": [turn]}]}, id=next(ids))
-                     for _ in range(draw(st.integers(1, 3)))]
+                              {"n": turn, "paths": ["a.py", {"deep": [turn]}]},
+                              id=f"call_{k}" if restarting else next(ids))
+                     for k in range(draw(st.integers(1, 3)))]
             said = [lab.text(draw(WORDS))] if draw(st.booleans()) else []
             failed = wrecked and draw(st.booleans()) and draw(st.booleans())
             record.append(lab.fail("stream ended", *said, *calls) if failed
@@ -406,7 +451,7 @@ def _why_not(view, trimmed):
     return ""
 
 
-@given(histories(), st.integers(0, 6))
+@given(histories(), st.integers(1, 6))
 @settings(max_examples=30)
 def test_nothing_mutates_its_input(student, record, keep):
     view = student.view(record).messages

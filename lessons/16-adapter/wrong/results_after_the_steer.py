@@ -1,7 +1,7 @@
 """Wrong: each Anthropic user turn is built as its words first and its tool_result blocks after,
 so a steer typed while the tools ran is sent ahead of their results, and the API finds the
 calls unanswered "immediately after".
-Fails: test_anthropic_steer_joins_the_results_turn_after_the_results
+Fails: test_anthropic_steer_comes_after_the_results
 """
 
 
