@@ -71,7 +71,9 @@ def _student_options(g):
                    "looked for here and in the folders above, up to the project's)")
     g.add_argument("--lesson", help="the lesson's number, or a checkpoint's letter (B); else "
                    "the one your harness declares, else the newest numbered lesson")
-    g.add_argument("-k", dest="select", metavar="EXPR", help="run only the tests matching EXPR")
+    g.add_argument("-k", dest="select", metavar="WORDS", help="run only the tests whose names "
+                   "hold every one of WORDS (words of a test's title, as the report prints it: "
+                   "-k \"inside any write\"), or match a pytest -k expression")
     g.add_argument("-v", "--verbose", action="store_true",
                    help="write out every failing test's explanation, not the first of each gap")
     g.add_argument("--watch", action="store_true",

@@ -274,7 +274,7 @@ def test_help_shows_the_students_options_before_the_instructors_heading():
 
     text = run.stdout
     instructors = text.index("for instructors:")
-    for option in ("--harness", "--lesson", "-k EXPR", "--watch", "--hint", "--reset"):
+    for option in ("--harness", "--lesson", "-k WORDS", "--watch", "--hint", "--reset"):
         assert text.index(f"  {option}") < instructors, f"{option} should come first:\n{text}"
     for option in ("--batch", "--verify", "--format", "--output", "--jobs", "--where"):
         assert text.index(f"  {option}") > instructors, f"{option} is an instructor's:\n{text}"
@@ -406,3 +406,208 @@ def test_a_grade_line_of_a_report_made_from_outcomes_counts_them():
 def grade_text(grade):
     from lab.grading.report import text_report
     return text_report(grade, LESSON)
+
+
+# -- 9. the case, not the noise ---------------------------------------------------------------
+
+LONG_ID = re.compile(r"(?:toolu_(?:01)?|call_|functions\.run:)[A-Za-z0-9]{12}")
+
+
+def wrong_answer(tmp_path, name, lesson=LESSON):
+    """A folder holding the harness a wrong/ answer of `lesson` stands for."""
+    return variant(tmp_path, lesson.variant(lesson.folder / "wrong" / f"{name}.py"))
+
+
+def with_appended(tmp_path, code):
+    """A folder holding lesson 10's finished harness with `code` appended (it wins)."""
+    return variant(tmp_path, LESSON.finished.read_text() + "\n\n" + code)
+
+
+def failure_of(report, title):
+    """The lines of the report under the failing test `title`, up to the next test or gap,
+    stripped."""
+    lines = report.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip() == f"✗ {title}")
+    end = next((i for i in range(start + 1, len(lines))
+                if lines[i].lstrip().startswith(("✗ ", "✓ ")) or not lines[i].strip()), len(lines))
+    return [line.strip() for line in lines[start + 1:end]]
+
+
+def labelled(lines, label):
+    """The text after `label:` on the first of `lines` that has it."""
+    return next(line.split(f"{label}:", 1)[1].strip() for line in lines
+                if line.lstrip().startswith(f"{label}:"))
+
+
+def test_a_cards_given_line_folds_the_lead_in_and_names_ids_as_the_card_does(tmp_path):
+    folder = wrong_answer(tmp_path, "delete_the_dangling_call")
+
+    run = lab_check("--harness", "harness.py", "--lesson", "10", "-k", "missing_result", cwd=folder)
+
+    said = failure_of(run.stdout, "missing result gets interrupted right after its call")
+    given = labelled(said, "given")
+    lead_in = re.fullmatch(r"\(lead-in: (\d+) messages\) (.+)", given)
+    assert lead_in and int(lead_in[1]) in (4, 8), given
+    assert lead_in[2] == "U A[c1,c2] R(c1) U", f"the card's own shape, its own ids:\n{run.stdout}"
+    legend = labelled(said, "ids")
+    assert re.fullmatch(rf"c1 {LONG_ID.pattern} · c2 {LONG_ID.pattern}", legend), legend
+    assert not LONG_ID.search("\n".join(line for line in said if "ids:" not in line)), run.stdout
+
+
+def test_ids_a_session_made_up_are_short_and_the_same_on_every_line(tmp_path):
+    folder = wrong_answer(tmp_path, "repair_the_record")
+
+    run = lab_check("--harness", "harness.py", "--lesson", "10", "-k", "walk_away_at_tool", cwd=folder)
+
+    said = failure_of(run.stdout, "walk away at tool start leaves a session that still answers")
+    assert labelled(said, "given") == "U A[c1]", run.stdout
+    assert labelled(said, "expected") == "U A[c1] U A U A", run.stdout
+    assert re.fullmatch(r"c1 toolu_[A-Za-z0-9]{12}", labelled(said, "ids")), run.stdout
+
+
+def test_the_orphan_cards_count_is_the_count_of_messages_given(tmp_path):
+    folder = wrong_answer(tmp_path, "copy_the_messages")
+
+    run = lab_check("--harness", "harness.py", "--lesson", "10", "-k", "orphan", cwd=folder)
+
+    said = failure_of(run.stdout, "orphan result is dropped without inventing a call")
+    lead = int(re.match(r"\(lead-in: (\d+) messages\)", labelled(said, "given"))[1])
+    kept = int(re.search(r"the (\d+) messages kept", labelled(said, "expected"))[1])
+    assert kept == lead + 3, f"the lead-in and the card's three kept, {lead + 3}:\n{run.stdout}"
+    assert labelled(said, "got") == f"copies: all {lead + 3} messages", run.stdout
+
+
+def test_the_caret_points_at_the_made_up_message_not_the_recorded_one_after_it(tmp_path):
+    folder = wrong_answer(tmp_path, "orphan_becomes_user_message")
+
+    run = lab_check("--harness", "harness.py", "--lesson", "10", "-k", "orphan", cwd=folder)
+
+    said = failure_of(run.stdout, "orphan result is dropped without inventing a call")
+    lead = int(re.match(r"\(lead-in: (\d+) messages\)", labelled(said, "given"))[1])
+    caret = next(line for line in said if "^ first difference: messages[" in line)
+    assert f"messages[{lead + 2}]" in caret, f"the U made from the orphan is at {lead + 2}:\n{run.stdout}"
+    expected, got = [line for line in said if line.lstrip().startswith(("expected:", "got:"))][2:4]
+    assert '"Well?"' in expected and "def main()" in got, run.stdout  # the two Us, in full
+
+
+def test_an_input_changed_in_place_is_reported_first_saying_what_changed(tmp_path):
+    folder = with_appended(tmp_path, (
+        "_repair = repair_tool_history\n\n\n"
+        "def repair_tool_history(messages):\n"
+        "    view = _repair(messages)\n"
+        "    messages[:] = view  # the repair written into the record\n"
+        "    return list(view)\n"))
+
+    run = lab_check("--harness", "harness.py", "--lesson", "10", "-k", "repair_leaves_its_input",
+                    cwd=folder)
+
+    said = failure_of(run.stdout, "repair leaves its input untouched")
+    assert said[0].startswith("pure: the record you are given is not touched"), run.stdout
+    assert "(and first: every message" not in said[0], f"the mutation comes first:\n{run.stdout}"
+    changed = said[[i for i, line in enumerate(said) if line.endswith("it changed:")][0] + 1]
+    assert re.fullmatch(r"R\(c2\) inserted before given\[\d+\]", changed.strip()), run.stdout
+    assert "replaced" not in run.stdout, run.stdout
+
+
+def test_a_view_that_rewrites_its_record_says_which_message_went_and_which_came(tmp_path):
+    folder = wrong_answer(tmp_path, "repair_the_record")
+
+    run = lab_check("--harness", "harness.py", "--lesson", "10", "-k", "view_drops", cwd=folder)
+
+    said = failure_of(run.stdout, "view drops empty failures then repairs and leaves the record alone")
+    changes = [line.strip() for line in said[said.index(next(l for l in said if l.endswith("it changed:"))) + 1:]
+               if not line.lstrip().startswith("ids:")]
+    assert re.fullmatch(r"given\[\d+\] A\(error\) removed", changes[0]), run.stdout
+    assert re.fullmatch(r"R\(c1\) inserted before given\[\d+\]", changes[1]), run.stdout
+
+
+def test_an_exception_of_the_students_code_is_shown_with_the_input_that_raised_it(tmp_path):
+    folder = with_appended(tmp_path, (
+        "_repair = repair_tool_history\n\n\n"
+        "def repair_tool_history(messages):\n"
+        "    if len(messages[-1]['content']) > 30:\n"
+        "        raise IndexError('list index out of range')\n"
+        "    return _repair(messages)\n"))
+
+    run = lab_check("--harness", "harness.py", "--lesson", "10", "-k", "missing_result", cwd=folder)
+
+    said = failure_of(run.stdout, "missing result gets interrupted right after its call")
+    assert said[0].startswith("IndexError: list index out of range, raised while running"), said
+    assert re.fullmatch(r"\(lead-in: \d+ messages\) U A\[c1,c2\] R\(c1\) U",
+                        labelled(said, "given")), run.stdout
+
+
+def test_k_with_words_of_a_title_runs_the_test_the_title_names():
+    eleven = lessons.lesson(11)
+
+    run = lab_check("--harness", str(eleven.finished), "--lesson", "11", "-k", "inside any write")
+
+    assert run.returncode == 0, f"exit {run.returncode}:\n{run.stdout}{run.stderr}"
+    assert score_line(run.stdout) == (1, 0), run.stdout
+    assert "✓ power cut inside any write leaves a session that resumes" in run.stdout, run.stdout
+
+
+def test_release_builds_an_edition_without_a_word_from_the_kernel(tmp_path):
+    run = lab_check("--release", "10", "--output", str(tmp_path / "edition"))
+
+    assert run.returncode == 0, f"exit {run.returncode}:\n{run.stdout}{run.stderr}"
+    assert run.stderr == "", f"--release should print only its own line:\n{run.stderr}"
+
+
+@pytest.mark.parametrize("number, words", [(10, "the same two gaps"), (11, "the same five gaps"),
+                                           (16, "the same gap")])
+def test_an_editions_readme_counts_the_gaps_its_manifest_lists(tmp_path, number, words):
+    from lab.release import edition
+
+    lesson = lessons.lesson(number)
+    assert len(manifest.read(lesson)["gaps"]) == {"two": 2, "five": 5}.get(words.split()[2], 1)
+
+    built = edition.build(lesson, tmp_path / "edition", with_notebook=False)
+
+    assert words in " ".join((built / "README.md").read_text().split())
+
+
+def test_a_trim_that_raises_at_keep_0_is_shown_with_the_call_that_raised(tmp_path):
+    sixteen = lessons.lesson(16)
+    folder = variant(tmp_path, sixteen.finished.read_text() + (
+        "\n\n_trim = safe_trim\n\n\n"
+        "def safe_trim(messages, keep):\n"
+        "    if keep == 0:\n"
+        "        return messages[len(messages) - keep:][0:1] + [messages[len(messages)]]\n"
+        "    return _trim(messages, keep)\n"))
+
+    run = lab_check("--harness", "harness.py", "--lesson", "16", "-k", "safe_trim_is_legal",
+                    cwd=folder)
+
+    said = failure_of(run.stdout, "safe trim is legal at every keep")
+    assert said[0].startswith("IndexError: list index out of range, raised while"), run.stdout
+    assert re.fullmatch(r"safe_trim\((U|A\S*|R\(\S+\))( (U|A\S*|R\(\S+\)))*, 0\)",
+                        labelled(said, "given")), f"the call, its view as a shape:\n{run.stdout}"
+
+
+def test_one_exception_on_every_input_is_one_reason_shown_with_the_first_input(tmp_path):
+    folder = with_appended(tmp_path, "def repair_tool_history(messages):\n"
+                                     "    raise ValueError('not yet')\n")
+
+    run = lab_check("--harness", "harness.py", "--lesson", "10", cwd=folder)
+
+    gap = run.stdout[run.stdout.index("✗ the repair gap"):run.stdout.index("✗ the view gap")]
+    assert "14 of 14 tests fail" in gap and "each for a reason of its own" not in gap, run.stdout
+    assert gap.count("ValueError: not yet, raised while running repair_tool_history") == 1, gap
+    assert re.search(r"given: +\(lead-in: \d+ messages\) U A\[c1,c2\] R\(c1\) U", gap), gap
+
+
+def test_a_message_edited_in_place_is_named_with_the_field_that_changed(tmp_path):
+    folder = with_appended(tmp_path, (
+        "_repair = repair_tool_history\n\n\n"
+        "def repair_tool_history(messages):\n"
+        "    view = _repair(messages)\n"
+        "    messages[-1]['content'] = messages[-1]['content'].upper()  # the very object, edited\n"
+        "    return view\n"))
+
+    run = lab_check("--harness", "harness.py", "--lesson", "10", "-k", "repair_leaves_its_input",
+                    cwd=folder)
+
+    said = failure_of(run.stdout, "repair leaves its input untouched")
+    changed = said[[i for i, line in enumerate(said) if line.endswith("it changed:")][0] + 1]
+    assert re.fullmatch(r"given\[\d+\] U edited in place: its content", changed), run.stdout

@@ -15,8 +15,10 @@ when their shapes are equal, that message is shown in full instead.
 
 import json
 import re
+from difflib import SequenceMatcher
 
 from ..display import show, tokens
+from .notation import lead_in_token
 
 WIDTH = 84     # characters of a value shown on one line, at most
 CONTEXT = 36   # characters kept before the first difference when a value must be cut
@@ -59,11 +61,15 @@ def as_tokens(value):
     return None
 
 
-def of_shapes(expected, got):
+def of_shapes(expected, got, index=None, fold=0):
     """(expected, got, column, index) for two token lists that differ: the shapes as shown, the
-    column of the first differing token in them, and that token's index (the message's)."""
-    index = first_difference(expected, got)
-    column = len(" ".join(got[:index])) + (1 if index else 0)
+    column of message `index` in them (the first differing token when not given), and that
+    index. The first `fold` tokens, a lead-in both share, are shown as one token."""
+    index = first_difference(expected, got) if index is None else index
+    head = [lead_in_token(fold)] if fold else []
+    expected, got = head + expected[fold:], head + got[fold:]
+    at = index - fold + len(head)
+    column = len(" ".join(got[:at])) + (1 if at else 0)
     shown_expected, shown_got, column = window(" ".join(expected), " ".join(got), column)
     return shown_expected, shown_got, column, index
 
@@ -88,3 +94,58 @@ def of_texts(expected, got):
     if not at:
         return None
     return window(expected, got, at)
+
+
+def changes(before, after, kept_objects=True):
+    """What a function did to the list of messages it was handed, a sentence a change, in the
+    order of the list: `before` as it was handed over, `after` as it was left. Each says which
+    message and how: removed, inserted, replaced (by another kind of message), or changed (and
+    which fields); changed "in place" when the list still holds the very objects it was
+    handed (`kept_objects`), which only the student's process can see. Empty when nothing
+    changed; when the values are equal but the objects are not, one sentence says so."""
+    if not isinstance(after, list):
+        return [f"it is no longer a list of messages, but {type(after).__name__}"]
+    keys = [_key(m) for m in before], [_key(m) for m in after]
+    said = []
+    for op, i1, i2, j1, j2 in SequenceMatcher(None, *keys, autojunk=False).get_opcodes():
+        if op == "equal":
+            continue
+        if op == "replace" and i2 - i1 == j2 - j1:
+            for i, j in zip(range(i1, i2), range(j1, j2)):
+                said.append(_changed(before[i], after[j], i, kept_objects))
+            continue
+        said += [f"given[{i}] {_token(before[i])} removed" for i in range(i1, i2)]
+        place = f"before given[{i2}]" if i2 < len(before) else "at the end"
+        said += [f"{_token(after[j])} inserted {place}" for j in range(j1, j2)]
+    if not said and not kept_objects:
+        said.append("every message reads the same, but some are new objects put in place of "
+                    "the ones handed over")
+    return said
+
+
+def _changed(old, new, index, in_place):
+    if not (isinstance(old, dict) and isinstance(new, dict)) or old.get("role") != new.get("role"):
+        return f"given[{index}] {_token(old)} replaced by {_token(new)}"
+    fields = [k for k in list(old) + [k for k in new if k not in old] if old.get(k) != new.get(k)]
+    if "content" in fields and isinstance(old.get("content"), list) \
+            and isinstance(new.get("content"), list) and len(old["content"]) == len(new["content"]):
+        at = fields.index("content")
+        fields[at:at + 1] = [f"content[{b}].{k}" for b, (x, y) in
+                             enumerate(zip(old["content"], new["content"])) if x != y
+                             for k in _fields(x, y)]
+    how = "edited in place" if in_place else "changed"
+    return f"given[{index}] {_token(old)} {how}: its {', '.join(fields)}"
+
+
+def _fields(old, new):
+    if not (isinstance(old, dict) and isinstance(new, dict)):
+        return ["(whole)"]
+    return [k for k in list(old) + [k for k in new if k not in old] if old.get(k) != new.get(k)]
+
+
+def _token(message):
+    return tokens([message])[0] if isinstance(message, dict) else repr(message)[:40]
+
+
+def _key(message):
+    return json.dumps(message, sort_keys=True, default=repr)

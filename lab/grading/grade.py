@@ -47,7 +47,8 @@ def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits(), see
         if not result.problem:
             files = [str(pathlib.Path(t).resolve()) for t in tests] if tests else [str(lesson.tests)]
             job = Job(snapshot=snapshot, lesson=str(lesson.folder), tests=files,
-                      isolation=result.isolation, seed=seed, select=select or "", limits=limits)
+                      isolation=result.isolation, seed=seed,
+                      select=selection.expression(select), limits=limits)
             _judge(supervise.run(job, private, lesson), lesson, result, bool(tests or select))
             if not result.problem and not result.tests:  # a -k that matched nothing: no pass
                 result.problem = selection.nothing_graded(tests or [lesson.tests], select, lesson)

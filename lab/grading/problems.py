@@ -31,7 +31,9 @@ class StudentDied(StudentProblem):
 
 
 class StudentRaised(StudentProblem):
-    pass
+    def __init__(self, explanation, kind=""):
+        super().__init__(explanation)
+        self.kind = kind  # the exception's type, by name: NotImplementedError is an empty gap
 
 
 class StudentImportFailed(StudentProblem):
@@ -77,7 +79,7 @@ def raised(facts, doing, limits):
     if kind == "RecursionError":
         return StudentRaised(f"{facts['message']} while {doing}{at}: a function that calls "
                              "itself with no way to stop?")
-    return StudentRaised(f"{facts['message']}, raised while {doing}{at}")
+    return StudentRaised(f"{facts['message']}, raised while {doing}{at}", kind)
 
 
 def died(status, doing):

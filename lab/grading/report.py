@@ -112,12 +112,27 @@ def _groups(tests, gaps):
         groups[gap].tests.append(test)
         if test.outcome != "passed":
             said = test.message.rstrip()
-            cause = next((c for c in groups[gap].causes if c.message == said), None)
+            cause = next((c for c in groups[gap].causes if _reason(c.message) == _reason(said)),
+                         None)
             if cause is None:
                 groups[gap].causes.append(cause := Cause(said))
             cause.tests.append(test)
     ranked = [GRADER] + order
     return [groups[gap] for gap in sorted(groups, key=ranked.index) if groups[gap].causes]
+
+
+def _reason(message):
+    """An explanation without the input it was found on (its `given:` and `ids:` lines): two
+    tests whose code raised the same exception on the same line, on different inputs, fail
+    for one reason, and the report shows it once, with the first test's input."""
+    kept, skipping = [], False
+    for line in message.splitlines():
+        labelled = line.startswith("  ") and not line.startswith(" " * 12)
+        if labelled:
+            skipping = line.lstrip().startswith(("given:", "ids:"))
+        if not skipping:
+            kept.append(line)
+    return "\n".join(kept)
 
 
 def _heading(gap, gaps):

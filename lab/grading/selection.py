@@ -13,6 +13,9 @@ import pathlib
 from . import manifest
 
 
+OPERATORS = {"and", "or", "not"}
+
+
 class NoSuchTests(ValueError):
     """A test file named on the command line cannot be run; the message says why."""
 
@@ -37,6 +40,19 @@ def test_files(named, lesson, start=None):
     return files or [lesson.tests]
 
 
+def expression(select):
+    """A -k as pytest reads it. Words with nothing between them (`-k "inside any write"`, as a
+    report prints a test's title) pick the tests whose names hold every one of them, so they
+    are joined by "and"; an expression (and, or, not, parentheses) is taken as written."""
+    words = (select or "").split() if not _is_expression(select) else None
+    return " and ".join(words) if words else (select or "")
+
+
+def _is_expression(select):
+    words = (select or "").lower().split()
+    return bool(OPERATORS & set(words)) or any(c in (select or "") for c in "()")
+
+
 def nothing_graded(files, select, lesson):
     """Why a grading of `files` with the -k expression `select` graded no test: a sentence
     naming what was asked, what there is, and what to do."""
@@ -50,7 +66,8 @@ def nothing_graded(files, select, lesson):
                 f"{', '.join(str(path) for path in files)}, so nothing was graded. Does the file "
                 "import, on its own, with python?")
     return (f"-k {select!r} matches none of the {len(names)} tests, so nothing was graded. "
-            f"-k picks tests by words of their names, such as {', '.join(_telling(names))}. "
+            f"-k picks the tests whose names hold all its words, such as "
+            f"{', '.join(_telling(names))}. "
             "Leave -k out to run them all.")
 
 

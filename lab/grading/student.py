@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 import lab
 
-from .problems import StudentMissingName, StudentNotPlain
+from .problems import StudentMissingName, StudentNotPlain, StudentRaised, StudentTimeout
+from .verdict import explain
 from .sandbox import PowerCut, Remote
 
 __all__ = ["PowerCut", "Returned", "Student", "Value"]
@@ -104,7 +105,7 @@ class Student:
     def call(self, name, record):
         """name(record) in the sandbox, checked to have returned a list of messages."""
         facts = self._ask({"op": "facts", "name": name, "messages": record},
-                          f"running {name}", name)
+                          f"running {name}", name, given=record)
         if type(facts) is not dict or facts.get("type") is None:
             raise StudentNotPlain(f"{name} answered with something that is not its facts.")
         if facts["type"] != "list":
@@ -128,7 +129,7 @@ class Student:
     def value(self, name, *args):
         """name(*args) in the sandbox: what it returned, and its arguments afterwards."""
         facts = self._ask({"op": "value", "name": name, "args": list(args)},
-                          f"running {name}", name)
+                          f"running {name}", name, given=_called(name, args))
         if type(facts) is not dict or type(facts.get("args_after")) is not list:
             raise StudentNotPlain(f"{name} answered with something that is not its facts.")
         if _holds_remote(facts.get("value")):
@@ -159,8 +160,17 @@ class Student:
         if self._process is not None:
             self._process.close()
 
-    def _ask(self, request, doing, name):
-        answer = self.process.request(request, doing)
+    def _ask(self, request, doing, name, given=None):
+        """The answer to `request`; a problem on the way is raised, an exception or a timeout
+        of the student's code with the input that raised it (`given`), as the report writes
+        an input. An empty gap (NotImplementedError) raises the same for every input: it is
+        left alone, so that the report says it once."""
+        try:
+            answer = self.process.request(request, doing)
+        except (StudentRaised, StudentTimeout) as problem:
+            if given is None or getattr(problem, "kind", "") == "NotImplementedError":
+                raise
+            raise type(problem)(explain(problem.explanation, given=given)) from None
         if "missing" in answer:
             raise StudentMissingName(answer["missing"], self.missing(answer["missing"]))
         return answer["ok"]
@@ -184,6 +194,13 @@ def _holds_remote(value, depth=0):
     if type(value) is dict:
         return any(_holds_remote(v, depth + 1) for v in value.values())
     return False
+
+
+def _called(name, args):
+    """`name(U A[c1] R(c1), 3)`: a call as the report shows it, lists of messages as shapes."""
+    shown = [(lab.shape(a) or "[]") if isinstance(a, list) and all(isinstance(m, dict) for m in a)
+             else repr(a) for a in args]
+    return f"{name}({', '.join(shown)})"
 
 
 ID_TYPES = (str, int, type(None))  # what a call id may be, for the grader to compare it

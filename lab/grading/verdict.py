@@ -16,13 +16,17 @@ transcripts have the same shape, the first message that differs is written out i
 labelled so. Other text is written as it is, a value of several lines indented under its label.
 Inside a hypothesis search, `given` is the smallest failing case found, and says so, and a
 short one is shown message by message too.
+
+Every value of an explanation is written through one notation.Naming: ids a provider made up
+are shown short, with an `ids:` legend, and a test's lead-in is folded (see notation.py).
+expect_untouched says, before anything else, what a student's function did to its input.
 """
 
 from hypothesis import currently_in_test_context
 
 import lab
 
-from . import difference
+from . import difference, notation
 
 INDENT = " " * 12        # where a value starts: two spaces, a label of nine, one space
 MOST_OBJECTIONS = 3      # of the strict provider's objections, shown; the rest are counted
@@ -40,17 +44,36 @@ def expect(ok, rule, *, given=None, expected=None, got=None, note=None):
 
 
 def explain(rule, *, given=None, expected=None, got=None, note=None):
+    """The explanation, every value written through one notation.Naming: random ids short (a
+    legend under it gives the real ones), a test's lead-in folded."""
+    naming = notation.Naming(given, expected, got, note)
+    given, expected, got, note = (naming.apply(v) for v in (given, expected, got, note))
     lines = [rule]
     if given is not None:
-        lines += _given(given)
+        lines += _given(given, naming)
     if expected is not None and got is not None:
-        lines += _compared(expected, got)
+        lines += _compared(expected, got, naming)
     else:
-        lines += [_line(label, _render(value)) for label, value
+        lines += [_line(label, _render(value, naming)) for label, value
                   in (("expected", expected), ("got", got)) if value is not None]
     if note:
         lines += [f"  {line}" for line in note.splitlines()]
+    legend = naming.legend("\n".join(lines))
+    if legend:
+        lines.append(_line("ids", legend))
     return "\n".join(lines)
+
+
+def expect_untouched(before, after, rule, *, kept_objects=True, what="the record"):
+    """`after` (the list a student's function was handed, as it left it) is `before` (as it
+    was handed over), holding the very same objects; else the test fails saying first which
+    message changed and how (difference.changes). A test checks this before what the
+    function returned: a mutated input explains most of what comes after it."""
+    said = difference.changes(before, after, kept_objects)
+    expect(not said, rule, expected=before, got=after,
+           note=f"expected and got are {what} before and after your code ran; it changed:\n"
+                + "\n".join(f"  {line}" for line in said)
+                + f"\nleave {what} as it is: build a new list, and change a copy of a message")
 
 
 def objections(problems, most=MOST_OBJECTIONS):
@@ -66,8 +89,8 @@ def objections(problems, most=MOST_OBJECTIONS):
     return "\n".join(lines)
 
 
-def _given(value):
-    lines = [_line("given", _render(value))]
+def _given(value, naming):
+    lines = [_line("given", _render(value, naming))]
     if currently_in_test_context():  # the failing example hypothesis shrank to, run once more
         lines.append(f"{INDENT}(the smallest failing case hypothesis found)")
         if isinstance(value, list) and 0 < len(value) <= SHOWN_IN_FULL:
@@ -76,22 +99,34 @@ def _given(value):
     return lines
 
 
-def _compared(expected, got):
-    """The expected and got lines, and under them a caret at their first difference."""
+def _compared(expected, got, naming):
+    """The expected and got lines, and under them a caret at their first difference: the first
+    message that differs, when both are lists of messages (a made-up U is not the recorded U
+    after it), else the first token."""
     want, have = difference.as_tokens(expected), difference.as_tokens(got)
+    both = _messages(expected) and _messages(got)
     if want is not None and have is not None and want != have:
-        shown_want, shown_have, column, index = difference.of_shapes(want, have)
-        return [_line("expected", shown_want), _line("got", shown_have),
-                _caret(column, f"first difference: messages[{index}]")]
-    if want is not None and want == have and isinstance(expected, list) and isinstance(got, list):
+        index = difference.first_difference(expected if both else want, got if both else have)
+        count = naming.folded(expected, want)
+        fold = count if count and naming.folded(got, have) == count and index >= count else 0
+        shown_want, shown_have, column, index = difference.of_shapes(want, have, index, fold)
+        lines = [_line("expected", shown_want), _line("got", shown_have),
+                 _caret(column, f"first difference: messages[{index}]")]
+        if both and index < min(len(expected), len(got)) and want[index] == have[index]:
+            full_want, full_have, column = difference.of_messages(expected[index], got[index])
+            lines[-1] += ", in full:"
+            lines += [_line("expected", full_want), _line("got", full_have),
+                      _caret(column, "first difference")]
+        return lines
+    if want is not None and want == have and both:
         index = difference.first_difference(expected, got)
         if index is not None:
             full_want, full_have, column = difference.of_messages(expected[index], got[index])
-            return [_line("expected", _render(expected)),
+            return [_line("expected", _render(expected, naming)),
                     _line("got", f"the same shape, but messages[{index}] differs; in full:"),
                     _line("expected", full_want), _line("got", full_have),
                     _caret(column, "first difference")]
-    rendered = [_render(expected), _render(got)]
+    rendered = [_render(expected, naming), _render(got, naming)]
     lines = [_line("expected", rendered[0]), _line("got", rendered[1])]
     cut = difference.of_texts(*rendered) if "\n" not in "".join(rendered) else None
     if cut:
@@ -99,7 +134,17 @@ def _compared(expected, got):
     return lines
 
 
-def _render(value):
+def _messages(value):
+    return isinstance(value, list) and all(isinstance(m, dict) for m in value)
+
+
+def _render(value, naming):
+    """A value as one notation writes it: a transcript as its shape (its lead-in folded), any
+    other value as text."""
+    tokens = difference.as_tokens(value)
+    if tokens is not None and (isinstance(value, str) or value):
+        fold = naming.folded(value, tokens)
+        return " ".join(([notation.lead_in_token(fold)] if fold else []) + tokens[fold:])
     if isinstance(value, list):
         return lab.shape(value) if value else "(no messages)"
     return str(value)

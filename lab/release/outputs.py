@@ -18,6 +18,7 @@ import shutil
 import tempfile
 
 import nbformat
+from traitlets.config import Config
 from nbclient import NotebookClient
 
 from .. import casebook, notebook
@@ -51,7 +52,8 @@ def executed(lesson, edition, with_finished=True):
         shutil.copytree(edition, work, ignore=shutil.ignore_patterns(".github", "*.ipynb"))
         if with_finished:
             shutil.copyfile(lesson.finished, work / "harness.py")
-        _run(nb, work, {k: v for k, v in os.environ.items() if k not in (ENV, "PYTHONPATH")})
+        _run(nb, work, {k: v for k, v in os.environ.items() if k not in (ENV, "PYTHONPATH")},
+             scratch)
         _scrub(nb, [str(work.resolve()), str(work), scratch])
     note = NOTE if with_finished else SAVED_NOTE
     nb.cells.insert(0, nbformat.v4.new_markdown_cell(note, id=NOTE_ID))
@@ -69,17 +71,27 @@ def record_sessions(lesson, path):
     path.unlink(missing_ok=True)
     env = {k: v for k, v in os.environ.items() if k not in (ENV, "PYTHONPATH")}
     env.update({casebook.RECORD: str(path), ENV: str(lesson.starter)})  # never an answer's cases
-    _run(nb, lesson.folder, env)
+    with tempfile.TemporaryDirectory(prefix="lab-release-sessions-") as sockets:
+        _run(nb, lesson.folder, env, sockets)
     return path
 
 
-def _run(nb, folder, env):
+def _run(nb, folder, env, sockets):
+    """Every cell of `nb` run in `folder` on a python3 kernel whose sockets are in `sockets`."""
     client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
-                            record_timing=False, resources={"metadata": {"path": str(folder)}})
+                            config=over_ipc(sockets), record_timing=False,
+                            resources={"metadata": {"path": str(folder)}})
     client.reset_execution_trackers()
     with client.setup_kernel(env=env, cwd=str(folder)):
         for index, cell in enumerate(nb.cells):  # a failing cell raises CellExecutionError
             client.execute_cell(cell, index)
+
+
+def over_ipc(folder):
+    """The kernel manager's settings for a kernel that talks over sockets in `folder` (IPC),
+    not over TCP: no port is opened, so ipykernel has no unencrypted TCP to warn about on the
+    instructor's terminal."""
+    return Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(folder, "kernel")}})
 
 
 def _scrub(nb, paths):

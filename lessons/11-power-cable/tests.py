@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import lab
 from lab.grading.student import PowerCut
-from lab.grading.verdict import expect
+from lab.grading.verdict import expect, expect_untouched
 
 INTERRUPTED = ("Tool call interrupted: no result was recorded. It may not have run, or may have "
                "run partly; check before repeating it.")
@@ -451,13 +451,11 @@ def test_view_drops_empty_failures_then_repairs_and_leaves_the_record_alone(stud
 
     view = student.view(record)
 
+    expect_untouched(record, view.input_after, THE_VIEW, kept_objects=view.input_kept_objects)
     wanted = [record[0], record[1], record[2], record[4], lab.reply(dict(again, id="call_0_1")),
               dict(record[6], tool_call_id="call_0_1"), record[7]]
     expect(view.messages == wanted, THE_VIEW, given=record, expected=one_line(wanted),
            got=one_line(view.messages))
-    expect(view.input_after == record and view.input_kept_objects, THE_VIEW, given=record,
-           expected=f"the record afterwards: {lab.shape(record)}, every message as it was",
-           got=f"the record afterwards: {one_line(view.input_after)}")
 
 
 def test_a_provider_that_restarts_or_leaves_out_ids_is_answered_every_time(student):
@@ -520,12 +518,10 @@ def test_view_of_any_history_is_accepted_and_leaves_the_record_alone(student, re
 
     view = student.view(record)
 
+    expect_untouched(sent, view.input_after, PURE_RECORD, kept_objects=view.input_kept_objects)
     problems = lab.validate(view.messages)
     expect(not problems, VALID, given=record, got=view.messages,
            note=f"the strict provider refuses it: {problems[0] if problems else ''}")
-    expect(view.input_after == sent and view.input_kept_objects, PURE_RECORD, given=record,
-           expected=f"the record afterwards: {lab.shape(sent)}, every message as it was",
-           got=f"the record afterwards: {one_line(view.input_after)}")
 
 
 @given(histories())
@@ -533,10 +529,9 @@ def test_view_of_any_history_is_accepted_and_leaves_the_record_alone(student, re
 def test_repair_of_any_history_is_idempotent_and_pure(student, record):
     seen = repaired(student, record)
 
+    expect_untouched(seen["input_before"], seen["input_after"], PURE, what="the history")
     expect(seen["twice"] == seen["messages"], IDEMPOTENT, given=record,
            expected=one_line(seen["messages"]), got=one_line(seen["twice"]))
-    expect(seen["input_after"] == seen["input_before"], PURE, given=record,
-           expected="the history as it was", got=f"afterwards: {one_line(seen['input_after'])}")
     expect(json.dumps(seen["again"]) == json.dumps(seen["messages"]), PURE, given=record,
            expected=one_line(seen["messages"]), got=f"the second time: {one_line(seen['again'])}")
 

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lab
-from lab.grading.verdict import expect
+from lab.grading.verdict import expect, expect_untouched
 from lab.wire import shape as wire_shape
 
 SYSTEM = "You are a helpful assistant."
@@ -462,7 +462,4 @@ def test_nothing_mutates_its_input(student, record, keep):
 
         after = student.value(name, *args).args_after
 
-        expect(after == sent, PURE, given=f"{name} on the view {lab.shape(view)}",
-               expected=f"the view afterwards: {lab.shape(view)}, every message as it was",
-               got=f"the view afterwards: {lab.shape(after[0]) if after else '?'}"
-                   + ("" if lab.shape(after[0]) != lab.shape(view) else ", some message changed"))
+        expect_untouched(sent[0], after[0] if after else [], f"{PURE} (on {name})", what="the view")

@@ -2,7 +2,8 @@
 # args: --time-limit 3 -k "repair_leaves_its_input_untouched or steering or repairing_twice"
 # exit: 1
 # says: pure: the record you are given is not touched
-# says: (messages in it were replaced)
+# says: given[0] U changed: its content
+# says: U inserted at the end
 # closing: 2 passed, 1 failed
 # Repairs correctly, then damages the list it was given (a message replaced, one added) and
 # the lab's fixtures and builders in its own process. The purity test fails; the tests after

@@ -2,7 +2,7 @@
 # args: --time-limit 3 -k "missing or view_drops or valid_transcript"
 # exit: 1
 # says: first difference
-# says: copies: messages[0]
+# says: copies: all 
 # closing: 0 passed, 3 failed
 # Returns objects that say yes to every comparison and claim to be what the grader wants:
 # dicts whose __eq__ is always true and whose __class__ says dict, and a list subclass equal
