@@ -2,9 +2,12 @@
 next lab a student can start in this copy of the course, and the sentence a passing report's
 `next:` line says about it.
 
-The next lab is the first one after this one, in course order, whose files are here: in the
-project that is the next written lab (after lesson 10 comes checkpoint B, and after lesson 11
-comes lesson 16 while 12 to 15 are not written). A student's edition holds one lab only, so
+The next lab is the first one after this one, in course order, that starts from it (it builds
+on it, or, after a checkpoint, on what the checkpoint builds on) and whose files are here: after
+lesson 10 comes checkpoint B, after B lesson 11, and after lesson 11 lesson 16 (which builds on
+11) while 12 to 15 are not written. A written lab further on that does not start from this one
+is no next step: after lesson 02 comes lesson 03, not written yet, and lesson 10 cannot start
+from a lesson-02 harness. A student's edition holds one lab only, so
 there the next lab is the next one handed out (released), which comes as an edition of its
 own; `lab-check --next` cannot start it there. A lab the course plans but nobody has written
 is named as such, and the end of the course says so.
@@ -37,12 +40,13 @@ def onward(after: Lab, graded_file: str = HARNESS, project: pathlib.Path | None 
     here = lessons.available(project)
     order = course.labs(project)
     later = order[[lab.id for lab in order].index(after.id) + 1:]
-    present = next((lab for lab in later if lab.id in here), None)
+    linked = [lab for lab in later if starts_from(lab, after)]
+    present = next((lab for lab in linked if lab.id in here), None)
     if present is not None:
         # kept short, so that the command is never wrapped onto a second line
         return Onward(after, present, f"{name(present)}: start it with "
                                       f"{next_command(graded_file)}")
-    elsewhere = next((lab for lab in later if written(lab, here) and lab.released), None)
+    elsewhere = next((lab for lab in linked if written(lab, here) and lab.released), None)
     if elsewhere is not None:
         return Onward(after, None, f"{name(elsewhere)}, in an edition of its own "
                                    "(ask where you got this one)")
@@ -50,6 +54,14 @@ def onward(after: Lab, graded_file: str = HARNESS, project: pathlib.Path | None 
         return Onward(after, None, f"{name(later[0])} is not written yet; lab-check --course "
                                    "shows the whole course and where you are in it")
     return Onward(after, None, f"that was {name(after)}, the last lab of the course")
+
+
+def starts_from(lab: Lab, after: Lab) -> bool:
+    """Whether a student who has passed `after` can start `lab` from their own work: it builds
+    on `after` (checkpoint B on lesson 10, lesson 16 on lesson 11), or `after` is a checkpoint
+    and `lab` builds on what the checkpoint does (lesson 11 on lesson 10, after B)."""
+    return lab.builds_on == after.id or (after.is_checkpoint and not lab.is_checkpoint
+                                         and lab.builds_on == after.builds_on)
 
 
 def written(lab: Lab, present) -> bool:
