@@ -87,7 +87,10 @@ def _changes(parent_text: str, child_text: str) -> str:
         units = [u for u in region.units if where.get(u.names) != (region.name, u.text)]
         new = region.name not in theirs
         intro = region.intro if new or theirs[region.name].intro != region.intro else ""
-        anchors = at + 1 < len(child.regions) and child.regions[at + 1].name not in theirs
+        # a header with nothing under it says where the new region after it goes, which only
+        # needs saying when one of the parent's regions comes after that one
+        anchors = at + 1 < len(child.regions) and child.regions[at + 1].name not in theirs \
+            and any(r.name in theirs for r in child.regions[at + 1:])
         if not (units or new or intro or anchors):
             continue
         out.append(f"\n\n# == {region.name} ==\n{intro}")

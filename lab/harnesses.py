@@ -29,6 +29,7 @@ import types
 from dataclasses import dataclass
 
 from . import lessons
+from .display import shape
 from .messages import call, reply, text, tool_result as result_for, user
 from .model import ScriptedModel
 from .validate import validate
@@ -132,6 +133,63 @@ def nearly_right(path, lesson=10):
     missing = re.search(r"^Missing: (\w+)$", patches.description(patch), re.MULTILINE)
     module.MISSING = missing.group(1) if missing else None
     return module
+
+
+def loop_problem(module):
+    """"" when `module` does lesson 03's job, else what it is missing, in a few words: its
+    run_agent sees a job of two turns of calls through (one call, then two in one reply),
+    answering every call in call order before the next request, and ends the run at the
+    first reply that asks for nothing."""
+    for name in ("tool_specs", "run_tool", "run_agent", "SYSTEM"):
+        if not hasattr(module, name):
+            return f"it has no {name}"
+    step = {"name": "step", "description": "Do one step.",
+            "parameters": {"type": "object", "properties": {}},
+            "execute": lambda arguments: f"step {arguments.get('n')} done"}
+    model = ScriptedModel([reply(text("First."), call("step", {"n": 1})),
+                           reply(call("step", {"n": 2}), call("step", {"n": 3})),
+                           reply(text("Done.")), reply(text("(asked once too often)"))])
+    record = []
+    try:
+        module.run_agent(model, module.SYSTEM, record, [step], "Do three steps.")
+    except Exception as error:  # half-written student code: how it fails is the answer
+        return f"it raised {type(error).__name__}: {error}"
+    problems = [p for r in model.calls for p in validate(r.messages)]
+    if problems:
+        return f"its run_agent sends a request a provider refuses: {problems[0]}"
+    wanted = "U A[c1] R(c1) A[c2,c3] R(c2) R(c3) A"
+    if shape(record) != wanted:
+        return (f"its run_agent leaves the record {shape(record) or 'empty'} for a job of two "
+                f"turns of calls, not {wanted}")
+    return ""
+
+
+def conversation_problem(module):
+    """"" when `module` does lesson 01's job, else what it is missing, in a few words: its
+    run_agent, given two prompts and an empty record, keeps each prompt as typed and each reply
+    whole as the assistant's own, sends the system prompt beside the whole conversation and in
+    no message, and its text_of reads the words of a reply past a tool call."""
+    for name in ("SYSTEM", "user_message", "text_of", "run_agent"):
+        if not hasattr(module, name):
+            return f"it has no {name}"
+    model = ScriptedModel([reply(text("Nice to meet "), text("you, Ada.")),
+                           reply(text("I called you Ada."))])
+    record, prompts, system = [], ("My name is Ada.", "What did you just call me?"), "Be brief."
+    try:
+        for prompt in prompts:
+            module.run_agent(model, system, record, prompt)
+        words = module.text_of(reply(call("read", {"path": "a.py"}, id="c1"), text("Reading.")))
+    except Exception as error:  # half-written student code: how it fails is the answer
+        return f"it raised {type(error).__name__}: {error}"
+    said = [user(prompts[0]), *model.replies[:1], user(prompts[1]), *model.replies[1:2]]
+    if record != said:
+        return (f"its run_agent keeps the record as {shape(record)}, not {shape(said)} with the "
+                "prompts as typed and the replies as they came")
+    if [r.system for r in model.calls] != [system, system] or model.calls[1].messages != said[:3]:
+        return "its run_agent does not send the system prompt beside the whole conversation"
+    if words != "Reading.":
+        return "its text_of does not read the words of a reply past a tool call"
+    return ""
 
 
 def repair_problem(module):
@@ -256,8 +314,13 @@ class Ready:
     check: object
 
 
-READY = {2: Ready("answers a tool call with a toolResult", "does not answer a tool call with a "
+READY = {1: Ready("keeps who said what", "does not keep who said what", "a harness that keeps "
+                  "who said what", conversation_problem),
+         2: Ready("answers a tool call with a toolResult", "does not answer a tool call with a "
                   "toolResult", "a tool call answered", tool_problem),
+         3: Ready("keeps going until the model stops asking", "does not keep going until the "
+                  "model stops asking", "a loop that goes on until a reply asks for nothing",
+                  loop_problem),
          10: Ready("repairs a dangling call", "does not repair a dangling call", "the repair",
                    repair_problem),
          11: Ready("picks a record up after a crash", "does not pick a record up after a crash",

@@ -1,6 +1,7 @@
 """One course from one source: the order in lessons/course.toml, and every lab's harness
 composed from the changes of the labs before it (lab.compose), never copied."""
 
+import pathlib
 import shutil
 import subprocess
 import sys
@@ -68,6 +69,25 @@ def test_the_course_refuses_a_lab_that_builds_on_one_not_listed_before_it(tmp_pa
 
 
 # -- composition --
+
+@pytest.mark.parametrize("number", [10, 11, 16])
+def test_where_names_a_labs_files_and_every_source_its_harness_is_composed_from(number):
+    lesson = lessons.lesson(number)
+
+    run = subprocess.run([sys.executable, "-m", "lab.lab_check", "--where", str(number)],
+                         cwd=PROJECT, capture_output=True, text=True, timeout=60)
+
+    lines = run.stdout.splitlines()
+    assert lines[:3] == [f"starter: {lesson.starter}", f"finished: {lesson.finished}",
+                         f"tests: {lesson.tests}"], run.stdout
+    sources = [pathlib.Path(line.removeprefix("source: ")) for line in lines[3:]]
+    assert all(line.startswith("source: ") for line in lines[3:]) and sources, run.stdout
+    chain = [link.folder.name for link in course.chain(course.find(number))]
+    assert [path.parent.name for path in sources if path.name == "changes.py"] == chain
+    for at, path in enumerate(sources):  # a lab's edits come just before its changes.py
+        assert path.name == "changes.py" or sources[at + 1] == path.with_name("changes.py")
+
+
 
 def test_every_composed_and_generated_file_is_current():
     run = rebuild(PROJECT, "--check")

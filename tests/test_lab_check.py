@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import lab
-from lab import course, lessons
+from lab import lessons
 from lab.grading import batch, verify
 from conftest import PROJECT, load_harness
 
@@ -74,17 +74,6 @@ def test_the_seed_varies_a_gradings_inputs_and_replays_them_exactly():
     assert first != other, f"two seeds, one input: {first}"
 
 
-def test_where_prints_the_starter_the_finished_file_and_the_tests():
-    run = lab_check("--where", "10")
-
-    sources = [f"source: {link.changes}" for link in course.chain(course.find(LESSON.number))
-               if link.changes is not None]
-    assert run.stdout.splitlines() == [f"starter: {LESSON.starter}", f"finished: {LESSON.finished}",
-                                       f"tests: {LESSON.tests}"] + sources, run.stdout
-    assert [line.rsplit("/", 2)[-2][:2] for line in sources] == [f"{n:02d}" for n in range(1, 11)]
-
-
-@pytest.mark.parametrize("answer", LESSON.wrong_answers, ids=lambda p: p.stem)
 def test_each_answer_the_lesson_rejects_fails_a_test_that_names_its_rule(graded, answer):
     named = lessons.must_fail(answer)
 

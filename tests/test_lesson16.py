@@ -20,7 +20,7 @@ import nbformat
 import pytest
 
 import lab
-from lab import course, lessons, notebook
+from lab import lessons, notebook
 import notebooks
 from conftest import PROJECT, load_harness
 from notebooks import printed
@@ -56,16 +56,6 @@ def test_verify_16_proves_the_lessons_tests():
 
     assert run.returncode == 0, f"exit {run.returncode}:\n{run.stdout}{run.stderr}"
     assert re.search(r"^(\d+) checks: \1 as expected, 0 surprises\.$", run.stdout, re.M), run.stdout
-
-
-def test_where_16_names_the_lessons_files():
-    run = lab_check("--where", "16")
-
-    sources = [f"source: {path}" for link in course.chain(course.find(LESSON.number))
-               for path in (link.edits, link.changes) if path is not None]
-    assert run.stdout.splitlines() == [f"starter: {LESSON.starter}", f"finished: {LESSON.finished}",
-                                       f"tests: {LESSON.tests}"] + sources, run.stdout
-    assert sorted({line.rsplit("/", 2)[-2][:2] for line in sources}) == [f"{n:02d}" for n in (*range(1, 12), 16)]
 
 
 def answer_module(path):

@@ -30,8 +30,7 @@ NOTE = """\
 **The outputs under the cells are the finished lesson's.** They were saved when this copy was
 made, by running every cell on the finished harness, so that you can read each example before
 you write a line. Run the cells yourself and they run on *your* `harness.py`: while its gaps
-are empty, the examples that need the repair show what your code sends, and the provider
-refusing it."""
+are empty, the examples show what your code does, which is the failure the lesson is about."""
 SAVED_NOTE = """\
 **The outputs under the cells were saved when this copy was made**, with `doctor.py` as you
 were given it. The harnesses the examples examine, fir and lesson 10's finished one, are the

@@ -20,7 +20,14 @@ def user_message(text):
 def text_of(message):
     """The words of an assistant message: its content is a list of blocks, and the words are
     the "text" blocks, joined."""
+    # --- your code ---
     return "".join(block["text"] for block in message["content"] if block["type"] == "text")
+    # --- starter ---
+    #| # A first draft, the one-liner everybody writes first. Which replies does it get wrong?
+    #| # The words are every block whose "type" is "text", in order, joined with nothing
+    #| # between them; any other block (lesson 02's tool calls) holds no words.
+    #| return message["content"][0]["text"]
+    # --- end ---
 
 
 # == 2 loop ==
@@ -31,7 +38,20 @@ def run_agent(model, system, messages, prompt):
     record and the system prompt beside it, and its reply goes on the record too. Returns the
     reply. The system prompt travels with every request and is never stored: the record holds
     only what was said, and who said it."""
+    # --- your code ---
     messages.append(user_message(prompt))
     reply = model.complete(system, messages, [])
+    # --- starter ---
+    #| # A teammate's draft. The record is `messages`, the caller's list; the model's call is
+    #| # complete(system, messages, tools), and lesson 01 has no tools yet.
+    #| if not messages:  # a new conversation: put the instructions in front of its first words
+    #|     prompt = f"{system}\n\n{prompt}"
+    #| messages.append(user_message(prompt))
+    #| reply = model.complete(system, messages, [])
+    # --- end ---
+    # --- your code ---
     messages.append(reply)
+    # --- starter ---
+    #| messages.append(user_message(text_of(reply)))  # keep what the model said
+    # --- end ---
     return reply

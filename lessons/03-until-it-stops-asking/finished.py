@@ -102,15 +102,29 @@ def run_agent(model, system, messages, tools, prompt):
     Returns the messages this run added.
 
     A turn is one request and what answers it: the reply, and a result for every call in it,
-    in the order the calls were written, before the model is asked anything else.
+    in the order the calls were written, before the model is asked anything else. The run
+    ends at the first reply with no call in it, whatever else it holds and whatever its
+    stop_reason says: the calls are the request for more, so the calls decide.
     """
     start = len(messages)
     messages.append(user_message(prompt))
-    while True:
+    # --- your code ---
+    while True:  # one pass is one turn; the way out is a reply with no call
         reply = model.complete(system, messages, tool_specs(tools))
         messages.append(reply)
         calls = tool_calls(reply)
-        if not calls:  # stop_reason "stop": the model has said its piece
+        if not calls:  # nothing asked for, so nothing to answer: the model has finished
             return messages[start:]
         for call in calls:
             messages.append(run_tool(tools, call))
+    # --- starter ---
+    #| # Lesson 02's one round: the reply's calls are answered, the model is asked once more,
+    #| # and the run ends there, even if that answer asks for another tool.
+    #| reply = model.complete(system, messages, tool_specs(tools))
+    #| messages.append(reply)
+    #| if tool_calls(reply):
+    #|     for call in tool_calls(reply):
+    #|         messages.append(run_tool(tools, call))
+    #|     messages.append(model.complete(system, messages, tool_specs(tools)))
+    #| return messages[start:]
+    # --- end ---

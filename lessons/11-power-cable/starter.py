@@ -312,18 +312,22 @@ def repair_history(messages, is_read_only=None):
     raise NotImplementedError("repair_history is yours to write in lesson 11")
 
 
-# repair_history(messages, is_read_only=None) -> Repaired(messages=view, interrupted=calls)
-#   - spans: from an assistant message with calls to the next assistant message; results
-#     move to just after the calls, in call order, the rest of the span after them; a
-#     result pairs only with a call of its own span;
-#   - a call with no result: INTERRUPTED, or INTERRUPTED_READ_ONLY when
-#     is_read_only(tool name) is true; such calls are listed in .interrupted, ids as sent;
-#   - an empty id becomes call_{message index}_{call index};
-#   - an id an earlier call has becomes {id}_{k}, smallest free k >= 1, result renamed too;
-#   - a result with no call in its span, or a second result for a call: left out;
-#   - an assistant message with no calls and only whitespace: dropped, ending no span;
-#   - pure, idempotent, and prefix-stable: a span's output and every id depend only on
-#     the span and what came before it.
+# repair_history(messages, is_read_only=None) -> Repaired(messages=view, interrupted=calls),
+# by the six rules of the walkthrough's "The rules of repair_history". A span runs from an
+# assistant message with calls to the next assistant message.
+#   1. a span's results move to just after its calls, in call order, the rest of the span
+#      after them; a result pairs only with a call of its own span;
+#   2. a call with no result in its span: INTERRUPTED, or INTERRUPTED_READ_ONLY when
+#      is_read_only(tool name) is true; such calls are listed in .interrupted, ids as sent;
+#   3. a result with no call in its span, or a second result for a call: left out;
+#   4. an id an earlier call has becomes {id}_{k}, smallest k >= 1 free for that id, its
+#      result renamed too;
+#   5. an empty id becomes call_{m}_{c}: m the message's index in `messages`, c the call's
+#      index among that message's calls;
+#   6. an assistant message with no calls and only whitespace: dropped, ending no span.
+# Pure (never changes `messages` or a message in it; returning the same message objects
+# or equal copies is both fine), idempotent, and prefix-stable: a span's output and every
+# id depend only on the span and what came before it.
 #
 # Lesson 10's repair, which the starter's view still uses until you change it:
 def repair_tool_history(messages):
@@ -442,10 +446,11 @@ class Harness:
     def resume(cls, model, system, tools, file, max_turns=None):
         """A harness that carries on from the record saved in `file`, after a crash or a
         restart. It reads the whole file, loads it (load_record), and only ever appends: a
-        torn last line is closed with a newline, so the next message starts a line of its
-        own and the torn one stays set aside. .set_aside holds the torn lines, .interrupted
-        the calls that never got a result (under the ids the model is shown), and .notice
-        the words to show the user about both."""
+        last line that does not end in a newline (torn, or whole but for its newline) is
+        closed with one, so the next message starts a line of its own and a torn line stays
+        set aside. .set_aside holds the torn lines, .interrupted every call that never got a
+        result (under the ids the model is shown), and .notice the words to show the user
+        about both."""
         # --- your code ---
         raise NotImplementedError("Harness.resume is yours to write in lesson 11")
         # --- end ---
@@ -492,7 +497,9 @@ class Harness:
 
 # --- your code ---
 def resume_notice(interrupted, set_aside):
-    """The words for the user about what resume() found."""
+    """The words for the user about what resume() found ("" when all is well): a line for
+    each line set aside, quoting its start, and for each call that did not finish, naming
+    its id (as the model is shown it), its tool and the file it would have changed."""
     raise NotImplementedError("resume_notice is yours to write in lesson 11")
 # --- end ---
 

@@ -1,0 +1,121 @@
+# lab: lesson 03  (lab-check reads this line to know which lesson's tests to run)
+"""A small agent harness: lesson 03, "Until it stops asking".
+
+Read it top to bottom: messages, tools, and the loop. New since lesson 02: the loop goes
+round, turn by turn, until a reply asks for no tool, answering every call of a reply in
+the order it was written before it asks the model again. Nothing here talks to a network,
+so the lab's scripted model can stand in for a real one.
+"""
+
+# == 1 messages ==
+# A conversation is a list of dicts. Each one says, in its "role", who is speaking.
+
+SYSTEM = "You are a helpful assistant."  # sent with every request, never stored in the record
+
+
+def user_message(text):
+    """What the user typed. A user message's content is a plain string."""
+    return {"role": "user", "content": text}
+
+
+def text_of(message):
+    """The words of an assistant message: its content is a list of blocks, and the words are
+    the "text" blocks, joined."""
+    return "".join(block["text"] for block in message["content"] if block["type"] == "text")
+
+
+def tool_calls(message):
+    """The toolCall blocks of an assistant message, in the order the model wrote them. Read
+    off the content each time it is wanted, so there is no second copy to fall out of step."""
+    return [block for block in message["content"] if block["type"] == "toolCall"]
+
+
+# == 2 tools ==
+# A tool is a dict. The model is shown its name, description and parameters (a JSON schema);
+# its "execute", execute(arguments) -> str, is run by this program and by nothing else.
+
+
+def tool_specs(tools):
+    """The part of each tool the model is told about: everything but the function."""
+    return [{key: tool[key] for key in ("name", "description", "parameters")} for tool in tools]
+
+
+def run_tool(tools, call):
+    """Run one call and return the toolResult that answers it: one call in, one result out,
+    under the call's id, so the model can tell which of its calls each result answers."""
+    tool = next(t for t in tools if t["name"] == call["name"])
+    return {"role": "toolResult", "tool_call_id": call["id"], "tool_name": call["name"],
+            "content": tool["execute"](call["arguments"]), "is_error": False}
+
+
+def make_read_tool(ws):
+    """The `read` tool over workspace `ws`: the whole of one text file."""
+    def execute(arguments):
+        return ws.read_text(arguments["path"])
+
+    return {"name": "read",
+            "description": "Read a text file and return all of it.",
+            "parameters": {"type": "object",
+                           "properties": {
+                               "path": {"type": "string", "description": "The file to read."}},
+                           "required": ["path"]},
+            "execute": execute}
+
+
+def make_write_tool(ws):
+    """The `write` tool over workspace `ws`: create a file, or replace the whole of it."""
+    def execute(arguments):
+        ws.write_text(arguments["path"], arguments["content"])
+        return f"Wrote {len(arguments['content'].encode())} bytes to {arguments['path']}."
+
+    return {"name": "write",
+            "description": "Write a text file, replacing anything that was there.",
+            "parameters": {"type": "object",
+                           "properties": {
+                               "path": {"type": "string", "description": "The file to write."},
+                               "content": {"type": "string", "description": "All of its text."}},
+                           "required": ["path", "content"]},
+            "execute": execute}
+
+
+def make_bash_tool(shell):
+    """The `bash` tool: one command line in `shell`, and what it printed. A non-zero exit is
+    reported, not raised: the command did run."""
+    def execute(arguments):
+        output, code = shell.run(arguments["command"])
+        return output if code == 0 else f"{output}\n[Exit code {code}]"
+
+    return {"name": "bash",
+            "description": "Run a shell command; what it prints comes back.",
+            "parameters": {"type": "object",
+                           "properties": {"command": {"type": "string",
+                                                      "description": "The command line."}},
+                           "required": ["command"]},
+            "execute": execute}
+
+
+# == 3 loop ==
+# The loop talks to the model. It holds no state between runs: the record is passed in.
+
+def run_agent(model, system, messages, tools, prompt):
+    """Send `prompt` and keep going, turn by turn, until the model stops asking for tools.
+    Returns the messages this run added.
+
+    A turn is one request and what answers it: the reply, and a result for every call in it,
+    in the order the calls were written, before the model is asked anything else. The run
+    ends at the first reply with no call in it, whatever else it holds and whatever its
+    stop_reason says: the calls are the request for more, so the calls decide.
+    """
+    start = len(messages)
+    messages.append(user_message(prompt))
+    # --- your code ---
+    # Lesson 02's one round: the reply's calls are answered, the model is asked once more,
+    # and the run ends there, even if that answer asks for another tool.
+    reply = model.complete(system, messages, tool_specs(tools))
+    messages.append(reply)
+    if tool_calls(reply):
+        for call in tool_calls(reply):
+            messages.append(run_tool(tools, call))
+        messages.append(model.complete(system, messages, tool_specs(tools)))
+    return messages[start:]
+    # --- end ---
