@@ -434,8 +434,8 @@ class Draft(harness.Harness):
     generator that nobody has started."""
 
     def prompt(self, text):
-        if self.is_running:
-            raise RuntimeError("already running; wait for this run to end, or close it")
+        if self.is_running:  # the spec's refusal, on the caller's line: this part is right
+            raise RuntimeError("already running; wait for this run to end, or close it")  # spec
         self._running = True  # on the caller's line, as it should be
         return self._draft_events(text)
 
@@ -788,8 +788,10 @@ print("is_running:", h.is_running, "  the record:", lab.shape(h.messages))
 #
 # On your own harness: the user starts the job and walks away after a different number of
 # events each time, and each time the watcher tries to get in and the user comes back. Only a
-# harness that refuses the watcher, frees itself at every walk-away and never loses a prompt
-# shows every line ending in "free".
+# harness that refuses the watcher and frees itself at every walk-away, even at event 0, shows
+# every line reading "watcher refused" and ending in "free". (After a walk-away that left a
+# call without a result, the user's next prompt is refused by the provider: that is lesson
+# 10's problem, not this one's.)
 
 # %% id="after-it-passes"
 for k in (0, 2, 5, 9, 14):
