@@ -334,12 +334,13 @@ def repair_history(messages, is_read_only=None):
       - an assistant message with no calls and nothing but whitespace is a placeholder saved
         before the tools ran: it is dropped as if it had never been there, so it ends no span.
 
-    Pure and deterministic: `messages` and its dicts are never changed, unchanged messages
-    come back as the very same objects, and a renamed call or result is a new dict. Every id
-    and a span's whole output depend only on the span and what came before it, so the repair
-    of a longer history starts with the same bytes as the repair of any shorter one that ends
-    where an assistant message begins: a provider's prompt cache keeps hitting. Repairing a
-    repaired history changes nothing.
+    Pure and deterministic: `messages` and its dicts are never changed; a message that needs
+    no change may come back as the very object or as an equal copy (this one returns the
+    objects it was handed), and a renamed call or result is a new dict. Every id and a span's
+    whole output depend only on the span and what came before it, so the repair of a longer
+    history starts with the same bytes as the repair of any shorter one that ends where an
+    assistant message begins: a provider's prompt cache keeps hitting. Repairing a repaired
+    history changes nothing.
     """
     view, interrupted, used = [], [], set()
     for start, rest in spans(messages):
@@ -416,18 +417,22 @@ def interrupted_result(call, is_read_only=None):
 #|     raise NotImplementedError("repair_history is yours to write in lesson 11")
 #|
 #|
-#| # repair_history(messages, is_read_only=None) -> Repaired(messages=view, interrupted=calls)
-#| #   - spans: from an assistant message with calls to the next assistant message; results
-#| #     move to just after the calls, in call order, the rest of the span after them; a
-#| #     result pairs only with a call of its own span;
-#| #   - a call with no result: INTERRUPTED, or INTERRUPTED_READ_ONLY when
-#| #     is_read_only(tool name) is true; such calls are listed in .interrupted, ids as sent;
-#| #   - an empty id becomes call_{message index}_{call index};
-#| #   - an id an earlier call has becomes {id}_{k}, smallest free k >= 1, result renamed too;
-#| #   - a result with no call in its span, or a second result for a call: left out;
-#| #   - an assistant message with no calls and only whitespace: dropped, ending no span;
-#| #   - pure, idempotent, and prefix-stable: a span's output and every id depend only on
-#| #     the span and what came before it.
+#| # repair_history(messages, is_read_only=None) -> Repaired(messages=view, interrupted=calls),
+#| # by the six rules of the walkthrough's "The rules of repair_history". A span runs from an
+#| # assistant message with calls to the next assistant message.
+#| #   1. a span's results move to just after its calls, in call order, the rest of the span
+#| #      after them; a result pairs only with a call of its own span;
+#| #   2. a call with no result in its span: INTERRUPTED, or INTERRUPTED_READ_ONLY when
+#| #      is_read_only(tool name) is true; such calls are listed in .interrupted, ids as sent;
+#| #   3. a result with no call in its span, or a second result for a call: left out;
+#| #   4. an id an earlier call has becomes {id}_{k}, smallest k >= 1 free for that id, its
+#| #      result renamed too;
+#| #   5. an empty id becomes call_{m}_{c}: m the message's index in `messages`, c the call's
+#| #      index among that message's calls;
+#| #   6. an assistant message with no calls and only whitespace: dropped, ending no span.
+#| # Pure (never changes `messages` or a message in it; returning the same message objects
+#| # or equal copies is both fine), idempotent, and prefix-stable: a span's output and every
+#| # id depend only on the span and what came before it.
 #| #
 #| # Lesson 10's repair, which the starter's view still uses until you change it:
 #| def repair_tool_history(messages):
@@ -559,9 +564,11 @@ class Harness:
     announced; `messages` are taken to be in the file already. Harness.resume(...) picks a
     record up from its file after a crash.
       .messages     the transcript as a tuple: a snapshot nobody outside can append to.
-      .is_running   True from prompt() until that run is finished, closed or dead.
+      .is_running   True from prompt() until that run is finished, closed, dropped or dead.
       .prompt(text) the run, as a generator of run_agent's events. Asking again while a run
-                    is going raises RuntimeError at once, on the caller's line.
+                    is going raises RuntimeError at once, on the caller's line. The run is
+                    started before it is handed over, so a run closed or dropped before its
+                    first event frees the harness too.
       .steer(text)  words for the next gap between turns ("use spaces instead").
       .follow_up(text)  words for when the run would otherwise end ("now run the tests").
       .set_aside, .interrupted, .notice  what resume() found; empty for a new harness.
@@ -580,10 +587,11 @@ class Harness:
     def resume(cls, model, system, tools, file, max_turns=None):
         """A harness that carries on from the record saved in `file`, after a crash or a
         restart. It reads the whole file, loads it (load_record), and only ever appends: a
-        torn last line is closed with a newline, so the next message starts a line of its
-        own and the torn one stays set aside. .set_aside holds the torn lines, .interrupted
-        the calls that never got a result (under the ids the model is shown), and .notice
-        the words to show the user about both."""
+        last line that does not end in a newline (torn, or whole but for its newline) is
+        closed with one, so the next message starts a line of its own and a torn line stays
+        set aside. .set_aside holds the torn lines, .interrupted every call that never got a
+        result (under the ids the model is shown), and .notice the words to show the user
+        about both."""
         # --- your code ---
         file.seek(0)  # "a+" opens a file at its end: read it from the top
         text = file.read()
@@ -609,10 +617,12 @@ class Harness:
         return self._running
 
     def prompt(self, text):
-        if self._running:  # raised here, not at the run's first step
+        if self._running:  # refused here, on the caller's line, not at the run's first step
             raise RuntimeError("already running; use steer() or follow_up()")
         self._running = True
-        return self._run(text)
+        run = self._run(text)
+        next(run)  # into the try: from now on, closing or dropping the run runs its finally
+        return run
 
     def steer(self, text):
         self._steering.append(user_message(text))
@@ -627,9 +637,10 @@ class Harness:
                         get_follow_ups=lambda: self._take_one(self._follow_ups),
                         save=self._save if self._file is not None else None)
         try:
+            yield  # where prompt() leaves the run: the door is armed before anyone holds it
             yield from run
-        finally:  # finished, closed by the consumer, or failed: the harness is free again
-            run.close()
+        finally:  # finished, closed by the consumer, dropped, or failed: free again
+            run.close()  # the loop's own generator too, so it stops where it stood
             self._running = False
 
     def _save(self, message):
@@ -642,8 +653,10 @@ class Harness:
 
 # --- your code ---
 def resume_notice(interrupted, set_aside):
-    """What to tell the user on picking a record up: each line set aside, and each call that
-    did not finish, with a warning to check before repeating it ("" when all is well)."""
+    """What to tell the user on picking a record up ("" when all is well): each line set
+    aside, quoting its start, and each call that did not finish, by the id the model is shown,
+    with its tool and its arguments (the file it would have changed), and a warning to look
+    at what it would have changed before repeating it."""
     lines = [f"Set aside a line of the record that a crash cut short: {clip(line)}"
              for line in set_aside]
     lines += [f"Did not finish: {call['name']} {clip(json.dumps(call['arguments']))} "
@@ -659,7 +672,9 @@ def clip(text, most=80):
     return text[:most - 1] + "…" if len(text) > most else text
 # --- starter ---
 #| def resume_notice(interrupted, set_aside):
-#|     """The words for the user about what resume() found."""
+#|     """The words for the user about what resume() found ("" when all is well): a line for
+#|     each line set aside, quoting its start, and for each call that did not finish, naming
+#|     its id (as the model is shown it), its tool and the file it would have changed."""
 #|     raise NotImplementedError("resume_notice is yours to write in lesson 11")
 # --- end ---
 

@@ -68,21 +68,26 @@ def load(harness, text):
 
 # -- sessions on a disk that loses power -------------------------------------------------------
 
-def power_cut(harness, at_byte=None, after_event=None, then=THEN):
+def power_cut(harness, at_byte=None, after_event=None, then=THEN, resume=True):
     """Run the job with the record on a Disk; cut the power when byte `at_byte` would be
     written, or after event `after_event` (neither: let it finish); bring the machine back up,
     resume from the file, and put each prompt of `then`.
 
     Returns: the events announced before the cut (plain), the record the harness held in
-    memory at the cut, the file's text at the cut and where each write before it went, what
-    resume loaded, set aside, called interrupted and told the user, the answers to `then`, every request the resumed session
-    made, the file's text at the end, and load_record's reading of that text."""
+    memory at the cut, the file's text at the cut and where each write before it went; then
+    (unless `resume` is False, which stops at the cut and needs nothing but the record on
+    disk) what resume loaded, set aside, called interrupted and told the user, the answers to
+    `then`, every request the resumed session made, the file's text at the end, and
+    load_record's reading of that text."""
     job = _files_job()
     disk = lab.Disk(power_fails_after=at_byte)
     first = harness.Harness(job["model"](), harness.SYSTEM, job["tools"], file=disk.open(RECORD))
     events = _until_the_power_goes(first.prompt(PROMPT), disk, after_event)
     recorded, ran = plain(first.messages), list(job["ran"])
     at_cut, writes = disk.read_text(RECORD), list(disk.writes)
+    if not resume:
+        return {"events": events, "recorded": recorded, "ran": ran, "text_at_cut": at_cut,
+                "writes": [list(w) for w in writes]}
 
     disk = disk.restart()
     model = job["model"]()

@@ -7,12 +7,16 @@ in a process of its own and judges the plain data that comes back.
 
 First the record on disk (saved before it is announced, loaded back after a crash), then the
 resumed sessions (the power cut after every event and at every byte of a job that writes
-files, and once a real process killed), then each rule of repair_history, then the view, and
-last the same rules on histories hypothesis makes up, full of repeated and empty ids.
+files, what resume tells its user, and once a real process killed), then each rule of
+repair_history, then the view, and last the same rules on histories hypothesis makes up, full
+of repeated and empty ids. The rules are numbered as the lesson's "The rules of
+repair_history" numbers them. The manifest lists the gaps in the order to fill them (persist,
+load, repair, view, resume): each gap's tests need only that gap and the ones before it.
 """
 
 import copy
 import json
+import re
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -27,6 +31,7 @@ INTERRUPTED_READ_ONLY = ("Tool call interrupted: no result was recorded. This to
                          "so nothing was changed; run it again if its result is still needed.")
 STAND_INS = (INTERRUPTED, INTERRUPTED_READ_ONLY)
 JOB_EVENTS = 21  # the job of scenarios.py, left to finish
+READ_STARTS = 14  # its event at which the read of a (call_0 again) starts
 
 PERSIST = ("record, persist, then announce: a message is appended to the file as one line of "
            "JSON before its message_end is handed out, so a crash never takes back a message "
@@ -46,9 +51,16 @@ NO_FALSE_ALARM = ("the model is never told a tool whose result was announced was
                   "that result is on disk, and the resumed view shows it.")
 SET_ASIDE = ("resume says what it set aside: exactly the torn last line, as text, and nothing "
              "when the file ends on a whole line.")
-NOTICE = ("resume tells its user which calls did not finish: .interrupted lists them under the "
-          "ids the model is shown, and .notice names each id and says to check before "
-          "repeating it.")
+NOTICE = ("resume tells its user which calls did not finish: .interrupted lists every one of "
+          "them, under the ids the model is shown (rule 4 may have renamed them), and .notice "
+          "names each by that id, its tool and the file it would have changed, so the user "
+          "knows what to look at before anything is repeated.")
+NOTICE_SET_ASIDE = ("resume tells its user about each line it set aside: .notice quotes the start "
+                    "of it (its first 20 characters at least), as well as naming each call that "
+                    "did not finish.")
+CLOSED = ("a last line that lost only its newline is a whole message: it is loaded, nothing is "
+          "set aside, and resume closes it with a newline before appending, so the next "
+          "message is a line of its own and loading the file again gives the resumed record.")
 APPEND_ONLY = ("the file is only ever appended to: the bytes that survived the cut stay, first, "
                "untouched; a torn line is closed with a newline, never merged with the next "
                "message; loading the file again gives the resumed record and the same set-aside "
@@ -56,28 +68,33 @@ APPEND_ONLY = ("the file is only ever appended to: the bytes that survived the c
 KILLED = ("a real process killed with SIGKILL mid-run: a fresh process resumes from the real "
           "file, knows which call did not finish, and answers the next prompts.")
 
-CARD_SPAN = ("card 1, spans: a span runs from an assistant message with calls to the next "
+RULE_SPAN = ("rule 1, spans: a span runs from an assistant message with calls to the next "
              "assistant message; its results move to just after the calls, in call order, and "
              "the rest of the span (a steer) follows them in its own order.")
-CARD_OWN_SPAN = ("card 2, a result pairs only within its own span: a result recorded after the "
-                 "next assistant message is not moved back; its call gets a stand-in.")
-CARD_WORDING = ("card 3, the stand-in's words: INTERRUPTED_READ_ONLY for a tool is_read_only says "
+RULE_OWN_SPAN = ("rule 1, a result pairs only within its own span: a result recorded after the "
+                 "next assistant message is not moved back; its call gets a stand-in (rule 2).")
+RULE_WORDING = ("rule 2, the stand-in's words: INTERRUPTED_READ_ONLY for a tool is_read_only says "
                 "only reads, INTERRUPTED for any other (and for every tool without "
                 "is_read_only); .interrupted lists those calls, ids as sent.")
-CARD_REPEATED = ("card 4, a repeated id becomes {id}_{k} with the smallest k >= 1 that no earlier "
+RULE_ORPHAN = ("rule 3, a result whose call is not in its span is left out, and no call is "
+               "invented for it (lesson 10's rule, kept); of two results for one call the "
+               "first recorded stays, because the rest of the transcript answered it.")
+RULE_REPEATED = ("rule 4, a repeated id becomes {id}_{k} with the smallest k >= 1 that no earlier "
                  "call uses, call and result together; the first call keeps its id.")
-CARD_EMPTY = ("card 5, an empty id becomes call_{m}_{c}: m the message's index in the history, "
-              "c the call's index in the message; its result takes the same id.")
-CARD_PLACEHOLDER = ("card 6, an assistant message with no calls and only whitespace is dropped as "
+RULE_EACH_ID = ("rule 4, each id counts its own k: when several different ids repeat, each "
+                "takes the smallest k >= 1 free for it ({id}_1 first), not a number shared with "
+                "the other ids.")
+RULE_EMPTY = ("rule 5, an empty id becomes call_{m}_{c}: m the message's index in the history "
+              "handed to repair_history (not in the view being built), c the call's index among "
+              "that message's calls (not among all its blocks); its result takes the same id.")
+RULE_PLACEHOLDER = ("rule 6, an assistant message with no calls and only whitespace is dropped as "
                     "if it had never been there: it ends no span and orphans no result.")
-ORPHAN = ("an orphan result (no call in its span) is left out, and no call is invented for it: "
-          "lesson 10's rule, kept.")
-SECOND = ("a second result for a call in the same span is left out: the first one recorded "
-          "stays, because the rest of the transcript answered it.")
 UNCHANGED = ("a valid history with unique ids comes back exactly as it was, and nothing is "
              "reported interrupted.")
 THE_VIEW = ("the view: context_for_model leaves out an empty failed reply (lesson 5), then sends "
             "the rest through repair_history; the record is not touched.")
+SENT_WORDING = ("the view words what it sends by the harness's own is_read_only (rule 2): a read "
+                "cut short goes to the model as INTERRUPTED_READ_ONLY, a write as INTERRUPTED.")
 RESTARTING = ("a provider that restarts its ids every reply (call_0 again and again), or sends "
               "no ids at all, is answered every time: each request is de-duplicated, while the "
               "record keeps the ids the model sent.")
@@ -95,6 +112,11 @@ KEPT = ("every message that is not a tool result (placeholders aside) is kept, i
 
 
 # -- small helpers ------------------------------------------------------------------------------
+
+def shaped(messages):
+    """The shape of `messages`, or "no message" when there are none."""
+    return lab.shape(messages) or "no message"
+
 
 def one_line(messages):
     return lab.show(messages, clip=60).replace("\n", " | ") or "(nothing)"
@@ -149,21 +171,48 @@ def finished_calls(events):
     return done
 
 
+def finished_blocks(events):
+    """The call block of every call whose result was announced before the cut."""
+    done, running = [], None
+    for event in events:
+        if event["type"] == "tool_execution_start":
+            running = event["call"]
+        elif (event["type"] == "message_end" and event["message"]["role"] == "toolResult"
+              and running is not None):
+            done.append(running)
+    return done
+
+
+def unfinished(calls):
+    """(tool, path, id) of each call block of `calls`."""
+    return [(c.get("name"), (c.get("arguments") or {}).get("path"), c.get("id")) for c in calls]
+
+
+def described(calls):
+    """(tool, path, id) triples as words: "write b (call_1), read a (call_0_1)", or "none"."""
+    return ", ".join(f"{tool} {path} ({call_id})" for tool, path, call_id in calls) or "none"
+
+
+def names(text, word):
+    """Does `text` hold `word` as a word of its own (call_1 is not in call_1_1, b not in "above")?"""
+    return bool(re.search(rf"(?<![\w.-]){re.escape(word)}(?![\w.-])", text))
+
+
 def last_event(seen):
     return seen["events"][-1]["type"] if seen["events"] else "no event"
 
 
 def judge_the_cut(seen, where):
     """The four promises of a resumed session, after the cut described by `where`."""
-    given = f"{where}; the file then held {lab.shape(seen['loaded'])}"
+    given = f"{where}; the file then held {shaped(seen['loaded'])}"
     refused = [a.get("error_message") for a in seen["answers"] if a.get("stop_reason") == "error"]
     expect(len(seen["answers"]) == 2 and not refused, ANSWERS, given=given,
            expected="both prompts answered", got=f"refused: {refused[0] if refused else ''}")
     announced = [e["message"] for e in seen["events"] if e["type"] == "message_end"]
     expect(seen["loaded"][:len(announced)] == announced, NOTHING_LOST, given=given,
-           expected=f"loaded first: {lab.shape(announced)}", got=seen["loaded"])
+           expected=f"loaded first: {shaped(announced)}", got=seen["loaded"])
     expect(seen["loaded"] == seen["recorded"][:len(seen["loaded"])], NOTHING_TORN, given=given,
-           expected=f"a start of what was recorded: {lab.shape(seen['recorded'])}",
+           expected=f"a start of what was recorded: {shaped(seen['recorded'])}",
            got=seen["loaded"])
     finished = finished_calls(seen["events"])
     told = set().union(*(told_interrupted(r) for r in seen["requests"]))
@@ -175,18 +224,18 @@ def judge_the_cut(seen, where):
 
 def test_every_announced_message_is_already_on_disk_whatever_event_the_power_goes_after(student):
     for k in range(1, JOB_EVENTS + 1):
-        seen = student.scenario("power_cut", after_event=k)
+        seen = student.scenario("power_cut", after_event=k, resume=False)
 
         announced = [e["message"] for e in seen["events"] if e["type"] == "message_end"]
         on_disk = [json.loads(line) for line in seen["text_at_cut"].split("\n") if is_whole(line)]
         expect(on_disk[:len(announced)] == announced, PERSIST,
                given=f"the power went after event {k} ({last_event(seen)})",
-               expected=f"on disk at least: {lab.shape(announced)}",
-               got=f"on disk: {lab.shape(on_disk)}")
+               expected=f"on disk at least: {shaped(announced)}",
+               got=f"on disk: {shaped(on_disk)}")
 
 
 def test_the_file_holds_one_json_line_per_message_in_record_order(student):
-    seen = student.scenario("power_cut")
+    seen = student.scenario("power_cut", resume=False)
 
     text, record = seen["text_at_cut"], seen["recorded"]
     lines = text.split("\n")
@@ -216,8 +265,8 @@ def test_a_torn_line_is_set_aside_and_every_whole_line_is_loaded(student):
 
         expect(loaded["messages"] == messages and loaded["set_aside"] == set_aside, TORN,
                given=f"{case}: {text[-80:]!r}",
-               expected=f"loaded {lab.shape(messages)}, set aside {set_aside}",
-               got=f"loaded {lab.shape(loaded['messages'])}, set aside {loaded['set_aside']}")
+               expected=f"loaded {shaped(messages)}, set aside {set_aside}",
+               got=f"loaded {shaped(loaded['messages'])}, set aside {loaded['set_aside']}")
 
 
 # -- resuming after a power cut ---------------------------------------------------------------------
@@ -230,7 +279,7 @@ def test_power_cut_after_any_event_leaves_a_session_that_resumes_and_loses_nothi
 
 
 def test_power_cut_inside_any_write_leaves_a_session_that_resumes_and_loses_nothing(student):
-    whole = student.scenario("power_cut")
+    whole = student.scenario("power_cut", resume=False)
     size = len(whole["text_at_cut"].encode())
     cuts = sorted({n for _, start, end in whole["writes"] for n in (start, (start + end) // 2, end - 1)
                    if 0 <= n < size})
@@ -240,7 +289,8 @@ def test_power_cut_inside_any_write_leaves_a_session_that_resumes_and_loses_noth
     briefs = student.scenario("power_cuts", at_bytes=cuts)
 
     for n, seen in zip(cuts, briefs):
-        given = f"the power went when byte {n} of {size} was to be written; loaded {seen['loaded_shape']}"
+        given = (f"the power went when byte {n} of {size} was to be written; resume loaded "
+                 f"{seen['loaded_shape'] or 'no message'}")
         expect(seen["answered"] == 2 and not seen["refused"], ANSWERS, given=given,
                expected="both prompts answered", got=f"refused: {seen['refused'][:1]}")
         expect(seen["loaded"][:len(seen["announced"])] == seen["announced"], NOTHING_LOST,
@@ -253,12 +303,12 @@ def test_power_cut_inside_any_write_leaves_a_session_that_resumes_and_loses_noth
         expect(not told, NO_FALSE_ALARM, given=given, expected="no stand-in for a finished call",
                got=f"stand-ins for {sorted(told)}")
         wanted = [seen["tail"]] if seen["tail"] and not is_whole(seen["tail"]) else []
-        expect(seen["set_aside"] == wanted, SET_ASIDE, given=given, expected=wanted,
-               got=seen["set_aside"])
+        expect(seen["set_aside"] == wanted, SET_ASIDE, given=given,
+               expected=f"set aside: {wanted!r}", got=f"set aside: {seen['set_aside']!r}")
 
 
 def test_a_file_cut_at_any_byte_loads_its_whole_lines_and_sets_the_torn_one_aside(student):
-    whole = student.scenario("power_cut")
+    whole = student.scenario("power_cut", resume=False)
     data = whole["text_at_cut"].encode()
     texts = [data[:n].decode(errors="replace") for n in range(len(data) + 1)]
 
@@ -270,24 +320,94 @@ def test_a_file_cut_at_any_byte_loads_its_whole_lines_and_sets_the_torn_one_asid
         set_aside = [line for line in lines if line and not is_whole(line)]
         expect(seen["messages"] == messages and seen["set_aside"] == set_aside, TORN,
                given=f"the job's file cut after byte {n} of {len(data)}, ending {text[-50:]!r}",
-               expected=f"loaded {lab.shape(messages)}, set aside {set_aside}",
-               got=f"loaded {lab.shape(seen['messages'])}, set aside {seen['set_aside']}")
+               expected=f"loaded {shaped(messages)}, set aside {set_aside}",
+               got=f"loaded {shaped(seen['messages'])}, set aside {seen['set_aside']}")
+
+
+def judge_the_notice(seen, where, wanted, answered_with):
+    """.interrupted is `wanted` ([(tool, path, id as sent)]), the first request answers each
+    with the stand-in `answered_with` names, and .notice names each of them (and no call that
+    finished) by its id, its tool and its file."""
+    given = f"{where}; resume loaded {shaped(seen['loaded']) or 'no message'}"
+    got = unfinished(seen["interrupted"])
+    expect(got == wanted, NOTICE, given=given, expected=f"interrupted: {described(wanted)}",
+           got=f"interrupted: {described(got)}")
+    first = seen["requests"][0] if seen["requests"] else []
+    for (tool, _, call_id), words in zip(wanted, answered_with):
+        expect(stand_in(call_id, tool, words) in first, NOTICE, given=given,
+               expected=f"the first request answers {call_id} with "
+                        f"{'INTERRUPTED_READ_ONLY' if words == INTERRUPTED_READ_ONLY else 'INTERRUPTED'}",
+               got=one_line(first))
+    notice = seen["notice"]
+    for tool, path, call_id in wanted:
+        expect(names(notice, call_id) and tool in notice and names(notice, path), NOTICE,
+               given=given, expected=f"a notice naming {call_id}, its tool {tool} and its file {path}",
+               got=f"notice: {notice!r}")
+    finished = {i for _, _, i in unfinished(finished_blocks(seen["events"]))} - {i for *_, i in wanted}
+    expect(not any(names(notice, i) for i in finished), NOTICE, given=given,
+           expected=f"a notice that does not name the finished {sorted(finished)}",
+           got=f"notice: {notice!r}")
 
 
 def test_resume_tells_the_user_which_calls_did_not_finish(student):
-    seen = student.scenario("power_cut", after_event=8)  # the write of b is starting
+    seen = student.scenario("power_cut", after_event=8)
 
-    first = seen["requests"][0]
-    ids = [call["id"] for call in seen["interrupted"]]
-    expect([(c["name"], c["arguments"]["path"]) for c in seen["interrupted"]] == [("write", "b")],
-           NOTICE, given="the power went as the write of b started",
-           expected="one call: write b", got=seen["interrupted"])
-    expect(stand_in(ids[0], "write") in first, NOTICE, given=lab.shape(seen["loaded"]),
-           expected=f"the first request answers {ids[0]} with INTERRUPTED",
-           got=one_line(first))
-    expect(ids[0] in seen["notice"] and "check" in seen["notice"].lower(), NOTICE,
-           given=lab.shape(seen["loaded"]),
-           expected=f"a notice naming {ids[0]} and saying to check", got=repr(seen["notice"]))
+    judge_the_notice(seen, "the power went as the write of b started",
+                     [("write", "b", "call_1")], [INTERRUPTED])
+
+
+def test_resume_lists_every_call_that_did_not_finish_not_only_the_last(student):
+    seen = student.scenario("power_cut", after_event=5)
+
+    judge_the_notice(seen, "the power went as the write of a started, with b still to come",
+                     [("write", "a", "call_0"), ("write", "b", "call_1")], [INTERRUPTED] * 2)
+
+
+def test_resume_names_an_unfinished_call_by_the_id_the_model_is_shown(student):
+    seen = student.scenario("power_cut", after_event=READ_STARTS)
+
+    judge_the_notice(seen, "the power went as the read of a started (the model called it "
+                           "call_0 again, so the view calls it call_0_1)",
+                     [("read", "a", "call_0_1")], [INTERRUPTED_READ_ONLY])
+
+
+def test_resume_notice_quotes_each_line_it_set_aside(student):
+    whole = student.scenario("power_cut", resume=False)
+    _, start, end = whole["writes"][3]  # the line of write b's result
+    n = (start + end) // 2
+
+    seen = student.scenario("power_cut", at_byte=n)
+
+    where = f"the power went half-way through the line of write b's result (byte {n})"
+    torn = seen["text_at_cut"].rpartition("\n")[2]
+    expect(seen["set_aside"] == [torn], SET_ASIDE, given=where, expected=f"set aside: {[torn]!r}",
+           got=f"set aside: {seen['set_aside']!r}")
+    expect(torn[:20] in seen["notice"], NOTICE_SET_ASIDE, given=where,
+           expected=f"a notice quoting {torn[:20]!r}", got=f"notice: {seen['notice']!r}")
+    judge_the_notice(seen, where, [("write", "b", "call_1")], [INTERRUPTED])
+
+
+def test_resume_closes_a_last_line_that_lost_only_its_newline(student):
+    whole = student.scenario("power_cut", resume=False)
+    newlines = [end - 1 for _, _, end in whole["writes"]]
+    expect(len(newlines) >= len(whole["recorded"]) > 0, PERSIST, given="the job, left to finish",
+           expected=f"a line written for each of the {len(whole['recorded'])} messages",
+           got=f"{len(newlines)} writes")
+
+    for n in newlines:
+        seen = student.scenario("power_cut", at_byte=n)
+
+        where = (f"the power went at byte {n}, the newline of a line, leaving "
+                 f"{seen['text_at_cut'][-40:]!r} at the end")
+        expect(seen["set_aside"] == [] and seen["loaded"] == seen["recorded"][:len(seen["loaded"])]
+               and len(seen["loaded"]) == newlines.index(n) + 1, CLOSED, given=where,
+               expected=f"loaded the {newlines.index(n) + 1} whole lines, set aside nothing",
+               got=f"loaded {len(seen['loaded'])}, set aside {seen['set_aside']!r}")
+        expect(seen["reloaded"] == seen["resumed_record"] and seen["reloaded_set_aside"] == [],
+               CLOSED, given=where,
+               expected=f"loaded again: {shaped(seen['resumed_record'])}, set aside nothing",
+               got=f"loaded again: {shaped(seen['reloaded'])}, set aside "
+                   f"{seen['reloaded_set_aside']!r}")
 
 
 def test_resume_only_appends_to_the_file_and_a_second_load_agrees(student):
@@ -300,9 +420,9 @@ def test_resume_only_appends_to_the_file_and_a_second_load_agrees(student):
                got=f"truncated {seen['truncations']}; begins {seen['final_text'][:80]!r}")
         expect(seen["reloaded"] == seen["resumed_record"]
                and seen["reloaded_set_aside"] == seen["set_aside"], APPEND_ONLY, given=where,
-               expected=f"loaded again: {lab.shape(seen['resumed_record'])}, set aside "
+               expected=f"loaded again: {shaped(seen['resumed_record'])}, set aside "
                         f"{seen['set_aside']}",
-               got=f"{lab.shape(seen['reloaded'])}, set aside {seen['reloaded_set_aside']}")
+               got=f"{shaped(seen['reloaded'])}, set aside {seen['reloaded_set_aside']}")
 
 
 def test_a_process_killed_mid_run_resumes_from_its_real_file(student):
@@ -320,8 +440,9 @@ def test_a_process_killed_mid_run_resumes_from_its_real_file(student):
     expect(lab.shape(seen["loaded"]) == "U A[call_0,call_1] R(call_0)", KILLED,
            expected="loaded: U A[call_0,call_1] R(call_0)", got=seen["loaded"])
     expect([c["id"] for c in seen["interrupted"]] == ["call_1"] and not refused, KILLED,
-           given=lab.shape(seen["loaded"]), expected="call_1 interrupted, both prompts answered",
-           got=f"interrupted {seen['interrupted']}; refused {refused}")
+           given=shaped(seen["loaded"]), expected="call_1 interrupted, both prompts answered",
+           got=f"interrupted: {described(unfinished(seen['interrupted']))}; refused: "
+               f"{refused[0] if refused else 'nothing'}")
     expect(seen["reloaded"] == seen["resumed_record"], APPEND_ONLY,
            expected=lab.shape(seen["resumed_record"]), got=seen["reloaded"])
 
@@ -346,7 +467,7 @@ def test_results_move_to_just_after_their_calls_and_the_rest_of_the_span_follows
 
     seen = repaired(student, record)
 
-    expect_view(seen, [record[0], record[1], r1, r2, steer, record[5]], CARD_SPAN, record)
+    expect_view(seen, [record[0], record[1], r1, r2, steer, record[5]], RULE_SPAN, record)
 
 
 def test_a_result_pairs_only_within_its_own_span(student):
@@ -357,7 +478,7 @@ def test_a_result_pairs_only_within_its_own_span(student):
     seen = repaired(student, record)
 
     expect_view(seen, [record[0], record[1], stand_in("c1", "write"), record[2], record[4]],
-                CARD_OWN_SPAN, record)
+                RULE_OWN_SPAN, record)
 
 
 def test_missing_result_is_worded_by_whether_the_tool_only_reads(student):
@@ -368,11 +489,12 @@ def test_missing_result_is_worded_by_whether_the_tool_only_reads(student):
     plain = repaired(student, record)
 
     expect_view(told, [record[0], record[1], stand_in("c1", "read", INTERRUPTED_READ_ONLY),
-                       stand_in("c2", "write"), record[2]], CARD_WORDING, record)
+                       stand_in("c2", "write"), record[2]], RULE_WORDING, record)
     expect_view(plain, [record[0], record[1], stand_in("c1", "read"), stand_in("c2", "write"),
-                        record[2]], CARD_WORDING, record)
-    expect(told["interrupted"] == [read, write], CARD_WORDING, given=record,
-           expected=f"interrupted: {[read, write]}", got=f"interrupted: {told['interrupted']}")
+                        record[2]], RULE_WORDING, record)
+    expect(told["interrupted"] == [read, write], RULE_WORDING, given=record,
+           expected=f"interrupted: {described(unfinished([read, write]))}",
+           got=f"interrupted: {described(unfinished(told['interrupted']))}")
 
 
 def test_repeated_id_becomes_id_k_with_the_smallest_free_k(student):
@@ -389,9 +511,31 @@ def test_repeated_id_becomes_id_k_with_the_smallest_free_k(student):
     renamed = [dict(second, id="call_0_2"), dict(third, id="call_0_3")]
     expect_view(seen, record[:5] + [
         lab.reply(renamed[0]), dict(record[6], tool_call_id="call_0_2"),
-        lab.reply(renamed[1]), stand_in("call_0_3", "read"), record[8]], CARD_REPEATED, record)
-    expect(seen["interrupted"] == [renamed[1]], CARD_REPEATED, given=record,
-           expected=f"interrupted under the id sent: {[renamed[1]]}", got=seen["interrupted"])
+        lab.reply(renamed[1]), stand_in("call_0_3", "read"), record[8]], RULE_REPEATED, record)
+    expect(seen["interrupted"] == [renamed[1]], RULE_REPEATED, given=record,
+           expected=f"interrupted, under the id sent: {described(unfinished([renamed[1]]))}",
+           got=f"interrupted: {described(unfinished(seen['interrupted']))}")
+
+
+def test_each_repeated_id_takes_its_own_smallest_free_k(student):
+    reads = {name: [lab.call("read", {"path": f"{name}{n}"}, id=name) for n in range(3)]
+             for name in ("call_0", "call_1")}
+    record = [lab.user("Read them all.")]
+    for n in range(3):
+        pair = (reads["call_0"][n], reads["call_1"][n])
+        record += [lab.reply(*pair), lab.tool_result(pair[0], f"A{n}"), lab.tool_result(pair[1], f"B{n}")]
+    record.append(lab.say("Done."))
+
+    seen = repaired(student, record)
+
+    wanted = [record[0]]
+    for n in range(3):
+        ids = ("call_0", "call_1") if n == 0 else (f"call_0_{n}", f"call_1_{n}")
+        calls = [dict(reads["call_0"][n], id=ids[0]), dict(reads["call_1"][n], id=ids[1])]
+        wanted += [lab.reply(*calls), dict(record[2 + 3 * n], tool_call_id=ids[0]),
+                   dict(record[3 + 3 * n], tool_call_id=ids[1])]
+    wanted.append(record[-1])
+    expect_view(seen, wanted, RULE_EACH_ID, record)
 
 
 def test_empty_id_becomes_call_message_call(student):
@@ -404,7 +548,21 @@ def test_empty_id_becomes_call_message_call(student):
     expect_view(seen, [record[0], record[1],
                        lab.reply(dict(a, id="call_2_0"), dict(b, id="call_2_1")),
                        dict(record[3], tool_call_id="call_2_0"),
-                       dict(record[4], tool_call_id="call_2_1")], CARD_EMPTY, record)
+                       dict(record[4], tool_call_id="call_2_1")], RULE_EMPTY, record)
+
+
+def test_an_empty_id_is_numbered_by_its_place_in_the_history_and_among_its_calls(student):
+    ghost = lab.call("bash", {"command": "ls"}, id="c9")
+    a, b = lab.call("read", {"path": "a"}, id=""), lab.call("read", {"path": "b"}, id="")
+    record = [lab.user("Read both."), lab.tool_result(ghost, "nobody asked"),
+              lab.reply(lab.text("  ")), lab.reply(lab.text("Reading both."), a, b),
+              lab.tool_result(a, "A"), lab.tool_result(b, "B")]
+
+    seen = repaired(student, record)
+
+    named = lab.reply(lab.text("Reading both."), dict(a, id="call_3_0"), dict(b, id="call_3_1"))
+    expect_view(seen, [record[0], named, dict(record[4], tool_call_id="call_3_0"),
+                       dict(record[5], tool_call_id="call_3_1")], RULE_EMPTY, record)
 
 
 def test_whitespace_placeholder_is_dropped_and_orphans_nothing(student):
@@ -414,7 +572,7 @@ def test_whitespace_placeholder_is_dropped_and_orphans_nothing(student):
 
     seen = repaired(student, record)
 
-    expect_view(seen, [record[0], record[1], record[3], record[4]], CARD_PLACEHOLDER, record)
+    expect_view(seen, [record[0], record[1], record[3], record[4]], RULE_PLACEHOLDER, record)
 
 
 def test_orphan_and_second_results_are_left_out_and_no_call_is_invented(student):
@@ -424,7 +582,7 @@ def test_orphan_and_second_results_are_left_out_and_no_call_is_invented(student)
 
     seen = repaired(student, record)
 
-    expect_view(seen, [record[0], record[2], record[3], record[5]], ORPHAN, record)
+    expect_view(seen, [record[0], record[2], record[3], record[5]], RULE_ORPHAN, record)
 
 
 def test_valid_history_comes_back_unchanged(student):
@@ -437,8 +595,8 @@ def test_valid_history_comes_back_unchanged(student):
     seen = repaired(student, record)
 
     expect_view(seen, record, UNCHANGED, record)
-    expect(seen["interrupted"] == [], UNCHANGED, given=record, expected="interrupted: []",
-           got=seen["interrupted"])
+    expect(seen["interrupted"] == [], UNCHANGED, given=record, expected="interrupted: none",
+           got=f"interrupted: {described(unfinished(seen['interrupted']))}")
 
 
 # -- the view ----------------------------------------------------------------------------------------
@@ -458,6 +616,18 @@ def test_view_drops_empty_failures_then_repairs_and_leaves_the_record_alone(stud
            got=one_line(view.messages))
 
 
+def test_the_view_words_a_read_cut_short_as_only_reading(student):
+    read, write = lab.call("read", {"path": "a"}, id="c1"), lab.call("write", {"path": "b"}, id="c2")
+    record = [lab.user("Read a, then write b."), lab.reply(read, write), lab.user("Never mind.")]
+
+    view = student.view(record)
+
+    wanted = [record[0], record[1], stand_in("c1", "read", INTERRUPTED_READ_ONLY),
+              stand_in("c2", "write"), record[2]]
+    expect(view.messages == wanted, SENT_WORDING, given=record, expected=one_line(wanted),
+           got=one_line(view.messages))
+
+
 def test_a_provider_that_restarts_or_leaves_out_ids_is_answered_every_time(student):
     for ids, first in (("restarting", "call_0"), ("empty", "")):
         seen = student.scenario("restarting_ids", ids=ids)
@@ -468,7 +638,8 @@ def test_a_provider_that_restarts_or_leaves_out_ids_is_answered_every_time(stude
         sent = [b["id"] for m in seen["record"] if m["role"] == "assistant"
                 for b in m["content"] if b["type"] == "toolCall"]
         expect(sent == [first] * 4, RESTARTING, given=f"a model whose ids are {ids}",
-               expected=f"the record keeps the ids sent: {[first] * 4}", got=sent)
+               expected=f"the record keeps the ids sent: {[first] * 4}",
+               got=f"the record holds: {sent}")
 
 
 # -- the same rules, on histories hypothesis makes up ------------------------------------------------

@@ -324,12 +324,13 @@ def repair_history(messages, is_read_only=None):
       - an assistant message with no calls and nothing but whitespace is a placeholder saved
         before the tools ran: it is dropped as if it had never been there, so it ends no span.
 
-    Pure and deterministic: `messages` and its dicts are never changed, unchanged messages
-    come back as the very same objects, and a renamed call or result is a new dict. Every id
-    and a span's whole output depend only on the span and what came before it, so the repair
-    of a longer history starts with the same bytes as the repair of any shorter one that ends
-    where an assistant message begins: a provider's prompt cache keeps hitting. Repairing a
-    repaired history changes nothing.
+    Pure and deterministic: `messages` and its dicts are never changed; a message that needs
+    no change may come back as the very object or as an equal copy (this one returns the
+    objects it was handed), and a renamed call or result is a new dict. Every id and a span's
+    whole output depend only on the span and what came before it, so the repair of a longer
+    history starts with the same bytes as the repair of any shorter one that ends where an
+    assistant message begins: a provider's prompt cache keeps hitting. Repairing a repaired
+    history changes nothing.
     """
     view, interrupted, used = [], [], set()
     for start, rest in spans(messages):
@@ -494,9 +495,11 @@ class Harness:
     announced; `messages` are taken to be in the file already. Harness.resume(...) picks a
     record up from its file after a crash.
       .messages     the transcript as a tuple: a snapshot nobody outside can append to.
-      .is_running   True from prompt() until that run is finished, closed or dead.
+      .is_running   True from prompt() until that run is finished, closed, dropped or dead.
       .prompt(text) the run, as a generator of run_agent's events. Asking again while a run
-                    is going raises RuntimeError at once, on the caller's line.
+                    is going raises RuntimeError at once, on the caller's line. The run is
+                    started before it is handed over, so a run closed or dropped before its
+                    first event frees the harness too.
       .steer(text)  words for the next gap between turns ("use spaces instead").
       .follow_up(text)  words for when the run would otherwise end ("now run the tests").
       .set_aside, .interrupted, .notice  what resume() found; empty for a new harness.
@@ -515,10 +518,11 @@ class Harness:
     def resume(cls, model, system, tools, file, max_turns=None):
         """A harness that carries on from the record saved in `file`, after a crash or a
         restart. It reads the whole file, loads it (load_record), and only ever appends: a
-        torn last line is closed with a newline, so the next message starts a line of its
-        own and the torn one stays set aside. .set_aside holds the torn lines, .interrupted
-        the calls that never got a result (under the ids the model is shown), and .notice
-        the words to show the user about both."""
+        last line that does not end in a newline (torn, or whole but for its newline) is
+        closed with one, so the next message starts a line of its own and a torn line stays
+        set aside. .set_aside holds the torn lines, .interrupted every call that never got a
+        result (under the ids the model is shown), and .notice the words to show the user
+        about both."""
         file.seek(0)  # "a+" opens a file at its end: read it from the top
         text = file.read()
         loaded = load_record(text)
@@ -540,10 +544,12 @@ class Harness:
         return self._running
 
     def prompt(self, text):
-        if self._running:  # raised here, not at the run's first step
+        if self._running:  # refused here, on the caller's line, not at the run's first step
             raise RuntimeError("already running; use steer() or follow_up()")
         self._running = True
-        return self._run(text)
+        run = self._run(text)
+        next(run)  # into the try: from now on, closing or dropping the run runs its finally
+        return run
 
     def steer(self, text):
         self._steering.append(user_message(text))
@@ -558,9 +564,10 @@ class Harness:
                         get_follow_ups=lambda: self._take_one(self._follow_ups),
                         save=self._save if self._file is not None else None)
         try:
+            yield  # where prompt() leaves the run: the door is armed before anyone holds it
             yield from run
-        finally:  # finished, closed by the consumer, or failed: the harness is free again
-            run.close()
+        finally:  # finished, closed by the consumer, dropped, or failed: free again
+            run.close()  # the loop's own generator too, so it stops where it stood
             self._running = False
 
     def _save(self, message):
@@ -572,8 +579,10 @@ class Harness:
 
 
 def resume_notice(interrupted, set_aside):
-    """What to tell the user on picking a record up: each line set aside, and each call that
-    did not finish, with a warning to check before repeating it ("" when all is well)."""
+    """What to tell the user on picking a record up ("" when all is well): each line set
+    aside, quoting its start, and each call that did not finish, by the id the model is shown,
+    with its tool and its arguments (the file it would have changed), and a warning to look
+    at what it would have changed before repeating it."""
     lines = [f"Set aside a line of the record that a crash cut short: {clip(line)}"
              for line in set_aside]
     lines += [f"Did not finish: {call['name']} {clip(json.dumps(call['arguments']))} "
