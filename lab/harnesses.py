@@ -282,6 +282,35 @@ class _Discard:
         pass
 
 
+def one_writer_problem(module):
+    """"" when `module` does lesson 08's job, else what it is missing, in a few words: its
+    Harness refuses a second prompt while a run is going, with RuntimeError on the call itself,
+    and a run closed before its first event leaves it free for the next prompt."""
+    for name in ("Harness", "SYSTEM"):
+        if not hasattr(module, name):
+            return f"it has no {name}"
+    model = ScriptedModel([reply(text("First.")), reply(text("Second."))])
+    try:
+        h = module.Harness(model, module.SYSTEM, [])
+        run = h.prompt("One.")
+        try:
+            h.prompt("Two.")
+        except RuntimeError:
+            pass
+        else:
+            return "its Harness lets a second prompt start while a run is going"
+        run.close()
+        if h.is_running:
+            return "a run closed before its first event leaves its Harness running"
+        for event in h.prompt("Three."):
+            pass
+    except Exception as error:  # half-written student code: how it fails is the answer
+        return f"it raised {type(error).__name__}: {error}"
+    if shape(h.messages) != "U A":
+        return f"its Harness leaves the record {shape(h.messages) or 'empty'}, not U A"
+    return ""
+
+
 def repair_problem(module):
     """"" when `module` does lesson 10's job, else what it is missing, in a few words.
 
@@ -482,6 +511,9 @@ READY = {1: Ready("keeps who said what", "does not keep who said what", "a harne
                   "and a view without the empty failure", failure_problem),
          7: Ready("reports each step as it happens", "does not report each step as it happens",
                   "a loop that hands out its events as they happen", events_problem),
+         8: Ready("keeps one writer at a time", "does not keep one writer at a time",
+                  "a harness that refuses a second prompt and frees itself when a run is closed",
+                  one_writer_problem),
          9: Ready("lets a steer in at a safe point", "does not let a steer in at a safe point",
                   "steering at the top of a turn", steering_problem),
          10: Ready("repairs a dangling call", "does not repair a dangling call", "the repair",

@@ -21,9 +21,11 @@ class Harness:
     Harness(model, system, tools, messages=(), max_turns=None) keeps a list of its own,
     starting from a copy of `messages`.
       .messages     the transcript as a tuple: a snapshot nobody outside can append to.
-      .is_running   True from prompt() until that run is finished, closed or dead.
+      .is_running   True from prompt() until that run is finished, closed, dropped or dead.
       .prompt(text) the run, as a generator of run_agent's events. Asking again while a run
-                    is going raises RuntimeError at once, on the caller's line.
+                    is going raises RuntimeError at once, on the caller's line. The run is
+                    started before it is handed over, so a run closed or dropped before its
+                    first event frees the harness too.
     """
 
     def __init__(self, model, system, tools, messages=(), max_turns=None):
@@ -39,17 +41,28 @@ class Harness:
     def is_running(self):
         return self._running
 
+    # --- your code ---
     def prompt(self, text):
-        if self._running:  # raised here, not at the run's first step
+        if self._running:  # refused here, on the caller's line, not at the run's first step
             raise RuntimeError("already running; wait for this run to end, or close it")
         self._running = True
-        return self._run(text)
+        run = self._run(text)
+        next(run)  # into the try: from now on, closing or dropping the run runs its finally
+        return run
 
     def _run(self, text):
         run = run_agent(self._model, self._system, self._messages, self._tools, text,
                         max_turns=self._max_turns)
         try:
+            yield  # where prompt() leaves the run: the door is armed before anyone holds it
             yield from run
-        finally:  # finished, closed by the consumer, or failed: the harness is free again
-            run.close()
+        finally:  # finished, closed by the consumer, dropped, or failed: free again
+            run.close()  # the loop's own generator too, so it stops where it stood
             self._running = False
+    # --- starter ---
+    #| def prompt(self, text):
+    #|     # Lesson 07's way to start a run, as a method: anyone may start one, at any time,
+    #|     # and every run writes to the same list.
+    #|     return run_agent(self._model, self._system, self._messages, self._tools, text,
+    #|                      max_turns=self._max_turns)
+    # --- end ---

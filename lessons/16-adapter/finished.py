@@ -495,9 +495,11 @@ class Harness:
     announced; `messages` are taken to be in the file already. Harness.resume(...) picks a
     record up from its file after a crash.
       .messages     the transcript as a tuple: a snapshot nobody outside can append to.
-      .is_running   True from prompt() until that run is finished, closed or dead.
+      .is_running   True from prompt() until that run is finished, closed, dropped or dead.
       .prompt(text) the run, as a generator of run_agent's events. Asking again while a run
-                    is going raises RuntimeError at once, on the caller's line.
+                    is going raises RuntimeError at once, on the caller's line. The run is
+                    started before it is handed over, so a run closed or dropped before its
+                    first event frees the harness too.
       .steer(text)  words for the next gap between turns ("use spaces instead").
       .follow_up(text)  words for when the run would otherwise end ("now run the tests").
       .set_aside, .interrupted, .notice  what resume() found; empty for a new harness.
@@ -542,10 +544,12 @@ class Harness:
         return self._running
 
     def prompt(self, text):
-        if self._running:  # raised here, not at the run's first step
+        if self._running:  # refused here, on the caller's line, not at the run's first step
             raise RuntimeError("already running; use steer() or follow_up()")
         self._running = True
-        return self._run(text)
+        run = self._run(text)
+        next(run)  # into the try: from now on, closing or dropping the run runs its finally
+        return run
 
     def steer(self, text):
         self._steering.append(user_message(text))
@@ -560,9 +564,10 @@ class Harness:
                         get_follow_ups=lambda: self._take_one(self._follow_ups),
                         save=self._save if self._file is not None else None)
         try:
+            yield  # where prompt() leaves the run: the door is armed before anyone holds it
             yield from run
-        finally:  # finished, closed by the consumer, or failed: the harness is free again
-            run.close()
+        finally:  # finished, closed by the consumer, dropped, or failed: free again
+            run.close()  # the loop's own generator too, so it stops where it stood
             self._running = False
 
     def _save(self, message):

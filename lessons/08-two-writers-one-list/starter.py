@@ -1,0 +1,322 @@
+# lab: lesson 08  (lab-check reads this line to know which lesson's tests to run)
+"""A small agent harness: lesson 08, "Two writers, one list".
+
+Read it top to bottom: messages, tools, the loop and what it sends, the harness that owns
+the transcript, and two frontends. New since lesson 07: a Harness holds the one record
+and lets one run at a time write to it, and a consumer that walks away leaves it ready
+for the next prompt. Everything is plain dicts and generators; nothing here talks to a
+network, so the lab's scripted model can stand in for a real one.
+"""
+
+import json
+
+# == 1 messages ==
+# A conversation is a list of dicts. Each one says, in its "role", who is speaking.
+
+SYSTEM = "You are a helpful assistant."  # sent with every request, never stored in the record
+
+
+def user_message(text):
+    """What the user typed. A user message's content is a plain string."""
+    return {"role": "user", "content": text}
+
+
+def text_of(message):
+    """The words of an assistant message: its content is a list of blocks, and the words are
+    the "text" blocks, joined."""
+    return "".join(block["text"] for block in message["content"] if block["type"] == "text")
+
+
+def tool_calls(message):
+    """The toolCall blocks of an assistant message, in the order the model wrote them. Read
+    off the content each time it is wanted, so there is no second copy to fall out of step."""
+    return [block for block in message["content"] if block["type"] == "toolCall"]
+
+
+def error_message(reason):
+    """The assistant message that records why a run stopped: empty content, stop_reason
+    "error", and the reason in error_message. A stop is data in the record, not an exception."""
+    return {"role": "assistant", "content": [], "stop_reason": "error", "error_message": reason}
+
+
+# == 2 tools ==
+# A tool is a dict. The model is shown its name, description and parameters (a JSON schema);
+# its "execute", execute(arguments) -> str, is run by this program and by nothing else.
+
+MAX_LINES = 2000    # Every tool result is sent again on every later request, so one result
+MAX_BYTES = 50_000  # may hold at most this much. Bytes of UTF-8, not characters.
+
+
+def str_arg(arguments, name):
+    """Argument `name`, which must be a string. The schema asks for one; nothing makes the
+    model obey, so tools read their arguments through here and fail with a clear reason."""
+    value = arguments.get(name)
+    if not isinstance(value, str):
+        raise ValueError(f"{name} must be a string")
+    return value
+
+
+def int_arg(arguments, name, default):
+    """Optional whole-number argument `name`, or `default` when the model left it out."""
+    value = arguments.get(name)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be an integer")
+    return value
+
+
+def tool_specs(tools):
+    """The part of each tool the model is told about: everything but the function."""
+    return [{key: tool[key] for key in ("name", "description", "parameters")} for tool in tools]
+
+
+def run_tool(tools, call):
+    """Run one call and return the toolResult that answers it: one call in, exactly one result
+    out, whatever happens. A tool that raises becomes a result with is_error set, which the
+    model can read and act on; this function itself does not raise."""
+    tool = next((t for t in tools if t["name"] == call["name"]), None)
+    try:
+        if tool is None:
+            raise LookupError(f"Tool {call['name']} not found")
+        content, is_error = tool["execute"](call["arguments"]), False
+    except Exception as exc:  # a tool's failure is news for the model, not a crash
+        content, is_error = str(exc), True
+    return {"role": "toolResult", "tool_call_id": call["id"], "tool_name": call["name"],
+            "content": content, "is_error": is_error}
+
+
+def fit_budget(lines, max_lines, max_bytes):
+    """How many of `lines`, taken in order, fit the budget: whole lines only."""
+    used = 0
+    for count, line in enumerate(lines):
+        used += len(line.encode())
+        if count == max_lines or used > max_bytes:
+            return count
+    return len(lines)
+
+
+def make_read_tool(ws, max_lines=MAX_LINES, max_bytes=MAX_BYTES):
+    """The `read` tool over workspace `ws`. A long file comes back a budget at a time, and the
+    last line of a cut read says which offset to ask for next."""
+    def execute(arguments):
+        path = str_arg(arguments, "path")
+        offset, limit = int_arg(arguments, "offset", 1), int_arg(arguments, "limit", None)
+        if offset < 1 or (limit is not None and limit < 1):
+            raise ValueError("offset and limit must be 1 or more")
+        if not ws.exists(path):
+            raise FileNotFoundError(f"File not found: {path}. Files here: "
+                                    f"{', '.join(ws.listdir('.'))}")
+        lines = ws.read_text(path).splitlines(keepends=True)
+        if offset > max(len(lines), 1):
+            raise ValueError(f"offset {offset} is past the end of {path} ({len(lines)} lines)")
+        wanted = lines[offset - 1:] if limit is None else lines[offset - 1:offset - 1 + limit]
+        shown = fit_budget(wanted, max_lines, max_bytes)
+        if wanted and shown == 0:
+            return (f"[Line {offset} of {path} alone is over the {max_bytes}-byte budget of a "
+                    f"read, so none of it is shown.]")
+        text = "".join(wanted[:shown])
+        last = offset + shown - 1
+        if last < len(lines):
+            text += f"[Lines {offset}-{last} of {len(lines)}. Read on with offset={last + 1}.]"
+        return text
+
+    return {"name": "read",
+            "description": "Read a text file. A call returns at most "
+                           f"{max_lines} lines or {max_bytes} bytes; use offset to read on.",
+            "parameters": {"type": "object",
+                           "properties": {
+                               "path": {"type": "string", "description": "The file to read."},
+                               "offset": {"type": "integer", "description": "First line, from 1."},
+                               "limit": {"type": "integer", "description": "How many lines."}},
+                           "required": ["path"]},
+            "execute": execute}
+
+
+def make_write_tool(ws):
+    """The `write` tool over workspace `ws`: create a file, or replace the whole of it."""
+    def execute(arguments):
+        path, content = str_arg(arguments, "path"), str_arg(arguments, "content")
+        ws.write_text(path, content)
+        return f"Wrote {len(content.encode())} bytes to {path}."
+
+    return {"name": "write",
+            "description": "Write a text file, replacing anything that was there.",
+            "parameters": {"type": "object",
+                           "properties": {
+                               "path": {"type": "string", "description": "The file to write."},
+                               "content": {"type": "string", "description": "All of its text."}},
+                           "required": ["path", "content"]},
+            "execute": execute}
+
+
+def make_bash_tool(shell, max_lines=MAX_LINES, max_bytes=MAX_BYTES):
+    """The `bash` tool: one command line in `shell`. Output is kept from the end, where a
+    command puts its verdict. A non-zero exit is reported, not raised: the command did run."""
+    def execute(arguments):
+        output, code = shell.run(str_arg(arguments, "command"))
+        lines = output.splitlines(keepends=True)
+        kept = fit_budget(lines[::-1], max_lines, max_bytes)
+        text = "".join(lines[len(lines) - kept:])
+        if kept < len(lines):
+            text += f"\n[Only the last {kept} of {len(lines)} lines are shown.]"
+        if code != 0:
+            text += f"\n[Exit code {code}]"
+        return text
+
+    return {"name": "bash",
+            "description": "Run a shell command; its output (the end of it, if long) comes back.",
+            "parameters": {"type": "object",
+                           "properties": {"command": {"type": "string",
+                                                      "description": "The command line."}},
+                           "required": ["command"]},
+            "execute": execute}
+
+
+# == 3 loop ==
+# The loop talks to the model. It holds no state between runs: the record is passed in.
+
+def run_agent(model, system, messages, tools, prompt, *, max_turns=None):
+    """Send `prompt` and keep going until the model stops asking for tools, a reply fails
+    (stop_reason "error"), or `max_turns` requests have been made (None: no limit).
+
+    A generator of events, plain dicts with a "type": agent_start, then per turn turn_start,
+    message_end for each message added, tool_execution_start and _end around each tool, and
+    turn_end; agent_end last, carrying the run's new messages. Starts and ends always pair up.
+    Mutate, then announce: a message is appended to `messages` (the caller's record) before
+    its message_end is handed out, so a consumer that stops listening never leaves a finished
+    tool unrecorded.
+    """
+    added = []
+
+    def append(message):
+        messages.append(message)
+        added.append(message)
+        return {"type": "message_end", "message": message}
+
+    yield {"type": "agent_start"}
+    waiting, calls, turns = [user_message(prompt)], [], 0
+    while waiting or calls:
+        turns += 1
+        yield {"type": "turn_start"}
+        for message in waiting:  # the top of a turn is the one place a user may speak
+            yield append(message)
+        if max_turns is not None and turns > max_turns:
+            reply = error_message(f"Stopped: the run reached max_turns={max_turns}.")
+        else:
+            # Looked up by name on each request, so the lesson can swap in another view.
+            reply = model.complete(system, context_for_model(messages), tool_specs(tools))
+        yield append(reply)
+        failed = reply["stop_reason"] == "error"
+        calls = [] if failed else tool_calls(reply)  # nothing in a failed reply is acted on
+        for call in calls:
+            yield {"type": "tool_execution_start", "call": call}
+            result = run_tool(tools, call)
+            yield append(result)  # recorded before anybody is told the tool finished
+            yield {"type": "tool_execution_end", "call": call, "result": result}
+        yield {"type": "turn_end", "message": reply}
+        waiting = []
+    yield {"type": "agent_end", "messages": added}
+
+
+def context_for_model(messages):
+    """The view: what one request sends, built afresh from the record each time.
+
+    The record keeps everything that happened; a provider takes only a well-formed transcript.
+    So a failed reply with nothing in it is left out, and a failed reply that got words or
+    calls out before it failed stays. A new list comes back; the record is not touched.
+    """
+    return [m for m in messages if not is_empty_failure(m)]
+
+
+def is_empty_failure(message):
+    """An assistant reply that failed before any of it arrived: nothing a model can read."""
+    return (message["role"] == "assistant" and not message["content"]
+            and message.get("stop_reason") == "error")
+
+
+# == 4 harness ==
+# One transcript and one writer. The loop stays stateless; the harness owns the list.
+
+class Harness:
+    """Owns one transcript, the settings that hold from run to run, and the rule that one run
+    at a time may write to the transcript.
+
+    Harness(model, system, tools, messages=(), max_turns=None) keeps a list of its own,
+    starting from a copy of `messages`.
+      .messages     the transcript as a tuple: a snapshot nobody outside can append to.
+      .is_running   True from prompt() until that run is finished, closed, dropped or dead.
+      .prompt(text) the run, as a generator of run_agent's events. Asking again while a run
+                    is going raises RuntimeError at once, on the caller's line. The run is
+                    started before it is handed over, so a run closed or dropped before its
+                    first event frees the harness too.
+    """
+
+    def __init__(self, model, system, tools, messages=(), max_turns=None):
+        self._model, self._system, self._tools = model, system, list(tools)
+        self._messages, self._max_turns = list(messages), max_turns
+        self._running = False
+
+    @property
+    def messages(self):
+        return tuple(self._messages)
+
+    @property
+    def is_running(self):
+        return self._running
+
+    # --- your code ---
+    def prompt(self, text):
+        # Lesson 07's way to start a run, as a method: anyone may start one, at any time,
+        # and every run writes to the same list.
+        return run_agent(self._model, self._system, self._messages, self._tools, text,
+                         max_turns=self._max_turns)
+    # --- end ---
+
+
+# == 5 frontends ==
+# A frontend folds one run's events: render(event) for each, then finish(), which says whether
+# the run ended well. The loop never learns how its events are shown.
+
+class JsonRenderer:
+    """Each event as one line of JSON, for another program to read. finish() says whether the
+    run ended well: it reached agent_end, and no reply in it failed. The lines themselves are
+    the whole story; finish() adds nothing to them."""
+
+    def __init__(self, out=None):
+        self.out, self.ended, self.failed = out, False, False  # out: None is the screen
+
+    def render(self, event):
+        print(json.dumps(event), file=self.out)
+        if event["type"] == "message_end" and event["message"].get("stop_reason") == "error":
+            self.failed = True
+        self.ended = event["type"] == "agent_end"
+
+    def finish(self):
+        return self.ended and not self.failed
+
+
+class FinalTextRenderer:
+    """Only the answer, for `> answer.txt`: nothing is written while the run goes on. The
+    answer is the last assistant message of agent_end's messages, so a run that never reached
+    agent_end (its consumer stopped listening, or it died) has none, whatever words it said
+    on the way. finish() writes the answer's words and returns True; it writes
+    "Error: <reason>" and returns False when the answer failed or the run never ended."""
+
+    def __init__(self, out=None):
+        self.out, self.ended = out, None  # out: None is the screen; ended: agent_end's messages
+
+    def render(self, event):
+        if event["type"] == "agent_end":
+            self.ended = event["messages"]
+
+    def finish(self):
+        replies = [m for m in self.ended or [] if m["role"] == "assistant"]
+        if not replies:
+            print("Error: the run stopped before it ended, so it has no answer", file=self.out)
+            return False
+        if replies[-1]["stop_reason"] == "error":
+            print(f"Error: {replies[-1]['error_message']}", file=self.out)
+            return False
+        print(text_of(replies[-1]), file=self.out)
+        return True
