@@ -360,14 +360,13 @@ print("ten lines of 'réussi', 40-byte budget:", harness.fit_budget(lines, 100, 
 
 # %% id="half-a-line"
 text = '{"retries": 3, "timeout": 120, "host": "büild.internal"}\n'
-cut = text.encode()[:40]
-print("first 40 bytes: ", cut.decode(errors="replace"))
-print("first 49 bytes: ", text.encode()[:49].decode(errors="replace"))
+print("first 28 bytes: ", text.encode()[:28].decode(errors="replace"))
+print("first 42 bytes: ", text.encode()[:42].decode(errors="replace"))
 print("whole lines in 40 bytes:", harness.fit_budget(harness.lines_of(text), 100, 40))
 
 # %% [markdown]
-# The first cut reads as a setting of `timeout: 1`. The second cuts `ü` in half, and the
-# decoder can only put `�` where it was. A budget that takes whole lines takes none of this
+# The first cut reads as a setting of `"timeout": 12`, not 120. The second cuts `ü` in half,
+# and the decoder can only put `�` where it was. A budget that takes whole lines takes none of this
 # one, and says so.
 
 # %% [markdown]
@@ -504,6 +503,8 @@ lab.draw(lab.Panel("kept from the start", [lab.user("Run the tests."), lab.reply
 # </details>
 
 # %% id="read-on"
+import re
+
 read = harness.make_read_tool(lab.Workspace({"notes.txt": "".join(f"note {k}\n" for k in range(1, 8))}),
                               max_lines=3)
 offset, seen = 1, []
@@ -511,8 +512,8 @@ while offset and len(seen) < 10:
     got = read["execute"]({"path": "notes.txt", "offset": offset})
     seen.append(got)
     print(f"offset={offset}: {got!r}")
-    tail = got.rsplit("\n", 1)[-1]
-    offset = int(tail.split("offset=")[1].rstrip(".]")) if "offset=" in tail else None
+    named = re.findall(r"offset=(\d+)", got.rsplit("\n", 1)[-1])
+    offset = int(named[-1]) if named and int(named[-1]) > offset else None
 print()
 print("reads:", len(seen), " every line once:", "".join(s.split("[")[0] for s in seen).count("note"))
 
@@ -521,9 +522,18 @@ print("reads:", len(seen), " every line once:", "".join(s.split("[")[0] for s in
 # note means the read reached the end. Figure 6.3 is the same reading on, done by a model.
 
 # %% id="figure-6-3"
-model = lab.ScriptedModel([lab.reply(lab.call("read", {"path": "notes.txt"})),
-                           lab.reply(lab.call("read", {"path": "notes.txt", "offset": 4})),
-                           lab.say("Seven notes.")])
+def reader(request):
+    """Reads notes.txt, then on from the offset each result's last line names, then answers."""
+    results = [m for m in request.messages if m["role"] == "toolResult"]
+    if not results:
+        return lab.reply(lab.call("read", {"path": "notes.txt"}))
+    named = re.findall(r"offset=(\d+)", results[-1]["content"].rsplit("\n", 1)[-1])
+    if named and len(results) < 10:
+        return lab.reply(lab.call("read", {"path": "notes.txt", "offset": int(named[-1])}))
+    return lab.say(f"Read it in {len(results)} calls.")
+
+
+model = lab.ScriptedModel([lab.forever(reader)])
 record = []
 harness.run_agent(model, harness.SYSTEM, record, [read], "How many notes are there?")
 lab.draw(lab.Panel("the record", record),
