@@ -3,7 +3,8 @@
 The next lab's starter is its parent's finished harness plus its gaps. A student who has just
 passed the parent holds a finished harness of their own, so the next lab can start from that:
 the lab's changes (lessons/<lab>/changes.py, see lab.compose) are composed onto the student's
-file in their starter form, gaps and all. What the lab adds is added; what it replaces is
+file in their starter form, gaps and all, and the definitions its changes.patch edits are put
+in as the patch leaves them. What the lab adds is added; what it replaces is
 replaced by the reference's (or by its gap, where the lab asks the student to write it), so the
 new tests grade the lab's own idea and not an old difference; everything else stays the
 student's, word for word.
@@ -13,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import compose, course
-from .starter import BEGIN, END, declares, make_starter
+from . import compose, course, patches
+from .starter import BEGIN, END, declares, finished_text, make_starter, solve
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,10 @@ def carry_forward(student_text: str, lab: course.Lab, since: course.Lab | None =
     for link in links:
         if link.changes is None:
             continue
+        edited = _edited(link, project)
+        for name in edited.names():
+            (replaced if name in mine else added).append(name)
+        ours = compose.merge(ours, edited, str(link.edits)) if edited.regions else ours
         changes = compose.parse(make_starter(link.changes.read_text(encoding="utf-8")),
                                 str(link.changes.name))
         for name in sorted(changes.names(), key=_order(changes)):
@@ -50,6 +55,22 @@ def carry_forward(student_text: str, lab: course.Lab, since: course.Lab | None =
         ours = compose.merge(ours, changes, str(link.changes.name))
     return Carried(compose.render(ours, declares(lab)), tuple(dict.fromkeys(replaced)),
                    tuple(n for n in dict.fromkeys(added) if n not in replaced))
+
+
+def _edited(link: course.Lab, project) -> compose.Harness:
+    """The definitions `link`'s changes.patch edits, as the patch leaves them (in starter form)
+    and in the regions they stand in: they replace the student's whole, since a patch is
+    written against the reference's lines, which the student's may not be."""
+    if link.edits is None:
+        return compose.Harness("", [], [])
+    base = solve(finished_text(course.find(link.builds_on, project)))
+    after = compose.parse(make_starter(patches.apply(base, link.edits.read_text(encoding="utf-8"),
+                                                     name=link.edits.name)))
+    before = {(r.name, u.names): u.text for r in compose.parse(base).regions for u in r.units}
+    regions = [compose.Region(r.name, "", [u for u in r.units
+                                           if before.get((r.name, u.names)) != u.text])
+               for r in after.regions]
+    return compose.Harness("", [], [r for r in regions if r.units])
 
 
 def _unmarked(text: str) -> str:

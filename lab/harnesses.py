@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from . import lessons
 from .display import shape
-from .messages import call, reply, text, tool_result as result_for, user
+from .messages import call, fail, reply, text, tool_result as result_for, user
 from .model import ScriptedModel
 from .shell import Shell
 from .validate import validate
@@ -165,6 +165,44 @@ def loop_problem(module):
     return ""
 
 
+def failure_problem(module):
+    """"" when `module` does lesson 05's job, else what it is missing, in a few words: its
+    run_agent stops a model that never stops asking after max_turns requests, recording the
+    stop as a failed reply; it runs no call of a failed reply; and its context_for_model
+    leaves an empty failure out of the request and the record as it was."""
+    for name in ("tool_specs", "run_tool", "run_agent", "context_for_model", "SYSTEM"):
+        if not hasattr(module, name):
+            return f"it has no {name}"
+    ran = []
+    step = {"name": "step", "description": "Do one step.",
+            "parameters": {"type": "object", "properties": {}},
+            "execute": lambda arguments: ran.append(arguments) or "done"}
+    asking = ScriptedModel([reply(call("step", {"n": n})) for n in range(1, 6)]
+                           + [reply(text("(asked too often)"))])
+    cut = ScriptedModel([fail("stream ended", text("Stepping."), call("step", {"n": 9})),
+                         reply(text("(asked again after a failure)"))])
+    record, cut_record = [], []
+    try:
+        module.run_agent(asking, module.SYSTEM, record, [step], "Go.", max_turns=2)
+        module.run_agent(cut, module.SYSTEM, cut_record, [step], "Go.")
+        failed = [user("Go."), fail("503 overloaded"), user("Again.")]
+        untouched = copy.deepcopy(failed)
+        view = list(module.context_for_model(failed))
+    except Exception as error:  # half-written student code: how it fails is the answer
+        return f"it raised {type(error).__name__}: {error}"
+    last = record[-1] if record and isinstance(record[-1], dict) else {}
+    if len(asking.calls) != 2 or last.get("stop_reason") != "error":
+        return (f"its run_agent sent {len(asking.calls)} requests with max_turns=2 and ended the "
+                f"record {shape(record[-1:]) or 'empty'}, not 2 requests and a stop")
+    if len(cut.calls) != 1 or {"n": 9} in ran:
+        return "its run_agent acts on a failed reply"
+    if failed != untouched:
+        return "its context_for_model changed the record it was given"
+    if validate(view):
+        return f"its context_for_model sends a request a provider refuses: {validate(view)[0]}"
+    return ""
+
+
 def conversation_problem(module):
     """"" when `module` does lesson 01's job, else what it is missing, in a few words: its
     run_agent, given two prompts and an empty record, keeps each prompt as typed and each reply
@@ -272,6 +310,40 @@ def budget_problem(module):
     return ""
 
 
+def tool_error_problem(module):
+    """"" when `module` does lesson 04's job, else what it is missing, in a few words: its
+    run_tool answers a call to a tool that raises, and a call to a tool nobody has, each with
+    an is_error result under the call's id instead of raising, its str_arg refuses a number
+    where a string goes, and its run_agent returns the list of messages a run added (as
+    lessons 01 to 06 have it; from lesson 07 on it is a generator of events)."""
+    for name in ("run_tool", "str_arg", "run_agent", "make_read_tool", "SYSTEM"):
+        if not hasattr(module, name):
+            return f"it has no {name}"
+    read = module.make_read_tool(Workspace({"config.py": "PORT = 9090\n"}))
+    for asked in (call("read", {"path": "confg.py"}, id="c1"), call("search", {}, id="c2")):
+        try:
+            result = module.run_tool([read], asked)
+        except Exception as error:  # half-written student code: how it fails is the answer
+            return f"its run_tool raised {type(error).__name__}: {error}"
+        if not (isinstance(result, dict) and result.get("tool_call_id") == asked["id"]
+                and result.get("is_error") is True):
+            return f"its run_tool does not answer {asked['name']}'s failure with is_error"
+    try:
+        module.str_arg({"path": 5}, "path")
+    except Exception:  # the refusal is what we want to see
+        pass
+    else:
+        return "its str_arg lets a number through where a string goes"
+    model = ScriptedModel([reply(call("search", {})), reply(text("No such tool, then."))])
+    try:
+        added = module.run_agent(model, module.SYSTEM, [], [read], "Find it.")
+    except Exception as error:  # half-written student code: how it fails is the answer
+        return f"its run_agent raised {type(error).__name__}: {error}"
+    if type(added) is not list:  # lesson 07 on: a generator of events
+        return f"its run_agent returns a {type(added).__name__}, not the list of messages added"
+    return ""
+
+
 def power_problem(module):
     """"" when `module` does lesson 11's job, else what it is missing, in a few words: it has
     repair_history, save_message, load_record and Harness.resume; load_record sets a torn last
@@ -343,6 +415,12 @@ READY = {1: Ready("keeps who said what", "does not keep who said what", "a harne
          3: Ready("keeps going until the model stops asking", "does not keep going until the "
                   "model stops asking", "a loop that goes on until a reply asks for nothing",
                   loop_problem),
+         4: Ready("answers a failed tool call with an is_error result",
+                  "does not answer a failed tool call with an is_error result",
+                  "a tool's failure answered", tool_error_problem),
+         5: Ready("stops a runaway and survives a provider failure", "does not stop a "
+                  "runaway and survive a provider failure", "a limit, a failed reply left alone, "
+                  "and a view without the empty failure", failure_problem),
          6: Ready("keeps every tool result within a budget", "does not keep tool results "
                   "within a budget", "a read and a bash tool that keep a budget", budget_problem),
          10: Ready("repairs a dangling call", "does not repair a dangling call", "the repair",

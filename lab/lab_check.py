@@ -100,6 +100,10 @@ def _instructor_options(g):
     g.add_argument("--require-isolation", action="store_true",
                    help="refuse to grade unless the student's code runs in a sandbox (implied "
                         "by --batch and --format gradescope)")
+    g.add_argument("--allow-unisolated", action="store_true",
+                   help="let an instructor's grading (--batch, any --format but text, "
+                        "--require-isolation) run with no sandbox; its result then says a "
+                        "submission could have forged it")
     g.add_argument("--verify", metavar="LESSON", help="prove the lesson's tests: the "
                    "finished file passes, the starter and every wrong answer fail, every right "
                    "answer passes")
@@ -141,15 +145,21 @@ def main(argv=None):
               "the lesson's finished.py; this is a student's copy.", file=sys.stderr)
         return 2
     if args.release is not None:
-        from lab import release
-        return release.main(args, lesson)
+        try:
+            from lab import release
+            return _needs_extra("--release") or release.main(args, lesson)
+        except ModuleNotFoundError as error:
+            return _needs_extra("--release", error)
     mistake = _mistake(args)
     if mistake:
         print(f"lab_check: {mistake}", file=sys.stderr)
         return 2
     limits = Limits(args.time_limit, args.memory_limit)
     if args.verify is not None:
-        return _verify(args, lesson, limits)
+        try:
+            return _needs_extra("--verify") or _verify(args, lesson, limits)
+        except ModuleNotFoundError as error:
+            return _needs_extra("--verify", error)
     if args.batch:
         return _batch(args, lesson, limits)
     if args.reset:
@@ -166,6 +176,28 @@ def main(argv=None):
     if args.watch:
         return _watch(args, harness, lesson, tests, limits)
     return _grade(args, harness, lesson, tests, limits)
+
+
+# What the instructor's commands need beyond grading: building and running notebooks.
+INSTRUCTOR_MODULES = ("nbformat", "nbclient", "jupytext", "ipykernel")
+
+
+def _needs_extra(option, error=None):
+    """2, after one line naming the extra to install, when an instructor's tool is missing
+    (`error`: the import that failed); None when they are all there. Any other missing module
+    is the lab's own bug, and goes on up."""
+    import importlib.util
+
+    if error is not None and (error.name or "").split(".")[0] not in INSTRUCTOR_MODULES:
+        raise error
+    missing = error.name if error is not None else next(
+        (name for name in INSTRUCTOR_MODULES if importlib.util.find_spec(name) is None), None)
+    if missing is None:
+        return None
+    print(f"lab_check: {option} builds notebooks, with tools the lab's first install leaves "
+          f"out (no module named {missing!r}). Install them: pip install -e '.[instructor]'",
+          file=sys.stderr)
+    return 2
 
 
 def _find_harness(name):
@@ -231,7 +263,8 @@ def _graded(args, harness, lesson, tests, limits):
         return Grade(lesson=lesson.number, title=manifest.title(lesson), harness=args.harness,
                      problem=str(harness))
     try:
-        isolated = args.require_isolation or args.format == "gradescope"
+        isolated = (args.require_isolation or (args.format or "text") != "text") \
+            and not args.allow_unisolated
         return grade(harness, lesson, tests=tests, select=args.select, limits=limits,
                      seed=args.seed, isolated=isolated)
     except Exception as error:  # the grader's own bug: still leave a result that says so
@@ -329,7 +362,7 @@ def _batch(args, lesson, limits):
 
     try:
         kind = isolation.detect()
-        problem = grade.isolation_problem(kind, lesson)
+        problem = grade.isolation_problem(kind, required=not args.allow_unisolated)
     except isolation.Unavailable as error:
         kind, problem = None, str(error)
     if kind == "uid" and not problem and isolation.exposed_submissions(args.batch):
@@ -341,7 +374,8 @@ def _batch(args, lesson, limits):
         return 2
     try:
         rows = batch.run(args.batch, lesson, args.output, fmt=fmt, jobs=args.jobs,
-                         limits=limits, select=args.select, tests=args.tests)
+                         limits=limits, select=args.select, tests=args.tests,
+                         isolated=not args.allow_unisolated)
     except ValueError as error:
         print(f"lab_check: {error}", file=sys.stderr)
         return 2

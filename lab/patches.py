@@ -4,17 +4,17 @@ finished harness (its gaps filled), rather than a copy of the functions it touch
 Checkpoint B's five harnesses (and the walkthrough's sixth, fir) are each lesson 10's finished
 harness with a few lines changed. Kept as patches, they read as exactly what was taken out,
 and a fix anywhere else in lesson 10 reaches them at once. A patch is applied strictly: every
-context and removed line must match the harness word for word at the line the hunk names, with
-no fuzz and no offset, so a lesson 10 that has moved on under a patch fails loudly (PatchError,
+context and removed line must match the harness word for word (no fuzz; only where the lines
+stand may have moved), so a lesson 10 that has moved on under a patch fails loudly (PatchError,
 naming the patch and the hunk) instead of giving a harness that is wrong in a new way.
 
 The lines before the first `--- ` are the patch's description, as `git format-patch` keeps
 them; `description(text)` returns them. `diff(before, after)` writes a patch (difflib, three
 lines of context), `apply(text, patch)` applies one.
 
-(GNU patch would do the applying, but it applies with fuzz and offsets by default, is not on
-every grading image, and a grader that shells out for a harness is one more process to trust;
-difflib writes what it reads.)
+(GNU patch would do the applying, but it applies with fuzz by default, is not on every grading
+image, and a grader that shells out for a harness is one more process to trust; difflib writes
+what this reads.)
 """
 
 from __future__ import annotations
@@ -46,7 +46,11 @@ def description(patch: str) -> str:
 
 
 def apply(text: str, patch: str, *, name: str = "patch") -> str:
-    """`text` with `patch` applied, strictly; PatchError when any hunk does not match."""
+    """`text` with `patch` applied, strictly; PatchError when any hunk does not match.
+
+    Every context and removed line of a hunk must be in `text` word for word, in one run; the
+    run may stand elsewhere than the line the hunk names (a lab before moved it up or down),
+    and the nearest such run after the hunk before it is the one changed."""
     lines = text.splitlines(keepends=True)
     out: list[str] = []
     at = 0  # lines of `text` used so far
@@ -54,24 +58,26 @@ def apply(text: str, patch: str, *, name: str = "patch") -> str:
     if not hunks:
         raise PatchError(f"{name}: no hunks: it changes nothing")
     for number, (start, body) in enumerate(hunks, 1):
-        if start - 1 < at:
-            raise PatchError(f"{name}, hunk {number}: overlaps the hunk before it")
-        out += lines[at:start - 1]
-        at = start - 1
-        for line in body:
-            sign, content = line[:1], line[1:]
-            if sign in (" ", "-"):
-                if at >= len(lines) or lines[at] != content:
-                    found = lines[at].rstrip("\n") if at < len(lines) else "(the end of the file)"
-                    raise PatchError(f"{name}, hunk {number}: line {at + 1} should read "
-                                     f"{content.rstrip(chr(10))!r}, but reads {found!r}: the "
-                                     "harness moved on under this patch; write it again")
-                at += 1
-                if sign == " ":
-                    out.append(content)
-            elif sign == "+":
-                out.append(content)
+        old = [line[1:] for line in body if line[:1] in (" ", "-")]
+        found = _find(lines, old, at, start - 1)
+        if found is None:
+            raise PatchError(f"{name}, hunk {number}: the lines it changes, from "
+                             f"{old[0].rstrip(chr(10)) if old else '(none)'!r} on, are not in the "
+                             "harness as the patch has them: the harness moved on under this "
+                             "patch; write it again")
+        out += lines[at:found]
+        at = found + len(old)
+        out += [line[1:] for line in body if line[:1] in (" ", "+")]
     return "".join(out + lines[at:])
+
+
+def _find(lines: list[str], old: list[str], after: int, near: int) -> int | None:
+    """Where the run `old` starts in `lines`, at or after `after`, nearest to `near`."""
+    if not old:
+        return max(after, min(near, len(lines)))
+    starts = [i for i in range(after, len(lines) - len(old) + 1)
+              if lines[i] == old[0] and lines[i:i + len(old)] == old]
+    return min(starts, key=lambda i: abs(i - near)) if starts else None
 
 
 def _hunks(patch: str, name: str) -> list[tuple[int, list[str]]]:

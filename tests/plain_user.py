@@ -3,9 +3,11 @@
 Root's Python may live where no one else can read it (under /root), so a plain user gets a
 Python of its own: a virtual environment of the system's python3, holding copies of the
 distributions lab_check needs, and a copy of the project, all readable by anyone. Commands run
-as an unused uid (setpriv), with no groups: no account is added to the system.
+as an unused uid (setpriv), with no groups: no account is added to the system. Everything made
+here is removed when the suite's process ends.
 """
 
+import atexit
 import functools
 import importlib.metadata
 import os
@@ -53,6 +55,7 @@ def _closure(names):
 def environment(project):
     """(python, project copy): a plain user's Python and copy of `project`, made once."""
     root = pathlib.Path(tempfile.mkdtemp(prefix="lab-plain-user-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
     root.chmod(0o755)
     copy = root / "project"
     shutil.copytree(project, copy, ignore=shutil.ignore_patterns(

@@ -260,7 +260,8 @@ def test_a_patch_is_applied_word_for_word_or_not_at_all():
     patch = patches.diff("a\nb\nc\n", "a\nB\nc\n", name="x")
 
     assert patches.apply("a\nb\nc\n", patch) == "a\nB\nc\n"
-    with pytest.raises(patches.PatchError, match="line 1 should read 'a'"):
+    assert patches.apply("new\nlines\na\nb\nc\n", patch) == "new\nlines\na\nB\nc\n"
+    with pytest.raises(patches.PatchError, match="hunk 1: the lines it changes, from 'a' on, are not in"):
         patches.apply("A\nb\nc\n", patch)
 
 
@@ -305,10 +306,24 @@ def test_lessons_01_to_10_compose_to_lesson_10s_harness_each_adding_to_the_one_b
 
 # -- no line written twice --
 
+@pytest.mark.parametrize("lab", [lab for lab in course.labs()
+                                 if lab.changes is not None and lab.builds_on is not None],
+                         ids=lambda lab: lab.label)
+def test_each_labs_sources_hold_only_what_it_adds_and_edit_what_it_keeps(lab):
+    parent = starter.finished_text(course.find(lab.builds_on))
+    finished = (lab.folder / "finished.py").read_text()
+
+    changes, patch = absorb.changes_of(parent, finished, starter.declares(lab))
+
+    assert lab.changes.read_text() == changes and (lab.edits.read_text() if lab.edits else None) == patch, (
+        f"lab {lab.label}'s changes.py restates lines of its parent's harness (or misses a "
+        f"shorter form): run `python -m lab.starter --absorb {lab.label}` and commit")
+
+
 def test_absorbing_an_edited_finished_file_gives_changes_that_compose_it_back(scratch):
     ten = scratch / "lessons/10-poisoned-transcript/finished.py"
-    edit(ten, "        self._running = False\n\n    @staticmethod",
-         "        self._running = False\n        # the door is open again\n\n    @staticmethod")
+    edit(ten, "    def render(self, event):\n        print(json.dumps(event))\n",
+         "    def render(self, event):\n        # the door is open again\n        print(json.dumps(event))\n")
 
     edited = ten.read_text()
     absorbed = rebuild(scratch, "--absorb", "10")
@@ -317,4 +332,5 @@ def test_absorbing_an_edited_finished_file_gives_changes_that_compose_it_back(sc
     assert ten.read_text() == edited, "the rebuild after absorbing must give the edited file back"
     assert rebuild(scratch, "--check").returncode == 0
     assert "# the door is open again" in (scratch / "lessons/10-poisoned-transcript/changes.patch").read_text()
-    assert "class Harness" not in (scratch / "lessons/10-poisoned-transcript/changes.py").read_text()
+    assert "class JsonRenderer" not in (scratch / "lessons/10-poisoned-transcript/changes.py").read_text()
+    assert "# the door is open again" in (scratch / "lessons/16-adapter/finished.py").read_text()

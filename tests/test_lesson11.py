@@ -45,16 +45,6 @@ def test_verify_11_proves_the_lessons_tests_tell_right_answers_from_wrong():
     assert run.stdout.rstrip().endswith("0 surprises."), run.stdout
 
 
-def test_where_11_prints_the_lessons_starter_finished_file_and_tests():
-    run = lab_check("--where", "11")
-
-    sources = [f"source: {path}" for path in starter.sources(course.find(LESSON.number))]
-    assert run.stdout.splitlines() == [f"starter: {LESSON.starter}", f"finished: {LESSON.finished}",
-                                       f"tests: {LESSON.tests}"] + sources, run.stdout
-    changes = [line for line in sources if line.endswith("/changes.py")]
-    assert [line.rsplit("/", 2)[-2][:2] for line in changes] == [f"{n:02d}" for n in range(1, 12)]
-
-
 def test_harness_py_stays_the_home_labs_starter_with_a_later_lesson_beside_it():
     made = dict(starter.targets())
 

@@ -11,6 +11,8 @@ Each file in tests/submissions/ is one submission, its expectations in a header 
     # says: timed out after 1 s in `repair_tool_history`    (any number of them) a phrase the
     #                     report must contain
     # closing: 2 passed, 1 failed     the verdict on the report's score line, when given
+    # exit (none): 1      any of exit, says and closing for one kind of isolation only
+    #                     (bubblewrap, uid or none), in place of the lines for every kind
 
 Every submission is graded by a real `python lab/lab_check.py` process from a folder of its
 own, several at once. Besides its verdict, each run must end within its time limits (one a
@@ -38,7 +40,8 @@ import pytest
 
 import plain_user
 from conftest import LESSON_10, PROJECT
-from lab.grading.inside import linux
+from lab.grading.inside import ipc, landlock, linux
+from lab.grading.tidy import remove_tree
 from lab.grading.sandbox import Limits
 
 SUBMISSIONS = PROJECT / "tests" / "submissions"
@@ -51,9 +54,50 @@ LEFTOVER = "lab-corpus-leftover"  # in the command line of every process a submi
 CACHES = {".git", ".venv", "__pycache__", ".hypothesis", ".pytest_cache"}
 IS_ROOT = os.geteuid() == 0
 SEED = 1  # the corpus's inputs, the same every run: a verdict that depends on luck is no test
-# Who grades the corpus: root (as CI does, and a course server) and a plain user; run by a
-# plain user, only as itself.
-WHO = ["root", "plain user"] if IS_ROOT else ["plain user"]
+FORGEABLE = "not isolated: a submission could forge this grade"
+
+
+@dataclass(frozen=True)
+class Mode:
+    """One way of grading the corpus: who runs lab_check (root, or a plain user: see
+    plain_user.py) and which isolation it is told to use ("": the strongest there is)."""
+    name: str
+    who: str
+    isolation: str = ""
+
+    @property
+    def env(self):
+        return {"LAB_ISOLATION": self.isolation} if self.isolation else {}
+
+    @property
+    def kind(self):
+        return self.isolation or "bubblewrap"
+
+    def unavailable(self):
+        """Why this mode cannot be had here, or ""."""
+        if self.who != "root" or self.isolation == "uid":
+            why = plain_user.available()
+            if why:
+                return f"no plain user's Python here: {why}"
+        if self.isolation == "uid" and not IS_ROOT:
+            return "only root can run a submission as a user of its own"
+        if self.isolation != "uid" and self.isolation and not landlock.abi():
+            return ("this kernel has no Landlock: with no sandbox at all, a submission can "
+                    "reach the grader's files, so the corpus's verdicts would not hold")
+        if not self.isolation and not shutil.which("bwrap"):
+            return "bubblewrap is not installed (apt-get install bubblewrap)"
+        return ""
+
+
+# Every way this machine can grade: bubblewrap as root (as CI does, and a course server) and as
+# a plain user; as root without namespaces (a Docker-based platform: the uid kind, with the
+# project's folder closed to others); and a plain user with no sandbox at all. Run by a plain
+# user, only the last two of those that need no root.
+MODES = [Mode("bubblewrap as root", "root"), Mode("bubblewrap as a plain user", "plain user"),
+         Mode("uid as root", "root", "uid"), Mode("none as a plain user", "plain user", "none")]
+if not IS_ROOT:
+    MODES = [Mode("bubblewrap as a plain user", "plain user"),
+             Mode("none as a plain user", "plain user", "none")]
 SCORE = re.compile(r"^score: .* points, (?P<passed>\d+) passed, (?P<failed>\d+) failed$",
                    re.MULTILINE)
 
@@ -69,19 +113,29 @@ class Case:
     says: tuple = ()
     closing: str = ""
     args: tuple = ()
+    kinds: tuple = ()  # ((kind, {"exit": ..., "says": ..., "closing": ...}), ...)
+
+    def expected(self, kind):
+        """(exit, says, closing) this case must get in isolation `kind`."""
+        own = dict(self.kinds).get(kind, {})
+        return (own.get("exit", self.exit), own.get("says", self.says),
+                own.get("closing", self.closing))
 
     @classmethod
     def read(cls, path):
         """The case the file at `path` stands for; ValueError when its header lacks a base
         or an exit status."""
         source = path.read_text()
-        header = {}
+        header, kinds = {}, {}
         for line in source.splitlines():
             if not line.startswith("#"):
                 break
-            found = re.match(r"# (base|args|exit|says|closing): (.*)$", line)
-            if found:
-                header.setdefault(found[1], []).append(found[2])
+            found = re.match(r"# (base|args|exit|says|closing)(?: \((bubblewrap|uid|none)\))?: "
+                             r"(.*)$", line)
+            if found and found[2]:
+                kinds.setdefault(found[2], {}).setdefault(found[1], []).append(found[3])
+            elif found:
+                header.setdefault(found[1], []).append(found[3])
         if "base" not in header or "exit" not in header:
             raise ValueError(f"{path.name} needs a '# base:' and an '# exit:' line in its header")
         base = header["base"][0]
@@ -90,7 +144,11 @@ class Case:
         return cls(name=path.stem, text=text, exit=int(header["exit"][0]),
                    says=tuple(header.get("says", ())), closing=header.get("closing", [""])[0],
                    args=tuple(shlex.split(header.get("args", [""])[0])),
-                   )
+                   kinds=tuple((kind, {
+                       **({"exit": int(own["exit"][0])} if "exit" in own else {}),
+                       **({"says": tuple(own["says"])} if "says" in own else {}),
+                       **({"closing": own["closing"][0]} if "closing" in own else {})})
+                       for kind, own in sorted(kinds.items())))
 
     @property
     def time_limit(self):
@@ -141,16 +199,17 @@ class Corpus:
     project_after: dict
     leftovers: list
     seconds: float = 0.0
+    mode: Mode = None
 
 
-def lab_check(folder, *args, timeout, project=PROJECT, who="root"):
+def lab_check(folder, *args, timeout, project=PROJECT, who="root", env=None, python=None):
     """A real lab_check process, the one in `project` (as `who`: root, or whoever runs the
-    suite, or a plain user with a copy of its own, see plain_user.py), working in `folder`,
-    with no standard input."""
-    argv = ([sys.executable, str(pathlib.Path(project) / "lab" / "lab_check.py"), *args]
+    suite, or a plain user with a copy of its own, see plain_user.py; run by `python`, this
+    one when None), working in `folder`, with no standard input; `env` added to ours."""
+    argv = ([python or sys.executable, str(pathlib.Path(project) / "lab" / "lab_check.py"), *args]
             if who == "root" else plain_user.command(project, *args))
     return subprocess.run(argv, cwd=folder, timeout=timeout, capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL)
+                          stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
 
 
 def submission_folder(parent, text):
@@ -164,8 +223,9 @@ def submission_folder(parent, text):
     return folder
 
 
-def grade_case(case, parent, project=PROJECT, who="root"):
+def grade_case(case, parent, project=PROJECT, mode=None, python=None):
     """The Run of lab_check (the one in `project`) on `case`, from a new folder `parent`."""
+    mode = mode or MODES[0]
     folder = submission_folder(parent, case.text)
     before = tree(folder)
     started = time.monotonic()
@@ -173,7 +233,7 @@ def grade_case(case, parent, project=PROJECT, who="root"):
     try:
         done = lab_check(folder, "--harness", str(folder / "harness.py"), "--lesson", "10",
                          "--seed", str(SEED), *case.args, timeout=budget, project=project,
-                         who=who)
+                         who=mode.who, env=mode.env, python=python)
         returncode, stdout, stderr = done.returncode, done.stdout, done.stderr
     except subprocess.TimeoutExpired as expired:
         returncode, stdout, stderr = None, str(expired.stdout or ""), "still running after " \
@@ -220,32 +280,48 @@ def leftover_processes():
     return found
 
 
-@pytest.fixture(scope="module", params=WHO)
-def corpus(request, tmp_path_factory):
+@pytest.fixture(scope="module", params=MODES, ids=lambda mode: mode.name)
+def corpus(request):
     """Every runnable submission graded, WORKERS at a time, by the lab_check of a copy of the
     project made for the corpus (so that nobody's editing of the project meanwhile can look
-    like a submission's doing), that copy hashed before and after, and the processes the
-    submissions marked looked for at the end."""
-    why = plain_user.available()
-    if request.param == "plain user" and why:
-        pytest.skip(f"no plain-user runs here: {why}")
+    like a submission's doing), in one of the MODES; that copy hashed before and after, the
+    processes the submissions marked looked for at the end, and everything removed after."""
+    mode = request.param
+    why = mode.unavailable()
+    if why:
+        pytest.skip(f"no runs {mode.name} here: {why}")
     parent = pathlib.Path(tempfile.mkdtemp(prefix="lab-corpus-"))
+    try:
+        yield _graded_corpus(parent, mode)
+    finally:
+        remove_tree(parent)
+        if mode.who != "root" and IS_ROOT:  # what a submission left where no grader clears
+            ipc.remove(uid=plain_user.UID)
+
+
+def _graded_corpus(parent, mode):
     parent.chmod(0o755)  # a plain user grades from in here too
     project = parent / "project"
     shutil.copytree(PROJECT, project, ignore=shutil.ignore_patterns(*CACHES))
     for folder in [parent, *(path for path in project.rglob("*") if path.is_dir())]:
         folder.chmod(0o755)  # as an installed project is: readable by anyone, written by root
-    project_before = tree(project, skip=CACHES)
+    python, graded = None, project
+    if mode.isolation == "uid":  # a Python any user can read, and the project closed to them
+        python, _ = plain_user.environment(project)
+        project.chmod(0o750)
+    elif mode.who != "root":  # the plain user's lab_check is its copy's: that is what to watch
+        _, graded = plain_user.environment(project)
+    project_before = tree(graded, skip=CACHES)
     started = time.monotonic()
     with ThreadPoolExecutor(WORKERS) as pool:
         runs = dict(zip([case.name for case in RUNNABLE], pool.map(
-            lambda case: grade_case(case, parent / "students" / case.name, project,
-                                    who=request.param), RUNNABLE)))
+            lambda case: grade_case(case, parent / "students" / case.name, project, mode,
+                                    python), RUNNABLE)))
     seconds = time.monotonic() - started
-    print(f"\nthe corpus, as {request.param}: {len(runs)} submissions graded in {seconds:.1f} s")
+    print(f"\nthe corpus, {mode.name}: {len(runs)} submissions graded in {seconds:.1f} s")
     return Corpus(runs=runs, project_before=project_before,
-                  project_after=tree(project, skip=CACHES), leftovers=leftover_processes(),
-                  seconds=seconds)
+                  project_after=tree(graded, skip=CACHES), leftovers=leftover_processes(),
+                  seconds=seconds, mode=mode)
 
 
 def runnable(case):
@@ -262,12 +338,17 @@ def ids(case):
 def test_each_misbehaving_submission_gets_its_verdict_and_says_why(corpus, case):
     run = corpus.runs[runnable(case).name]
 
+    exit, says, closing = case.expected(corpus.mode.kind)
     shown = f"exit {run.returncode}\n{run.stdout[-6000:]}\nstderr:\n{run.stderr[-3000:]}"
-    assert run.returncode == case.exit, f"{case.name}: expected exit {case.exit}, got {shown}"
-    for phrase in case.says:
+    assert run.returncode == exit, f"{case.name}: expected exit {exit}, got {shown}"
+    for phrase in says:
         assert phrase in run.stdout, f"{case.name}: the report should say {phrase!r}: {shown}"
-    if case.closing:
-        assert run.closing == case.closing, f"{case.name}: expected {case.closing!r}: {shown}"
+    if closing:
+        assert run.closing == closing, f"{case.name}: expected {closing!r}: {shown}"
+    if corpus.mode.isolation == "none" and run.graded:
+        assert FORGEABLE in run.stdout, f"{case.name}: an unisolated grade must say so: {shown}"
+    if corpus.mode.isolation != "none":
+        assert FORGEABLE not in run.stdout, f"{case.name}: isolated, yet it says not: {shown}"
     assert len(run.stdout) < REPORT_LIMIT, \
         f"{case.name}: a report of {len(run.stdout)} bytes; what a harness prints is capped"
 
@@ -276,10 +357,18 @@ def test_each_misbehaving_submission_gets_its_verdict_and_says_why(corpus, case)
 def test_each_run_ends_within_its_time_limits_and_a_few_seconds(corpus, case):
     run = corpus.runs[runnable(case).name]
 
-    limit = (run.graded + 1) * case.time_limit + SLACK
+    limit = ((run.graded + 1) * case.time_limit + SLACK) * busy()
     assert run.seconds <= limit, (f"{case.name}: {run.graded} tests of {case.time_limit:g} s "
                                   f"and the import check took {run.seconds:.1f} s, more than "
-                                  f"{limit:g} s")
+                                  f"{limit:g} s (the bound, at a load of {busy():.1f}× the cores)")
+
+
+def busy():
+    """How many times over the machine's cores are wanted right now (at least 1): on a machine
+    shared with other work every process runs that much slower, so a bound on wall time that
+    holds on a quiet machine is stretched by it. A grading that runs on past its limits (an
+    endless test) overshoots by far more than any load."""
+    return max(1.0, os.getloadavg()[0] / len(os.sched_getaffinity(0)))
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
@@ -306,7 +395,7 @@ def test_no_process_a_submission_started_outlives_its_grading(corpus):
 def test_no_submission_passes_unless_its_header_says_it_should(corpus):
     passed = sorted(name for name, run in corpus.runs.items() if run.returncode == 0)
 
-    expected = sorted(case.name for case in RUNNABLE if case.exit == 0)
+    expected = sorted(case.name for case in RUNNABLE if case.expected(corpus.mode.kind)[0] == 0)
     assert passed == expected, f"passed: {passed}; should have: {expected}"
 
 
@@ -376,3 +465,187 @@ def test_a_file_that_is_not_python_source_exits_2_with_a_sentence(tmp_path, make
     assert run.returncode == 2, f"exit {run.returncode}:\n{run.stdout}\n{run.stderr}"
     assert phrase in run.stdout, f"the report should say {phrase!r}:\n{run.stdout}"
     assert run.stdout.strip().endswith("nothing was graded"), run.stdout
+
+
+# -- a classmate's work, in a batch ------------------------------------------------------------
+
+THIEF = SUBMISSIONS / "batch" / "takes_a_classmates_work.py"
+ROOT_MODES = [mode for mode in MODES if mode.who == "root"]
+
+
+@pytest.mark.parametrize("mode", ROOT_MODES, ids=lambda mode: mode.name)
+def test_a_submission_in_a_batch_cannot_take_a_classmates_work(mode):
+    why = mode.unavailable()
+    if why:
+        pytest.skip(f"no batch {mode.name} here: {why}")
+    parent = pathlib.Path(tempfile.mkdtemp(prefix="lab-batch-"))
+    try:
+        scores = _batch_of_three(parent, mode)
+    finally:
+        remove_tree(parent)
+
+    assert scores["alice"] == scores["most"], f"the finished harness should score all: {scores}"
+    assert scores["mallory"] == scores["bob"] < scores["most"], \
+        f"the thief (on the starter) should score what the starter scores: {scores}"
+
+
+def _batch_of_three(parent, mode):
+    """{name: score} of a batch: alice hands in the finished harness, bob the starter, and
+    mallory the starter with the thief appended; "most": what the tests are worth."""
+    project, python = PROJECT, None
+    if mode.isolation == "uid":
+        project = parent / "project"
+        shutil.copytree(PROJECT, project, ignore=shutil.ignore_patterns(*CACHES))
+        python, _ = plain_user.environment(project)
+        project.chmod(0o750)
+    batch = parent / "submissions"
+    texts = {"alice": BASES["finished"].read_text(), "bob": BASES["starter"].read_text(),
+             "mallory": BASES["starter"].read_text() + "\n\n" + THIEF.read_text()}
+    for name, text in texts.items():
+        submission_folder(batch / name, text)
+    subprocess.run(["chmod", "-R", "o-rwx", str(batch)], check=True)
+    out = parent / "results"
+
+    run = lab_check(parent, "--lesson", "10", "--batch", str(batch), "--output", str(out),
+                    "--jobs", "3", "--seed", str(SEED), "-k", "orphan or steering or missing",
+                    timeout=600, project=project, env=mode.env, python=python)
+
+    assert run.returncode == 0, f"exit {run.returncode}:\n{run.stdout}\n{run.stderr}"
+    import csv
+
+    rows = list(csv.DictReader((out / "summary.csv").open()))
+    scores = {row["submission"]: float(row["score"]) for row in rows}
+    scores["most"] = max(float(row["max_score"]) for row in rows)
+    return scores
+
+
+# -- unisolated grades: labelled, and refused for an instructor ---------------------------------
+
+NONE = next((mode for mode in MODES if mode.isolation == "none"), None)
+INSTRUCTOR_FORMATS = ("json", "junit", "gradescope", "classroom")
+
+
+@pytest.fixture
+def open_folder():
+    """A new folder any user may enter (pytest's own are root's alone), removed after."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="lab-open-"))
+    folder.chmod(0o755)
+    yield folder
+    remove_tree(folder)
+
+
+@pytest.mark.parametrize("fmt", INSTRUCTOR_FORMATS)
+def test_every_instructor_format_refuses_an_unisolated_grading(open_folder, fmt):
+    folder = submission_folder(open_folder / "student", BASES["finished"].read_text())
+
+    run = lab_check(folder, "--harness", "harness.py", "--lesson", "10", "-k", "orphan",
+                    "--format", fmt, timeout=120, who=NONE.who, env=NONE.env)
+
+    said = run.stdout + run.stderr
+    assert run.returncode == 2, f"exit {run.returncode}:\n{said}"
+    assert "--allow-unisolated" in said and "only in a sandbox" in said, said
+
+
+def test_an_unisolated_classroom_result_says_it_could_be_forged(open_folder):
+    folder = submission_folder(open_folder / "student", BASES["finished"].read_text())
+
+    run = lab_check(folder, "--harness", "harness.py", "--lesson", "10", "-k", "orphan",
+                    "--format", "classroom", "--allow-unisolated", timeout=120, who=NONE.who,
+                    env=NONE.env)
+
+    assert run.returncode == 0, f"exit {run.returncode}:\n{run.stdout}\n{run.stderr}"
+    import json
+
+    said = json.loads(run.stdout)["extra_data"]
+    assert said["isolation"] == "none" and said["warning"] == FORGEABLE, said
+
+
+# -- the Gradescope autograder on a Docker-like machine: root, and no namespaces ----------------
+
+from test_gradescope import TOTAL, archive, autograder, submit, world_readable  # noqa: E402,F401
+
+ATTACKS = {"reads_the_answer_beside_the_grader": 0, "reads_the_gradings_secrets": TOTAL}
+
+
+@pytest.mark.parametrize("name", ATTACKS)
+def test_the_autograder_without_namespaces_gives_each_attack_what_its_code_deserves(
+        autograder, name):
+    why = Mode("uid", "root", "uid").unavailable()
+    if why:
+        pytest.skip(f"no uid grading here: {why}")
+    root, env = autograder
+    case = next(case for case in CASES if case.name == name)
+
+    ran, results = submit((root, {**env, "LAB_ISOLATION": "uid"}), {"harness.py": case.text})
+
+    assert ran.returncode == 0 and results, ran.stderr[-2000:]
+    assert "isolation: uid (a user of its own, Landlock" in ran.stdout or not landlock.abi(), \
+        ran.stdout[-2000:]
+    assert results["score"] == ATTACKS[name], ran.stdout[-4000:]
+
+
+# -- an instructor's first install -------------------------------------------------------------
+
+def test_a_first_install_grades_a_batch_and_names_the_extra_the_notebook_commands_need(
+        open_folder):
+    from venvs import fresh_venv
+
+    bin_folder = fresh_venv(open_folder / "venv")
+    installed = subprocess.run([str(bin_folder / "pip"), "install", "-q", "-e", str(PROJECT)],
+                               capture_output=True, text=True, timeout=900)
+    assert installed.returncode == 0, installed.stderr[-2000:]
+    batch = open_folder / "class"
+    submission_folder(batch / "alice", BASES["finished"].read_text())
+    subprocess.run(["chmod", "-R", "o-rwx", str(batch)], check=True)
+    lab_check_command = str(bin_folder / "lab-check")
+
+    said = {}
+    for name, args in {"verify": ["--verify", "10"],
+                       "release": ["--release", "10", "--output", str(open_folder / "edition")],
+                       "gradescope": ["--release", "10", "--gradescope", str(open_folder / "g.zip")],
+                       "batch": ["--lesson", "10", "--batch", str(batch), "--output",
+                                 str(open_folder / "results"), "-k", "orphan"]}.items():
+        said[name] = subprocess.run([lab_check_command, *args], cwd=open_folder, text=True,
+                                    capture_output=True, timeout=600, stdin=subprocess.DEVNULL)
+
+    for name in ("verify", "release", "gradescope"):
+        run = said[name]
+        assert run.returncode == 2 and "Traceback" not in run.stderr, f"{name}: {run.stderr}"
+        assert run.stderr.strip().count("\n") == 0, f"{name}: more than one line: {run.stderr}"
+        assert "pip install -e '.[instructor]'" in run.stderr, f"{name}: {run.stderr}"
+    assert said["batch"].returncode == 0, said["batch"].stdout + said["batch"].stderr
+    assert (open_folder / "results" / "summary.csv").is_file()
+
+
+def test_the_autograder_takes_a_checkpoints_letter(open_folder):
+    (open_folder / "submission").mkdir()
+
+    ran = subprocess.run([sys.executable, "-P", "-m", "lab.release.autograder", "--lesson", "B",
+                          "--root", str(open_folder)], cwd=PROJECT, capture_output=True,
+                         text=True, timeout=120)
+
+    import json
+
+    results = json.loads((open_folder / "results" / "results.json").read_text())
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert results["score"] == 0 and "holds no Python file" in results["output"], results
+    assert results["extra_data"]["lesson"] == "B", results
+
+
+# -- the bundle: what the sandbox holds of the lab ---------------------------------------------
+
+def test_the_bundle_holds_exactly_the_modules_import_lab_needs():
+    from lab.grading import isolation
+
+    with isolation.Bundle() as bundle:
+        loaded = subprocess.run(
+            [isolation.python(), "-I", "-S", "-c",
+             f"import sys; sys.path[:0] = [{bundle.path!r}]; import lab, lab.wire_figure, damaged; "
+             "print(' '.join(sorted(name.split('.')[1] if '.' in name else '__init__' "
+             "for name in sys.modules if name == 'lab' or name.startswith('lab.'))))"],
+            capture_output=True, text=True, timeout=60)
+        held = sorted(path.stem for path in pathlib.Path(bundle.path, "lab").glob("*.py"))
+
+    assert loaded.returncode == 0, f"import lab fails in the sandbox's bundle:\n{loaded.stderr}"
+    assert loaded.stdout.split() == held == sorted(isolation.STUDENT_MODULES), (
+        f"import lab loads {loaded.stdout.split()}; the bundle holds {held}")

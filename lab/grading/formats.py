@@ -112,6 +112,8 @@ def _summary(grade):
     graded = (f"{grade.version}, lesson {grade.lesson} ({grade.title}): "
               f"{os.path.basename(grade.harness)}"
               + (f", sha256 {grade.sha256}" if grade.sha256 else "") + ".")
+    if grade.warning:
+        graded += f"\n{grade.warning}."
     if grade.problem:
         return f"{grade.problem}\n\nNothing was graded: score 0.\n{graded}"
     return (f"{grade.passed} passed, {grade.failed} failed: {grade.score:g} of "
@@ -140,7 +142,8 @@ def classroom(grade):
                    "test_code": f"lab_check -k {test.test}", "filename": "tests.py",
                    "line_no": 0, "duration": round(test.seconds * 1000)} for test in tests],
         "extra_data": {"version": grade.version, "lesson": grade.lesson,
-                       "harness": grade.harness, "sha256": grade.sha256},
+                       "harness": grade.harness, "sha256": grade.sha256,
+                       "isolation": grade.isolation, "warning": grade.warning},
     }
 
 

@@ -27,68 +27,88 @@ def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits(), see
     """A Grade for `harness_file` on `lesson` (a lessons.Lesson). `tests` are test files to
     run instead of the lesson's own; `select` a pytest -k expression; `seed` the variations'
     seed (a new one when None); `isolated`: refuse to grade without a sandbox (isolation.py),
-    as an instructor's grading must."""
+    as an instructor's grading must. Every fact is worked out first; the Grade is made once,
+    at the end, and never changed."""
     started = time.monotonic()
     seed = random.SystemRandom().randrange(1, 2**31) if seed is None else seed
-    result = Grade(lesson=lesson.number, title=manifest.title(lesson), harness=str(harness_file),
-                   seed=seed)
+    facts = dict(lesson=lesson.number, title=manifest.title(lesson), harness=str(harness_file),
+                 seed=seed)
+
+    def graded(**more):
+        return Grade(**facts, **more, seconds=time.monotonic() - started)
+
     try:
-        result.isolation = isolation.detect()
+        facts["isolation"] = isolation.detect()
     except isolation.Unavailable as error:
-        result.problem = f"lab_check cannot grade here: {error}."
-        return result
-    if isolated:
-        result.problem = isolation_problem(result.isolation, lesson)
-        if result.problem:
-            return result
-    with tempfile.TemporaryDirectory(prefix="lab-check-grade-") as private:
+        return graded(problem=f"lab_check cannot grade here: {error}.")
+    problem = isolation_problem(facts["isolation"], required=isolated)
+    if problem:
+        return graded(problem=problem)
+    with tempfile.TemporaryDirectory(prefix="lab-check-grade-") as private, \
+            tempfile.TemporaryDirectory(prefix="lab-check-public-") as public:
+        os.chmod(public, 0o711)
         snapshot = os.path.join(private, "harness.py")
-        result.problem = _prepare(harness_file, snapshot, result)
-        if not result.problem:
-            files = [str(pathlib.Path(t).resolve()) for t in tests] if tests else [str(lesson.tests)]
-            job = Job(snapshot=snapshot, lesson=str(lesson.folder), tests=files,
-                      isolation=result.isolation, seed=seed,
-                      select=selection.expression(select), limits=limits)
-            _judge(supervise.run(job, private, lesson), lesson, result, bool(tests or select))
-            if not result.problem and not result.tests:  # a -k that matched nothing: no pass
-                result.problem = selection.nothing_graded(tests or [lesson.tests], select, lesson)
-    result.seconds = time.monotonic() - started
-    return result
+        problem, facts["sha256"] = _prepare(harness_file, snapshot)
+        if problem:
+            return graded(problem=problem)
+        files = [str(pathlib.Path(t).resolve()) for t in tests] if tests else [str(lesson.tests)]
+        job = Job(snapshot=snapshot, lesson=str(lesson.folder), tests=files,
+                  isolation=facts["isolation"], seed=seed,
+                  select=selection.expression(select), limits=limits,
+                  public=public)
+        problem, outcomes, layers = _judge(supervise.run(job, private, lesson), lesson,
+                                           bool(tests or select))
+    if not problem and not outcomes:  # a -k that matched nothing: no pass
+        problem = selection.nothing_graded(tests or [lesson.tests], select, lesson)
+    return graded(problem=problem, tests=outcomes, layers=layers)
 
 
-def isolation_problem(kind, lesson):
-    """Why an instructor's grading must not go on with isolation `kind`, or ""."""
-    if kind == "none":
+def isolation_problem(kind, required=True):
+    """Why a grading must not go on with isolation `kind`, or "". Without namespaces the
+    project's folder must be closed to others, for every grading: a sandbox that can read the
+    answers is none. `required`: an instructor's grading, which refuses to run unisolated."""
+    if kind == "none" and required:
         return ("lab_check grades for an instructor only in a sandbox, and this machine has "
                 f"none: {isolation.why_not('bubblewrap')}; and {isolation.why_not('uid')}. "
-                "Install bubblewrap, or run the grading as root.")
+                "Install bubblewrap, or run the grading as root (or, knowing that a submission "
+                "could forge its grade, pass --allow-unisolated).")
     if kind == "uid":
-        exposed = isolation.exposed(lesson)
-        if exposed:
-            return (f"without namespaces, the student's code runs as a user of its own, and "
-                    f"{len(exposed)} of the lessons' files are readable by any user (such as "
-                    f"{exposed[0]}). Run: chmod -R o-rwx {lesson.folder.parent}")
+        folder = isolation.exposed()
+        if folder:
+            return (f"without namespaces, the student's code runs as a user of its own, and any "
+                    f"user can reach into the project's folder {folder} (its lessons, .git "
+                    f"and venv hold the answers). Run: chmod o-rwx {folder}")
     return ""
 
 
-def _prepare(harness_file, snapshot, result):
-    """Check the file and copy it to `snapshot`; a sentence when it cannot be graded."""
+def _prepare(harness_file, snapshot):
+    """Check the file and copy it to `snapshot`: (a sentence when it cannot be graded, or "";
+    the snapshot's sha256, or "")."""
     problem = preflight.read_problem(harness_file)
     if problem:
-        return problem
-    shutil.copyfile(harness_file, snapshot, follow_symlinks=False)
-    os.chmod(snapshot, 0o644)
-    result.sha256 = hashlib.sha256(pathlib.Path(snapshot).read_bytes()).hexdigest()
-    return preflight.syntax_problem(snapshot, shown_as=os.path.basename(harness_file))
+        return problem, ""
+    _copy_privately(harness_file, snapshot)
+    sha256 = hashlib.sha256(pathlib.Path(snapshot).read_bytes()).hexdigest()
+    return preflight.syntax_problem(snapshot, shown_as=os.path.basename(harness_file)), sha256
 
 
-def _judge(frame, lesson, result, partial):
-    """Turn the worker's frame into the grade's problem or outcomes."""
+def _copy_privately(source, target):
+    """Copy `source` to a new file `target` that only this user can read from its first byte
+    (the sandbox's user is given it later, and no one else ever)."""
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 0o600)
+    read = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    with open(fd, "wb") as copy, open(read, "rb") as original:
+        shutil.copyfileobj(original, copy)
+
+
+def _judge(frame, lesson, partial):
+    """The worker's frame as (problem, outcomes, layers)."""
     if isinstance(frame, Outcome):
-        result.tests = [frame]
-        return
+        return "", [frame], []
     if "problem" in frame:
-        result.problem = str(frame["problem"])
-        return
+        return str(frame["problem"]), [], []
     listed = manifest.read(lesson).get("tests", {})
-    result.tests = tally.outcomes(frame.get("tests", []), listed, partial=partial)
+    layers = frame.get("layers")
+    layers = layers if type(layers) is list and all(type(x) is str for x in layers) else []
+    return "", tally.outcomes(frame.get("tests", []), listed, partial=partial), layers

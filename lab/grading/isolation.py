@@ -11,17 +11,25 @@ bubblewrap  bwrap (Debian's bubblewrap) starts the zygote in new mount, pid, IPC
             of its own (a cap on processes, an equal share of the CPU); as anyone else,
             process limits come from RLIMIT_NPROC.
 uid         no namespaces, but root (a Docker-based grading platform): the zygote runs as a
-            user of its own with no groups, which can read only what "others" may read. The
-            grader-only files must be unreadable to others (`exposed`): an instructor mode
-            refuses to grade until they are.
+            user of its own with no groups, which can read only what "others" may read. So the
+            project's folder (lessons, .git and venv with it) must be closed to others
+            (`exposed`), and every grading refuses until it is; the grader's private folder
+            and snapshot are never open to others either.
 none        a plain user with no namespaces: the student's own machine. A local run may go
-            on, and its report says it was not isolated; an instructor mode refuses.
+            on, and its result says "not isolated: a submission could forge this grade"; an
+            instructor's grading refuses (unless told --allow-unisolated).
+
+In every kind, where the kernel has Landlock (inside/landlock.py), each test's process confines
+itself to what the sandbox may see before the student's code runs: the system's folders, the
+Python runtime, the bundle and its own scratch (and, in bubblewrap, its private /tmp and
+/dev/shm), with no TCP and no signal to a process outside it. `layers` names what was in force.
 
 LAB_ISOLATION=bubblewrap|uid|none asks for a kind; asking for one that cannot work here is
 an error, never a silent fall back to something weaker.
 """
 
 import functools
+import json
 import os
 import pathlib
 import secrets
@@ -40,9 +48,9 @@ SCRATCH_MB = 256        # the size of the sandbox's /scratch; /tmp and /dev/shm 
 TMP_MB = 64
 BASE_UID = 3_000_000_000  # uid mode: far above real accounts and what containers usually map
 INSIDE = "/lab-bundle"
-# The lab's modules a student's code may use: what `import lab` loads, and the modules those
-# import in turn (student_modules). The rest of lab (lessons, harnesses, lab_check, grading,
-# checkpoint B's clinic) knows where the answers are, and stays out of the sandbox.
+# The lab's modules a student's code may use are STUDENT_MODULES. The rest of lab (lessons,
+# harnesses, lab_check, grading, checkpoint B's clinic) knows where the answers are, and stays
+# out of the sandbox.
 LAB = pathlib.Path(__file__).resolve().parent.parent
 PROJECT = LAB.parent
 
@@ -119,12 +127,40 @@ def readable_by_others(path):
         return False
 
 
-def exposed(lesson):
-    """The grader-only files that any user could read, where uid isolation needs none: every
-    lesson's folder, since a later lesson's finished file holds the earlier ones' answers.
-    (bubblewrap never shows them to the sandbox at all.)"""
-    folder = pathlib.Path(lesson.folder).parent
-    return [str(p) for p in folder.rglob("*") if p.is_file() and readable_by_others(p)]
+def exposed(project=None):
+    """The project's folder when any user can reach into it (its own bits, and every folder
+    above it, let others search it), else None. Uid isolation needs it closed: it holds every
+    lesson's answers, the tests, .git (whose history holds them all again) and the venv. One
+    `chmod o-rwx` of the folder closes everything beneath it. (bubblewrap never shows the
+    sandbox any of it.)"""
+    folder = os.path.realpath(project or PROJECT)
+    return folder if reachable_by_others(folder) else None
+
+
+def reachable_by_others(folder):
+    """True when any user may search `folder` and every folder above it."""
+    while True:
+        try:
+            if not os.stat(folder).st_mode & stat.S_IXOTH:
+                return False
+        except OSError:
+            return False
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return True
+        folder = parent
+
+
+def layers(kind, landlock_abi=0, cgroups=False):
+    """The walls in force around the student's code, in words, for the grade to record."""
+    found = {"bubblewrap": ["namespaces (bubblewrap)"], "uid": ["a user of its own"],
+             "none": []}[kind]
+    if cgroups:
+        found.append("cgroups")
+    if landlock_abi:
+        found.append(f"Landlock ABI {landlock_abi}")
+    found.append("rlimits")
+    return found
 
 
 def exposed_submissions(folder):
@@ -135,22 +171,12 @@ def exposed_submissions(folder):
 
 # -- the bundle ------------------------------------------------------------------------------
 
-def student_modules():
-    """The names of the lab's modules that `import lab` loads, found by reading their imports."""
-    import ast
-
-    found, todo = set(), ["__init__", "wire_figure"]
-    while todo:
-        name = todo.pop()
-        if name in found or not (LAB / f"{name}.py").is_file():
-            continue
-        found.add(name)
-        tree = ast.parse((LAB / f"{name}.py").read_text())
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module \
-                    and node.col_offset == 0:
-                todo.append(node.module.split(".")[0])
-    return sorted(found)
+# What the sandbox holds of the lab, by name: the modules `import lab` loads (and the figure a
+# lesson's notebook draws), none of which knows an answer. Declared here, never found by
+# reading imports: putting a module in the sandbox is a decision, and the suite proves that
+# this list is exactly what `import lab` needs (tests/test_untrusted.py).
+STUDENT_MODULES = ("__init__", "disk", "display", "drive", "figures", "ids", "messages", "model",
+                   "shell", "validate", "wire", "wire_figure", "workspace")
 
 
 class Bundle:
@@ -167,7 +193,7 @@ class Bundle:
 
         self.path = tempfile.mkdtemp(prefix="lab-bundle-", dir=self._parent)
         os.mkdir(os.path.join(self.path, "lab"))
-        for name in student_modules():
+        for name in STUDENT_MODULES:
             shutil.copyfile(LAB / f"{name}.py", os.path.join(self.path, "lab", f"{name}.py"))
         shutil.copytree(LAB / "grading" / "inside", os.path.join(self.path, "lab_inside"),
                         ignore=shutil.ignore_patterns("__pycache__"))
@@ -213,10 +239,22 @@ def _bwrap_argv(bundle, submission, control_fd):
     return argv
 
 
-def _boot(bundle_path, submission, scratch):
+def _boot(bundle_path):
+    """The zygote's command line: any user can read it, so it names only the bundle (which
+    anyone may read); the rest of its plan comes over the control socket."""
     code = (f"import sys; sys.path[:0] = [{bundle_path!r}]; from lab_inside import zygote; "
-            f"zygote.main(int(sys.argv[1]), {submission!r}, {scratch!r})")
+            "zygote.main(int(sys.argv[1]))")
     return [python(), "-I", "-S", "-B", "-c", code]
+
+
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/proc")
+
+
+def _readable(bundle_path):
+    """What a test's process may read under Landlock: the system's folders, the Python
+    runtime, the bundle."""
+    found = [*SYSTEM, os.path.realpath(sys.base_prefix), python(), bundle_path]
+    return list(dict.fromkeys(found))
 
 
 class Launched:
@@ -238,6 +276,7 @@ class Launched:
                 from .inside import reaper
 
                 reaper.sweep(self.process.pid, self.uid)
+                _remove_owned(self.uid)
             for group in self.cgroups:
                 group.remove()
             if self.scratch:
@@ -251,19 +290,22 @@ def launch(kind, bundle, submission, private, memory_mb=1024):
     processes of the sandbox may hold twice `memory_mb` together, and their folders."""
     memory_bytes = (2 * memory_mb + SCRATCH_MB + 2 * TMP_MB) << 20
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    cgroups, scratch = [], None
+    cgroups, scratch, uid = [], None, None
     fd = theirs.fileno()
     options = {}
     if kind == "bubblewrap":
-        argv = _bwrap_argv(bundle.path, submission, fd) + _boot(INSIDE, "/submission/harness.py",
-                                                               "/scratch")
+        argv = _bwrap_argv(bundle.path, submission, fd) + _boot(INSIDE)
+        plan = {"submission": "/submission/harness.py", "scratch": "/scratch", "tmp": "own",
+                "readable": _readable(INSIDE), "writable": ["/tmp", "/dev/shm"]}
         if os.geteuid() == 0:
             cgroups = Cgroup.make_all(memory_bytes)
     else:
         import tempfile
 
         scratch = tempfile.mkdtemp(prefix="scratch-", dir=private)
-        argv = _boot(bundle.path, submission, scratch)
+        argv = _boot(bundle.path)
+        plan = {"submission": submission, "scratch": scratch, "tmp": "",
+                "readable": _readable(bundle.path), "writable": []}
         if kind == "uid":
             uid = BASE_UID + secrets.randbelow(1 << 30)  # no other grading's, nor a leftover's
             os.chown(scratch, uid, uid)
@@ -271,13 +313,37 @@ def launch(kind, bundle, submission, private, memory_mb=1024):
             os.chown(submission, 0, uid)  # the grader's snapshot: this user reads it, alone
             os.chmod(submission, 0o640)
             options = dict(user=uid, group=uid, extra_groups=[])
+            plan["tmp"] = "mine"  # the machine's /tmp: what this user left there is swept
+    plan["landlock"] = True
     argv += [str(fd)]
     preexec = (lambda: [group.join() for group in cgroups]) if cgroups else None
     process = subprocess.Popen(argv, pass_fds=(fd,), stdin=subprocess.DEVNULL,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                close_fds=True, preexec_fn=preexec, cwd="/", **options)
     theirs.close()
-    return Launched(process, ours, kind, cgroups, scratch, options.get("user"))
+    try:
+        ours.send(json.dumps(plan).encode())
+    except OSError:
+        pass  # it died at once: starting it says why
+    return Launched(process, ours, kind, cgroups, scratch, uid)
+
+
+def _remove_owned(uid):
+    """Remove what the sandbox's user left in the machine's /tmp and /dev/shm."""
+    from .tidy import remove_tree
+
+    for folder in ("/tmp", "/dev/shm"):
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(folder, name)
+            try:
+                if os.lstat(path).st_uid == uid:
+                    remove_tree(path)
+            except OSError:
+                continue
 
 
 def processes_allowed(kind):

@@ -19,6 +19,8 @@ class Job:
     isolation: str           # bubblewrap, uid or none (isolation.py)
     seed: int                # every variation of the tests comes from it
     select: str = ""         # a pytest -k expression, or "" for every test
+    public: str = ""         # a folder of the host's for what anyone may read (the bundle):
+                             # its path is on the zygote's command line, so not the private one
     limits: Limits = field(default_factory=Limits)
 
     def to_json(self):

@@ -1,82 +1,111 @@
 """The pytest plugin behind lab_check: the `student` fixture, the sandbox, and the results.
 
-lab_check's worker (supervise.py) runs the lesson's tests.py under real pytest with
-`-p lab.grading.plugin`, after setting JOB (the grading, job.py), ZYGOTE (the sandbox it has
-started, sandbox.py) and RESULTS_FD (a pipe only the host and the worker hold). Each test gets
-a clean process forked from that one sandbox. A test that fails because of the student's code
-carries the explanation of a GradeFailure or a StudentProblem; anything else that goes wrong
-is the grader's own fault, and says so. A test counts as passed only when its call phase
-reported a pass; every outcome is written, at the end, to RESULTS_FD.
+lab_check's worker (supervise.py) runs the lesson's tests.py under real pytest with one
+`Grading` object as its plugin: it holds the Job (job.py), the sandbox the worker has started
+(sandbox.Zygote) and the pipe only the host and the worker hold, and pytest reaches them
+through it, not through module globals. Each test gets a clean process forked from that one
+sandbox. A test that fails because of the student's code carries the explanation of a
+GradeFailure or a StudentProblem; anything else that goes wrong is the grader's own fault, and
+says so. A test counts as passed only when its call phase reported a pass; every outcome is
+written, at the end, to the pipe, each under its test's name.
 """
 
 import importlib.util
 import os
 import pathlib
 import random
+import signal
 import time
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-from . import manifest
+from . import manifest, problems
 from .inside import wire
 from .problems import StudentProblem
 from .student import Student
 from .verdict import GradeFailure
 
-# No database written anywhere, no deadline: a grade must not leave files behind, or depend
-# on how busy the machine is. The examples come from the grading's seed (--lab-seed).
-settings.register_profile(
-    "lab", database=None, deadline=None, print_blob=False,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-
 JUDGED = (GradeFailure, StudentProblem)
-
-
-JOB = ZYGOTE = RESULTS_FD = None  # set by the worker before it runs pytest
-
-
 SHRINKING = 2  # times the time limit hypothesis may spend shrinking a failing example
+GRADER_FACTOR = 6  # times the time limit of its own CPU the grader may spend on one test (as
+                   # many as the student's code may spend answering, sandbox.TEST_FACTOR)
 
 
-def pytest_configure(config):
+def hypothesis_profile():
+    """Load the "lab" profile: no database written anywhere, no deadline (a grade must not
+    leave files behind, or depend on how busy the machine is)."""
+    settings.register_profile(
+        "lab", database=None, deadline=None, print_blob=False,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
     settings.load_profile("lab")
-    # A failing property is shown with the smallest example found in a bounded time: each
-    # shrinking step is a round trip to the student's process, and hypothesis's own bound
-    # (minutes) would let a wrong answer hold a grading, and the grader's memory, for long.
-    from hypothesis.internal.conjecture import engine
-
-    seconds = JOB.limits.seconds if JOB else 5.0
-    engine.MAX_SHRINKING_SECONDS = SHRINKING * seconds
-    config.pluginmanager.register(Outcomes(RESULTS_FD), "lab-outcomes")
 
 
-@pytest.fixture(scope="session")
-def _zygote():
-    if ZYGOTE is None:
-        raise pytest.UsageError("the graded tests run under lab_check, which starts the sandbox")
-    return ZYGOTE
+class Grading:
+    """The plugin for one grading: `job` (job.Job), `zygote` (the sandbox, started), and
+    `results_fd`, where every outcome is written at the end."""
 
+    def __init__(self, job, zygote, results_fd):
+        self.job, self.zygote, self.results_fd = job, zygote, results_fd
 
-@pytest.fixture
-def student(request, _zygote):
-    """The student's harness, in a clean process of its own for this test."""
-    folder = pathlib.Path(request.node.path).parent
-    you = Student(_zygote, scenarios=scenarios_of(folder / "scenarios.py"),
-                  gaps=manifest.read_file(folder / "manifest.toml").get("gaps", {}))
-    try:
-        yield you
-    finally:
-        you.close()
-        if you.printed:
-            request.node.user_properties.append(("printed", you.printed))
+    def pytest_configure(self, config):
+        hypothesis_profile()
+        # A failing property is shown with the smallest example found in a bounded time: each
+        # shrinking step is a round trip to the student's process, and hypothesis's own bound
+        # (minutes) would let a wrong answer hold a grading, and the grader's memory, for long.
+        from hypothesis.internal.conjecture import engine
 
+        engine.MAX_SHRINKING_SECONDS = SHRINKING * self.job.limits.seconds
+        config.pluginmanager.register(Outcomes(self.results_fd, self.zygote), "lab-outcomes")
 
-@pytest.fixture
-def variation(request):
-    """A random.Random for this test, from the grading's seed and the test's name: inputs that
-    differ from grading to grading, and replay exactly with the same seed."""
-    return random.Random(f"{JOB.seed if JOB else 0}:{request.node.name}")
+    @pytest.fixture
+    def student(self, request):
+        """The student's harness, in a clean process of its own for this test."""
+        folder = pathlib.Path(request.node.path).parent
+        you = Student(self.zygote, scenarios=scenarios_of(folder / "scenarios.py"),
+                      gaps=manifest.read_file(folder / "manifest.toml").get("gaps", {}))
+        try:
+            yield you
+        finally:
+            you.close()
+            if you.printed:
+                request.node.user_properties.append(("printed", you.printed))
+
+    @pytest.fixture
+    def variation(self, request):
+        """A random.Random for this test, from the grading's seed and the test's name: inputs
+        that differ from grading to grading, and replay exactly with the same seed."""
+        return random.Random(f"{self.job.seed}:{request.node.name}")
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item):
+        """Run the test with a budget of the grader's own CPU time (its time waiting for the
+        student's process is not counted: the sandbox bounds that). What the student hands
+        over (a case to run, an answer to judge) cannot make the grader work for longer: past
+        the budget, the test fails as the student's, and the alarm goes on ringing every
+        little while so that no catch-all in the test's code can swallow it for long."""
+        seconds = GRADER_FACTOR * self.job.limits.seconds
+
+        def over(number, frame):
+            raise problems.over_budget(seconds)
+
+        previous = signal.signal(signal.SIGVTALRM, over)
+        signal.setitimer(signal.ITIMER_VIRTUAL, seconds, 0.25)
+        try:
+            return (yield)
+        finally:
+            signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+            signal.signal(signal.SIGVTALRM, previous)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        report = yield
+        report.lab_test = item.originalname  # the test's name: all that crosses to the host
+        if call.excinfo is not None and report.when in ("setup", "call"):
+            you = item.funcargs.get("student") if hasattr(item, "funcargs") else None
+            answered = you is not None and you.answered
+            report.lab_message, report.lab_judged = _explain(call.excinfo.value, answered)
+        return report
 
 
 _loaded = {}
@@ -92,16 +121,6 @@ def scenarios_of(path):
             spec.loader.exec_module(module)
         _loaded[path] = module
     return _loaded[path]
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item, call):
-    report = yield
-    if call.excinfo is not None and report.when in ("setup", "call"):
-        you = item.funcargs.get("student") if hasattr(item, "funcargs") else None
-        answered = you is not None and you.answered
-        report.lab_message, report.lab_judged = _explain(call.excinfo.value, answered)
-    return report
 
 
 def _explain(error, answered):
@@ -138,15 +157,16 @@ def _clipped(text):
 
 class Outcomes:
     """Collects each test's outcome as it is reported and writes them all, at the end, to the
-    host's pipe. A test is "passed" only when its call phase passed and no phase failed."""
+    host's pipe, with the walls the sandbox had (`zygote.layers`). A test is "passed" only when
+    its call phase passed and no phase failed."""
 
-    def __init__(self, fd):
-        self.fd, self.tests, self.started = fd, {}, time.monotonic()
+    def __init__(self, fd, zygote=None):
+        self.fd, self.zygote, self.tests, self.started = fd, zygote, {}, time.monotonic()
 
     def pytest_runtest_logreport(self, report):
         entry = self.tests.setdefault(report.nodeid, {
-            "nodeid": report.nodeid, "outcome": "unfinished", "message": "", "judged": True,
-            "seconds": 0.0, "printed": ""})
+            "test": getattr(report, "lab_test", "") or report.nodeid, "outcome": "unfinished",
+            "message": "", "judged": True, "seconds": 0.0, "printed": ""})
         entry["seconds"] += report.duration
         entry["printed"] = _clipped(dict(report.user_properties).get("printed", entry["printed"]))
         if report.failed and entry["outcome"] in ("unfinished", "passed"):
@@ -160,6 +180,8 @@ class Outcomes:
 
     def pytest_sessionfinish(self, session):
         if self.fd is not None:
+            layers = self.zygote.layers if self.zygote is not None else None
             wire.write_frame(self.fd, {"tests": list(self.tests.values()),
-                                       "seconds": time.monotonic() - self.started})
+                                       "seconds": time.monotonic() - self.started,
+                                       "layers": layers or []})
             os.close(self.fd)

@@ -55,6 +55,19 @@ class StudentGarbled(StudentProblem):
     forked a copy of itself that answered too."""
 
 
+class GraderOverBudget(StudentProblem):
+    """What the student's code handed the grader cost it more of its own time to run and
+    judge than a test allows (plugin.GRADER_FACTOR): the student's failure, never a hang."""
+
+
+def over_budget(seconds):
+    return GraderOverBudget(
+        f"judging what your harness handed over took the grader more than {seconds:g} s of "
+        "its own time in this test, the most a test may cost it (six times lab_check "
+        "--time-limit). Hand it smaller data: a case or an answer of a few kilobytes is "
+        "plenty to show an idea.")
+
+
 def where(line, function, source, name="harness.py"):
     """`(harness.py, line 12 in repair_tool_history: x = 1)`, or "" when nothing is known."""
     if line is None:

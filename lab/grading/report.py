@@ -51,8 +51,8 @@ class Group:
         return [test for cause in self.causes for test in cause.tests]
 
 
-UNISOLATED = {"none": ("\nnot isolated: this machine has no sandbox (install bubblewrap), so your "
-                       "code ran as you; an instructor's grading always runs it in one")}
+UNISOLATED = {"none": ("\nnot isolated: a submission could forge this grade (this machine has no "
+                       "sandbox: install bubblewrap); an instructor's grading always runs in one")}
 
 
 def text_report(grade, lesson=None, verbose=False):
@@ -63,7 +63,9 @@ def text_report(grade, lesson=None, verbose=False):
     lesson = lesson or _lesson(grade.lesson)
     lines = [f"lab_check: lesson {grade.lesson}, {grade.title}: {grade.harness}", ""]
     stamp = grade.version + (f", file sha256 {grade.sha256}" if grade.sha256 else "") \
-        + (f", seed {grade.seed}" if grade.seed else "") + UNISOLATED.get(grade.isolation, "")
+        + (f", seed {grade.seed}" if grade.seed else "") \
+        + (f"\nisolation: {grade.isolation} ({', '.join(grade.layers)})" if grade.layers else "") \
+        + UNISOLATED.get(grade.isolation, "")
     if grade.problem:
         return "\n".join(lines + [grade.problem, "", stamp, "nothing was graded"]) + "\n"
     guide = hints.guide(lesson) if lesson else hints.Guide()

@@ -8,9 +8,10 @@ back by another.
 from dataclasses import asdict, dataclass, field, fields
 
 VERSION = "lab_check 1.0"
+NOT_ISOLATED = "not isolated: a submission could forge this grade"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Outcome:
     """One graded test. `outcome` is "passed", "failed" (a verdict on the student's code) or
     "error" (the grader itself broke: not the student's fault)."""
@@ -33,9 +34,11 @@ class Outcome:
         return self.points if self.outcome == "passed" else 0.0
 
 
-@dataclass
+@dataclass(frozen=True)
 class Grade:
-    """Every test of one lesson on one harness file, or, when nothing could be graded, why."""
+    """Every test of one lesson on one harness file, or, when nothing could be graded, why.
+    Made once, when every fact is known, and never changed (dataclasses.replace makes a
+    changed copy)."""
     lesson: int
     title: str
     harness: str
@@ -45,6 +48,7 @@ class Grade:
     seconds: float = 0.0
     seed: int = 0        # the seed every variation of the tests came from (lab_check --seed)
     isolation: str = ""  # how the student's code was isolated: bubblewrap, uid or none
+    layers: list = field(default_factory=list)  # the walls that were in force (isolation.layers)
     version: str = VERSION
 
     @classmethod
@@ -54,6 +58,17 @@ class Grade:
         their `points` and scores none of them. Its exit code is 3."""
         return cls(lesson=lesson, title=title, harness=str(harness), sha256=sha256,
                    tests=[Outcome(test="grading", outcome="error", message=why, points=points)])
+
+    @property
+    def isolated(self):
+        """False when the student's code ran as the grader's own user, with nothing between
+        them: such a grade could have been forged."""
+        return self.isolation in ("bubblewrap", "uid")
+
+    @property
+    def warning(self):
+        """What a reader of the grade must be told about it, or ""."""
+        return "" if self.isolated or not self.isolation else NOT_ISOLATED
 
     @property
     def passed(self):
@@ -76,7 +91,8 @@ class Grade:
         passed, failed, exit_code; each test's score), as plain JSON-ready data."""
         tests = [dict(asdict(t), score=t.score) for t in self.tests]
         return dict(asdict(self), tests=tests, score=self.score, max_score=self.max_score,
-                    passed=self.passed, failed=self.failed, exit_code=self.exit_code)
+                    passed=self.passed, failed=self.failed, exit_code=self.exit_code,
+                    isolated=self.isolated, warning=self.warning)
 
     @classmethod
     def from_dict(cls, data):

@@ -75,6 +75,7 @@ class Zygote:
         self.kind, self.snapshot, self.bundle = kind, snapshot, bundle
         self.private, self.limits = private, limits
         self._launched = self._launching = None
+        self.layers = None  # the walls in force (isolation.layers), once the sandbox has started
 
     def warm(self):
         """Start the sandbox now, without waiting for it: the worker does its own starting
@@ -100,6 +101,10 @@ class Zygote:
                                f"{said.decode(errors='replace').strip()[-400:] or 'no word'}")
         launched.control.settimeout(CONTROL)
         self._launched = launched
+        if self.layers is None:  # said by the first zygote, before any of the student's code ran
+            version = hello.get("landlock")
+            self.layers = isolation.layers(self.kind, version if type(version) is int else 0,
+                                           bool(launched.cgroups))
 
     def _ask(self, message, fds=()):
         control = self._launched.control

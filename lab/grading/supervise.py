@@ -1,9 +1,11 @@
 """The worker: one grading's tests, run by pytest in a process of its own, watched by the host.
 
-    python -P -m lab.grading.supervise JOB_JSON RESULTS_FD
+    python -P -m lab.grading.supervise RESULTS_FD      (the Job as JSON on standard input)
 
-`run` (in the host) starts it and reads, from a pipe only the host and the worker hold, one
-frame: either {"problem": sentence} when nothing can be graded (the harness does not import,
+The Job (the snapshot's path, the seed, the tests) goes over a pipe, never on the command
+line, which any user of the machine can read. The worker makes itself undumpable at once, so
+that no process of its user can open its descriptors through /proc. `run` (in the host) starts
+it and reads, from a pipe only the host and the worker hold, one frame: either {"problem": sentence} when nothing can be graded (the harness does not import,
 or lacks a name every test needs), or every test's outcome. The worker starts the sandbox's
 zygote once, checks the import in a clean process, then runs pytest with this project's plugin
 and no other, its own output, report and bytecode written nowhere, in the grading's private
@@ -42,12 +44,17 @@ def run(job, private, lesson):
     ceiling = ceiling_for(lesson, job.limits)
     results_r, results_w = os.pipe()
     # -P: the working folder, which may be the student's, is never searched for modules
-    command = [sys.executable, "-P", "-m", "lab.grading.supervise", job.to_json(), str(results_w)]
-    with subprocess.Popen(command, cwd=private, env=env, stdin=subprocess.DEVNULL,
+    command = [sys.executable, "-P", "-m", "lab.grading.supervise", str(results_w)]
+    with subprocess.Popen(command, cwd=private, env=env, stdin=subprocess.PIPE,
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                           pass_fds=(results_w,)) as worker:
         os.close(results_w)
         try:
+            try:
+                worker.stdin.write(job.to_json().encode())
+                worker.stdin.close()
+            except OSError:
+                pass  # it died before reading: its exit says how
             frame, status = _read(worker, results_r, time.monotonic() + ceiling)
         except BaseException:  # Ctrl-C, say: the worker goes too, and its sandboxes after it
             worker.kill()
@@ -104,14 +111,20 @@ def ceiling_for(lesson, limits):
     return STARTUP + 20 * limits.seconds * (count + 1)
 
 
-def main(job_json, results_fd):
-    """The worker: adopt orphans, start the sandbox, check the import, run pytest."""
+def main(results_fd):
+    """The worker: shut itself to its own user, adopt orphans, read the Job, start the
+    sandbox, check the import, run pytest."""
+    from .inside import linux
+
+    linux.prctl(linux.PR_SET_DUMPABLE, 0)
     reaper.become_subreaper()
-    job = Job.from_json(job_json)
+    job = Job.from_json(sys.stdin.read())
     from . import isolation
     from .sandbox import Zygote
 
-    with isolation.Bundle(os.environ.get("TMPDIR")) as bundle:
+    # the bundle's path is on the zygote's command line, which anyone may read: it is put in
+    # the host's public folder, not the private one, so that it names nothing of the grading
+    with isolation.Bundle(job.public or None) as bundle:
         zygote = Zygote(job.isolation, job.snapshot, bundle, os.environ.get("TMPDIR"), job.limits)
         zygote.warm()  # it starts on the other core while pytest is imported here
         try:
@@ -123,19 +136,19 @@ def main(job_json, results_fd):
             if problem:
                 wire.write_frame(results_fd, {"problem": problem})
                 return 0
-            plugin.JOB, plugin.ZYGOTE, plugin.RESULTS_FD = job, zygote, results_fd
-            return int(pytest.main(pytest_args(job)))
+            return int(pytest.main(pytest_args(job),
+                                   plugins=[plugin.Grading(job, zygote, results_fd)]))
         finally:
             zygote.close()
 
 
 def pytest_args(job):
     """pytest's own arguments; everything else the plugin takes from the Job itself."""
-    args = [*job.tests, "-p", "lab.grading.plugin", "-p", "hypothesis.extra.pytestplugin",
+    args = [*job.tests, "-p", "hypothesis.extra.pytestplugin",
             "-p", "no:cacheprovider", "--rootdir", os.getcwd(), "-c", os.devnull, "-q",
             "--hypothesis-seed", str(job.seed)]
     return args + (["-k", job.select] if job.select else [])
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], int(sys.argv[2])))
+    sys.exit(main(int(sys.argv[1])))

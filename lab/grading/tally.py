@@ -120,21 +120,18 @@ def _names(names):
 
 # -- the worker's report as Outcomes ----------------------------------------------------------
 
-def name_of(nodeid):
-    """The test function's name in a pytest node id: tests.py::test_x[3] -> test_x."""
-    return str(nodeid).split("::")[-1].split("[")[0]
-
-
 def outcomes(entries, listed, *, partial=False):
-    """Outcomes (results.Outcome) for the worker's `entries` (dicts with nodeid, outcome,
-    message, judged, seconds, printed), given the manifest's `listed` tests ({name: meta}).
+    """Outcomes (results.Outcome) for the worker's `entries` (dicts with test, the test
+    function's name, and outcome, message, judged, seconds, printed), given the manifest's `listed` tests ({name: meta}).
     `partial`: a selection (-k) or other test files were asked for, so only the tests reported
     count (a test the manifest does not list, one point), and each only once."""
     from .results import Outcome
 
     details = {}
     for entry in entries:
-        details.setdefault(name_of(entry.get("nodeid")), []).append(entry)
+        name = entry.get("test") if type(entry) is dict else None
+        details.setdefault(name if type(name) is str else "", []).append(
+            entry if type(entry) is dict else {})
     report = [(name, *_verdict(entry)) for name, found in details.items() for entry in found]
     if partial:
         names = list(details)

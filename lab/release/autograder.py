@@ -1,6 +1,6 @@
 """Grade one Gradescope submission: what the autograder zip's run_autograder runs.
 
-    python -m lab.release.autograder --lesson 10 [--root /autograder]
+    python -m lab.release.autograder --lesson 10 [--root /autograder]     (or --lesson B)
 
 Gradescope lays a submission out under ROOT (AUTOGRADER_ROOT, else /autograder): the student's
 files in ROOT/submission, the results expected in ROOT/results/results.json. The file graded
@@ -11,9 +11,12 @@ whatever name. Several Python files and none called harness.py, or none at all, 
 (lab.grading.formats.gradescope), each test with the manifest's visibility; what lab_check
 would print goes to stdout, which Gradescope keeps from the student (it names hidden tests).
 Exit status 0 whenever results.json was written: a low score is not a failure of the grader.
+It grades as an instructor's grading does (isolated): never without a sandbox, and without
+namespaces only once setup.sh has closed the project's folder to other users.
 """
 
 import argparse
+import dataclasses
 import json
 import os
 import pathlib
@@ -61,8 +64,8 @@ def run(lesson, root):
         result = Grade(lesson=lesson.number, title=manifest.title(lesson), harness=HARNESS,
                        problem=note)
     else:
-        result = grade(harness, lesson)
-        result.harness = str(harness.relative_to(root / "submission"))
+        result = dataclasses.replace(grade(harness, lesson, isolated=True),
+                                     harness=str(harness.relative_to(root / "submission")))
     results = formats.gradescope(result)
     if note and harness is not None:
         results["output"] = f"{note}\n\n{results['output']}"
@@ -76,10 +79,15 @@ def run(lesson, root):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m lab.release.autograder",
                                      description=__doc__.split("\n")[0])
-    parser.add_argument("--lesson", type=int, required=True)
+    parser.add_argument("--lesson", required=True, help="the lab's id: 10, or B")
     parser.add_argument("--root", default=os.environ.get("AUTOGRADER_ROOT", "/autograder"))
     args = parser.parse_args(argv)
-    run(lessons.lesson(args.lesson), args.root)
+    try:
+        lesson = lessons.lesson(args.lesson)
+    except (LookupError, ValueError) as error:
+        print(f"autograder: {error}", file=sys.stderr)
+        return 2
+    run(lesson, args.root)
     return 0
 
 

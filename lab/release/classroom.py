@@ -28,6 +28,8 @@ def workflow(facts):
     return f"""# GitHub Classroom's autograding: lesson {facts.lesson}'s {facts.visible} visible tests, worth \
 {facts.visible_points:g} points.
 # One step grades them all (lab_check --format classroom) and hands the reporter its result.
+# --allow-unisolated: the runner may have no sandbox, and the student's repository holds the
+# grader too, so no sandbox could make this grade unforgeable; the result says so.
 name: Autograding Tests
 "on":
   - push
@@ -53,7 +55,7 @@ jobs:
       - name: Grade harness.py
         id: {RUNNER}
         timeout-minutes: 10
-        run: echo "result=$({facts.check} --format classroom | base64 -w0)" >> "$GITHUB_OUTPUT"
+        run: echo "result=$({facts.check} --format classroom --allow-unisolated | base64 -w0)" >> "$GITHUB_OUTPUT"
       - name: Autograding Reporter
         uses: {REPORTER}
         env:

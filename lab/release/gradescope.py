@@ -70,6 +70,10 @@ if [ "$(id -u)" = 0 ]; then
 fi
 find "$SOURCE/lessons" -type d -exec chmod 755 {} +
 find "$SOURCE/lessons" -type f -exec chmod 600 {} +
+# Without namespaces (a Docker-based platform), the student's code runs as a user of its own,
+# which must reach nothing of the project (its history and venv hold the answers too): the
+# whole folder is closed to other users, and the grader refuses to grade while it is not.
+chmod o-rwx "$SOURCE"
 """
 RUN = """#!/usr/bin/env bash
 # Gradescope runs this for each submission: grade ROOT/submission, write ROOT/results.

@@ -2,10 +2,11 @@
 
 The answer is the code of the lesson's gaps: in finished.py, the lines between
 `# --- your code ---` and `# --- starter ---` (see lab.starter). A line of it counts as the
-answer when it says something: not blank, not mere punctuation (a lone `)` or `\"\"\"`), and
-not a line the starter itself gives (a line both files have is no secret). Every file of the
-folder is searched, line by line with the indentation ignored; a notebook is searched as text,
-so its sources and its outputs both are, and so is any file no one expected to find there.
+answer when it says something: not blank, not mere punctuation (a lone `)` or `\"\"\"`), not
+a line the starter itself gives (a line both files have is no secret), and not a line of the
+course's library, lab/, which every copy ships whole. Every file of the folder is searched,
+line by line with the indentation ignored; a notebook is searched as text, so its sources
+and its outputs both are, and so is any file no one expected to find there.
 
 Also a leak: a file that is part of the answer as a whole (finished.py, right/, wrong/), and
 the path of the finished file, which a notebook run on it may have printed.
@@ -49,7 +50,14 @@ def secrets(lesson):
         for other in lessons.available().values():
             if other != lesson and other.finished.is_file():
                 secret |= set(answer_lines(other.finished.read_text()))
-    return secret
+    return secret - library_lines()
+
+
+def library_lines():
+    """Every stripped line of the course's own library, lab/, which every copy ships whole: a
+    line it holds (a bare `try:`, `return value`) is no secret, whichever gap also has it."""
+    return {line.strip() for path in (lessons.PROJECT / "lab").rglob("*.py")
+            for line in path.read_text(encoding="utf-8").splitlines()}
 
 
 def leaks(folder, lesson, kept=()):

@@ -147,6 +147,7 @@ def run_agent(model, system, messages, tools, prompt, *, max_turns=None):
     """
     start = len(messages)
     messages.append(user_message(prompt))
+    # --- your code ---
     turns = 0
     while True:
         turns += 1
@@ -161,6 +162,19 @@ def run_agent(model, system, messages, tools, prompt, *, max_turns=None):
             return messages[start:]
         for call in calls:
             messages.append(run_tool(tools, call))
+    # --- starter ---
+    #| # Lesson 04's loop, with one change made for you: each request sends the view,
+    #| # context_for_model(messages), not the record. It has no limit: max_turns is never
+    #| # read. And it answers the calls of every reply, a failed one too.
+    #| while True:
+    #|     reply = model.complete(system, context_for_model(messages), tool_specs(tools))
+    #|     messages.append(reply)
+    #|     calls = tool_calls(reply)
+    #|     if not calls:
+    #|         return messages[start:]
+    #|     for call in calls:
+    #|         messages.append(run_tool(tools, call))
+    # --- end ---
 
 
 def context_for_model(messages):
@@ -170,10 +184,19 @@ def context_for_model(messages):
     So a failed reply with nothing in it is left out, and a failed reply that got words or
     calls out before it failed stays. A new list comes back; the record is not touched.
     """
+    # --- your code ---
     return [m for m in messages if not is_empty_failure(m)]
+    # --- starter ---
+    #| # Lesson 04's requests: the record itself, every message of it, the very list.
+    #| return messages
+    # --- end ---
 
 
 def is_empty_failure(message):
     """An assistant reply that failed before any of it arrived: nothing a model can read."""
+    # --- your code ---
     return (message["role"] == "assistant" and not message["content"]
             and message.get("stop_reason") == "error")
+    # --- starter ---
+    #| return False  # not written yet: no message counts as one
+    # --- end ---

@@ -17,63 +17,8 @@ from dataclasses import dataclass
 
 # == loop ==
 
-def run_agent(model, system, messages, tools, prompt, *, max_turns=None, get_steering=None,
-              get_follow_ups=None, save=None):
-    """Send `prompt` and keep going until the model stops asking for tools, a reply fails
-    (stop_reason "error"), or `max_turns` requests have been made (None: no limit).
 
-    A generator of events, plain dicts with a "type": agent_start, then per turn turn_start,
-    message_end for each message added, tool_execution_start and _end around each tool, and
-    turn_end; agent_end last, carrying the run's new messages. Starts and ends always pair up.
-    Record, persist, then announce: a message is appended to `messages` (the caller's record),
-    then handed to `save` (None: the record lives in memory only), and only then is its
-    message_end handed out. A consumer that stops listening never leaves a finished tool
-    unrecorded, and a crash never takes back a message anybody was told about.
-
-    The user can speak mid-run. `get_steering()` is asked once a turn's calls all have their
-    results, `get_follow_ups()` only when the run would otherwise end; each returns a list of
-    user messages, often empty. Their words land only where a user message keeps the
-    transcript valid: at the top of a turn.
-    """
-    added = []
-
-    def append(message):
-        added.append(message)
-        return record_message(messages, message, save)
-
-    def ask(source):
-        return list(source()) if source else []
-
-    yield {"type": "agent_start"}
-    waiting, turns = [user_message(prompt)] + ask(get_steering), 0
-    while waiting:
-        calls = []
-        while waiting or calls:
-            turns += 1
-            yield {"type": "turn_start"}
-            for message in waiting:  # the top of a turn is the one place a user may speak
-                yield append(message)
-            if max_turns is not None and turns > max_turns:
-                reply = error_message(f"Stopped: the run reached max_turns={max_turns}.")
-            else:
-                # Looked up by name on each request, so the lesson can swap in another view.
-                reply = model.complete(system, context_for_model(messages), tool_specs(tools))
-            yield append(reply)
-            failed = reply["stop_reason"] == "error"
-            calls = [] if failed else tool_calls(reply)  # nothing in a failed reply is acted on
-            for call in calls:
-                yield {"type": "tool_execution_start", "call": call}
-                result = run_tool(tools, call)
-                yield append(result)  # recorded before anybody is told the tool finished
-                yield {"type": "tool_execution_end", "call": call, "result": result}
-            yield {"type": "turn_end", "message": reply}
-            if failed:
-                break
-            waiting = ask(get_steering)  # every call of the turn has its result by now
-        waiting = [] if failed else ask(get_follow_ups)
-    yield {"type": "agent_end", "messages": added}
-
-
+# place: after run_agent
 def record_message(messages, message, save):
     """Append `message` to the record `messages`, persist it with `save` (when there is one),
     and return the message_end event that announces it. The order is the lesson: a message
@@ -390,98 +335,8 @@ def load_record(text):
 # One transcript and one writer. The loop stays stateless; the harness owns the list, and the
 # file it is written to.
 
-class Harness:
-    """Owns one transcript, the file it is saved to, the settings that hold from run to run,
-    and the rule that one run at a time may write to the transcript.
 
-    Harness(model, system, tools, messages=(), max_turns=None, file=None) keeps a list of its
-    own, starting from a copy of `messages`. With a `file` (open_record(path), or a file of
-    the lab's Disk: anything with write, flush, seek and read), every message recorded from then on is appended to it before it is
-    announced; `messages` are taken to be in the file already. Harness.resume(...) picks a
-    record up from its file after a crash.
-      .messages     the transcript as a tuple: a snapshot nobody outside can append to.
-      .is_running   True from prompt() until that run is finished, closed or dead.
-      .prompt(text) the run, as a generator of run_agent's events. Asking again while a run
-                    is going raises RuntimeError at once, on the caller's line.
-      .steer(text)  words for the next gap between turns ("use spaces instead").
-      .follow_up(text)  words for when the run would otherwise end ("now run the tests").
-      .set_aside, .interrupted, .notice  what resume() found; empty for a new harness.
-    steer and follow_up may be called at any time; a queued message joins the transcript only
-    when the loop asks for it, one per ask, and queues outlive runs.
-    """
-
-    def __init__(self, model, system, tools, messages=(), max_turns=None, file=None):
-        self._model, self._system, self._tools = model, system, list(tools)
-        self._messages, self._max_turns, self._file = list(messages), max_turns, file
-        self._steering, self._follow_ups = deque(), deque()
-        self._running = False
-        self.set_aside, self.interrupted, self.notice = [], [], ""
-
-    @classmethod
-    def resume(cls, model, system, tools, file, max_turns=None):
-        """A harness that carries on from the record saved in `file`, after a crash or a
-        restart. It reads the whole file, loads it (load_record), and only ever appends: a
-        last line that does not end in a newline (torn, or whole but for its newline) is
-        closed with one, so the next message starts a line of its own and a torn line stays
-        set aside. .set_aside holds the torn lines, .interrupted every call that never got a
-        result (under the ids the model is shown), and .notice the words to show the user
-        about both."""
-        # --- your code ---
-        file.seek(0)  # "a+" opens a file at its end: read it from the top
-        text = file.read()
-        loaded = load_record(text)
-        if text and not text.endswith("\n"):
-            file.write("\n")  # appended, never rewritten: the torn bytes stay where they fell
-            file.flush()
-        harness = cls(model, system, tools, loaded.messages, max_turns, file)
-        harness.set_aside = list(loaded.set_aside)
-        harness.interrupted = list(repaired_view(loaded.messages).interrupted)
-        harness.notice = resume_notice(harness.interrupted, harness.set_aside)
-        return harness
-        # --- starter ---
-        #| raise NotImplementedError("Harness.resume is yours to write in lesson 11")
-        # --- end ---
-
-    @property
-    def messages(self):
-        return tuple(self._messages)
-
-    @property
-    def is_running(self):
-        return self._running
-
-    def prompt(self, text):
-        if self._running:  # raised here, not at the run's first step
-            raise RuntimeError("already running; use steer() or follow_up()")
-        self._running = True
-        return self._run(text)
-
-    def steer(self, text):
-        self._steering.append(user_message(text))
-
-    def follow_up(self, text):
-        self._follow_ups.append(user_message(text))
-
-    def _run(self, text):
-        run = run_agent(self._model, self._system, self._messages, self._tools, text,
-                        max_turns=self._max_turns,
-                        get_steering=lambda: self._take_one(self._steering),
-                        get_follow_ups=lambda: self._take_one(self._follow_ups),
-                        save=self._save if self._file is not None else None)
-        try:
-            yield from run
-        finally:  # finished, closed by the consumer, or failed: the harness is free again
-            run.close()
-            self._running = False
-
-    def _save(self, message):
-        save_message(self._file, message)
-
-    @staticmethod
-    def _take_one(queue):
-        return [queue.popleft()] if queue else []
-
-
+# place: after Harness
 # --- your code ---
 def resume_notice(interrupted, set_aside):
     """What to tell the user on picking a record up ("" when all is well): each line set

@@ -4,11 +4,15 @@
 # says: vandal: 0 of
 # says: in the scratch folder: deleted its copy, wrote junk
 # closing: 1 passed, 1 failed
+# says (none): in the scratch folder: deleted its copy, wrote junk
 # Tries, at import, to overwrite, delete, add or chmod files in the student's folder (found
 # in lab_check's command line), in the grader's private copy, and all over the project (the
 # lab, the lesson's tests and fixtures, damaged.py); then empties its own scratch folder,
 # which it may. It fails the orphan test on purpose, to report how many attempts got through
-# ("vandal: 0 of N"); the suite checks by hashing that nothing changed.
+# ("vandal: 0 of N"); the suite checks by hashing that nothing changed. With no sandbox at all
+# (none), the bundle the grading made for it is its own user's, and Landlock does not govern
+# chmod: those attempts get through, on files no later grading uses; the project stays as it
+# was, and the grade says it is not isolated.
 
 import os
 import pathlib

@@ -1,23 +1,29 @@
 """The first process inside the sandbox: forks one clean process for each graded test.
 
 Started by the grader as a fresh interpreter (`python -I -S`), it imports the lab's
-student-facing modules once, never the grader, and never the student's file. Then it waits on
-its control socket for the grader:
+student-facing modules once, never the grader, and never the student's file. Its command line
+holds nothing but the descriptor of its control socket (any user can read a command line); the
+first message on that socket is the sandbox's plan (isolation.launch: the submission, the
+scratch folder, what a test's process may read and write). It answers {"zygote": pid,
+"landlock": version} and then waits for the grader:
 
     {"op": "fork", ...}   with three descriptors passed alongside (the test's channel, its
                           output, its stack dumps): fork a process that copies harness.py into
-                          the test's scratch folder, sets its limits and serves the test
-                          (serve.py); answers {"pid": n}
+                          the test's scratch folder, sets its limits, confines itself with
+                          Landlock where the kernel has it, and serves the test (serve.py);
+                          answers {"pid": n}
     {"op": "dump", "pid": n}  have the test's process write every thread's stack (SIGUSR1)
     {"op": "reset"}       kill every process a test left, wherever it went (with "clean", at
                           the end of a test, empty the sandbox's folders too); answers
-                          {"clean": 1}
+                          {"clean": 1}, or {"clean": 0} when something could not be removed
+                          (the grader then starts a new sandbox rather than trust it)
 
 Inside a pid namespace the zygote is process 1, which its own namespace cannot kill, and
 `kill(-1)` there reaches every other process in the sandbox. Outside one (a grader with no
 namespaces), it adopts every orphan below it and sweeps its family instead (reaper.py). It
-cannot be read or traced by the processes it forks (it is not dumpable), and if the student's
-code kills it anyway (possible without a pid namespace), the grader starts another.
+cannot be read or traced by the processes it forks (it is not dumpable); under Landlock (ABI 6)
+they cannot signal it either, and if the student's code kills it anyway (possible without
+either), the grader starts another.
 """
 
 import json
@@ -28,24 +34,28 @@ import socket
 import sys
 import time
 
-from . import linux, reaper, serve
+from . import ipc, landlock, linux, reaper, serve
 
 FILE_MB = 64    # the largest file a test may write
 WORK = "work"   # each test's folder in the scratch: one at a time, emptied between tests
+DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
 
 
-def main(control_fd, submission, scratch_root):
+def main(control_fd):
     linux.prctl(linux.PR_SET_DUMPABLE, 0)
     first = os.getpid() == 1
     if not first:
         reaper.become_subreaper()
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
         signal.signal(number, signal.SIG_DFL)
+    control = socket.socket(fileno=control_fd)
+    plan = json.loads(control.recv(1 << 16) or b"{}")
+    submission, scratch_root = plan["submission"], plan["scratch"]
+    confined = landlock.abi() if plan.get("landlock") else 0
     _warm_up()
     code = _compiled(submission, os.path.join(scratch_root, WORK, "harness.py"))
-    control = socket.socket(fileno=control_fd)
     children, ended = set(), {}
-    control.send(json.dumps({"zygote": os.getpid()}).encode())
+    control.send(json.dumps({"zygote": os.getpid(), "landlock": confined}).encode())
     while True:
         _reap_quietly(ended)
         try:
@@ -60,7 +70,7 @@ def main(control_fd, submission, scratch_root):
             if pid == 0:
                 try:
                     control.close()
-                    _serve(request, fds, submission, scratch_root, code)
+                    _serve(request, fds, plan, code, confined)
                 finally:
                     os._exit(0)
             children.add(pid)
@@ -76,9 +86,8 @@ def main(control_fd, submission, scratch_root):
             _kill_everything(first, children)
             children.clear()
             ended.clear()
-            if request.get("clean"):
-                _clean(scratch_root, first)
-            control.send(b'{"clean": 1}')
+            clean = _clean(scratch_root, plan.get("tmp", "")) if request.get("clean") else True
+            control.send(json.dumps({"clean": int(clean)}).encode())
     _kill_everything(first, children)
 
 
@@ -136,15 +145,64 @@ def _kill_everything(first, children):
             return
 
 
-def _clean(scratch_root, private):
-    """Empty the sandbox's scratch folder, and its /tmp and /dev/shm when they are its own
-    (`private`: in its own namespaces), so that nothing a test left is there for the next: rm,
-    which goes to any depth."""
-    folders = (scratch_root, "/tmp", "/dev/shm") if private else (scratch_root,)
-    doomed = [os.path.join(folder, name) for folder in folders
-              if os.path.isdir(folder) for name in os.listdir(folder)]
-    if doomed:
-        os.spawnv(os.P_WAIT, "/usr/bin/rm", ["rm", "-rf", "--", *doomed])
+def _clean(scratch_root, tmp):
+    """Empty the sandbox's scratch folder, and /tmp and /dev/shm as far as they are the
+    sandbox's (`tmp`: "own" in its own namespaces, where they are its private tmpfs; "mine"
+    where they are the machine's and only what this user made there is the sandbox's; "" where
+    they are not the sandbox's at all), so that nothing a test left is there for the next. A
+    folder the student's code made read-only is made writable first (a plain rm -rf would leave
+    what is inside it), and its System V objects (ipc.py). True when everything is gone."""
+    folders = (scratch_root, "/tmp", "/dev/shm") if tmp else (scratch_root,)
+    me = os.getuid()
+
+    def doomed():
+        found = []
+        for folder in folders:
+            try:
+                names = os.listdir(folder)
+            except OSError:
+                continue
+            for name in names:
+                path = os.path.join(folder, name)
+                try:
+                    owner = os.lstat(path).st_uid
+                except OSError:
+                    continue
+                if folder == scratch_root or tmp == "own" or owner == me:
+                    found.append(path)
+        return found
+
+    # System V objects outlive their makers too: the sandbox's own (all of them in its own
+    # IPC namespace, its user's on the machine's); none where its user is the grader's
+    kept = ipc.remove(everyone=tmp == "own") if tmp else True
+    for attempt in range(3):  # a second pass only if a first could not remove everything
+        paths = doomed()
+        if not paths:
+            return kept
+        if attempt == 0:  # the usual case, in this process: nothing locked, nothing deep
+            for path in paths:
+                _remove_quickly(path)
+            continue
+        # chmod follows a link named on its command line: links are left out, only removed
+        folders = [path for path in paths if not os.path.islink(path)]
+        if folders:
+            os.spawnv(os.P_WAIT, "/usr/bin/chmod", ["chmod", "-R", "-f", "u+rwx", "--", *folders])
+        os.spawnv(os.P_WAIT, "/usr/bin/rm", ["rm", "-rf", "--one-file-system", "--", *paths])
+    return kept and not doomed()
+
+
+def _remove_quickly(path):
+    """Remove `path` without starting a process; whatever resists (a locked folder, a tree
+    deeper than recursion goes) is left for rm."""
+    import shutil
+
+    try:
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path)
+        else:
+            os.unlink(path)
+    except (OSError, RecursionError):
+        pass
 
 
 def _compiled(submission, path):
@@ -158,8 +216,12 @@ def _compiled(submission, path):
         return None
 
 
-def _serve(request, fds, submission, scratch_root, code):
-    """In the forked process: become the test's clean process, then serve it."""
+def _serve(request, fds, plan, code, confined):
+    """In the forked process: become the test's clean process, then serve it. Where the
+    kernel has Landlock (`confined`, its version), the process confines itself before any of
+    the student's code runs, or ends: it never runs that code less confined than the grader
+    was told."""
+    submission, scratch_root = plan["submission"], plan["scratch"]
     channel, output, stacks = fds
     os.setsid()
     null = os.open(os.devnull, os.O_RDONLY)
@@ -196,6 +258,12 @@ def _serve(request, fds, submission, scratch_root, code):
     sys.dont_write_bytecode = True
     sys.argv = [copy]
     sys.path[:] = [scratch] + [p for p in sys.path if p not in ("", ".")]
+    if confined:
+        try:
+            landlock.confine(plan["readable"], [scratch_root, *plan.get("writable", ())],
+                             DEVICES)
+        except OSError:
+            os._exit(70)  # the grader reads this death as the sandbox failing, never a pass
     serve.Server(channel, os.fdopen(stacks, "w"), copy).run(code)
 
 
@@ -223,4 +291,4 @@ def _open_fds():
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), sys.argv[2], sys.argv[3])
+    main(int(sys.argv[1]))

@@ -1,0 +1,50 @@
+"""System V shared memory, semaphores and message queues: what outlives every process.
+
+A segment, a semaphore set or a queue stays in the kernel after the process that made it has
+gone, so one test's process could leave a count there for the next. `remove()` takes away
+those of the calling user (or of `uid`; or, in a sandbox's own IPC namespace, `everyone`'s:
+they are all the sandbox's), read from /proc/sysvipc, and says whether any is left.
+"""
+
+import ctypes
+import os
+
+IPC_RMID = 0
+# file under /proc/sysvipc, the column of its id, of its owner's uid, and the call that removes it
+KINDS = (("shm", 1, 7, "shmctl"), ("sem", 1, 4, "semctl"), ("msg", 1, 7, "msgctl"))
+
+
+def _libc():
+    try:
+        return ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return None
+
+
+def owned(everyone=False, uid=None):
+    """[(kind, id)] of every object of the calling user's (or `uid`'s, or anyone's)."""
+    me, found = os.getuid() if uid is None else uid, []
+    for kind, id_column, uid_column, _ in KINDS:
+        try:
+            lines = open(f"/proc/sysvipc/{kind}").read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            words = line.split()
+            if len(words) > uid_column and (everyone or int(words[uid_column]) == me):
+                found.append((kind, int(words[id_column])))
+    return found
+
+
+def remove(everyone=False, uid=None):
+    """Remove them all; True when none is left."""
+    libc = _libc()
+    if libc is None:
+        return True
+    calls = {kind: getattr(libc, call) for kind, _, _, call in KINDS}
+    for kind, number in owned(everyone, uid):
+        if kind == "sem":
+            calls[kind](ctypes.c_int(number), ctypes.c_int(0), ctypes.c_int(IPC_RMID))
+        else:
+            calls[kind](ctypes.c_int(number), ctypes.c_int(IPC_RMID), None)
+    return not owned(everyone, uid)

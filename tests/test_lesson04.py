@@ -1,0 +1,77 @@
+"""Lesson 04's notebook picks its harness by what the harness does: one whose run_tool answers a
+tool that raises, and a tool nobody has, with is_error results, and whose str_arg refuses a
+number (lab.harnesses.tool_error_problem); lesson 10's harness, whose run_agent is a generator
+of events, is not mistaken for one. And every graded test has hints and a section the notebook
+has."""
+
+import re
+import sys
+
+import pytest
+
+import lab
+from lab import harnesses, lessons
+from lab.grading import hints, manifest
+from lab.harnesses import load_harness
+
+LESSON = lessons.lesson(4)
+FINISHED, STARTER = LESSON.finished, LESSON.starter
+
+
+@pytest.fixture(autouse=True)
+def harness_module_left_as_it_was(monkeypatch):
+    """pick_harness installs its choice as `harness`; other tests must not see it."""
+    monkeypatch.delitem(sys.modules, "harness", raising=False)
+
+
+def project_with(tmp_path, text):
+    (tmp_path / "harness.py").write_text(text)
+    return tmp_path
+
+
+def test_a_student_harness_that_answers_a_failure_is_picked(tmp_path):
+    project = project_with(tmp_path, FINISHED.read_text())
+
+    chosen = lab.pick_harness(lesson=4, environ={}, project=project)
+
+    assert chosen.path == project / "harness.py", f"expected the student's file; got {chosen}"
+    assert "answers a failed tool call with an is_error result" in chosen.reason, chosen.reason
+
+
+def test_the_starter_falls_back_to_the_finished_harness_naming_the_crash(tmp_path):
+    project = project_with(tmp_path, STARTER.read_text())
+
+    chosen = lab.pick_harness(lesson=4, environ={}, project=project)
+
+    assert chosen.path == FINISHED, f"expected the finished harness; got {chosen}"
+    assert "raised FileNotFoundError" in chosen.reason, chosen.reason
+
+
+def test_a_right_run_tool_with_a_trusting_str_arg_is_not_ready():
+    module = load_harness(STARTER, name="harness_under_test")
+    module.run_tool = load_harness(FINISHED, name="harness_finished").run_tool
+
+    problem = harnesses.tool_error_problem(module)
+
+    assert problem == "its str_arg lets a number through where a string goes", problem
+
+
+def test_lesson_10s_harness_is_not_taken_for_a_lesson_04_harness():
+    module = load_harness(lessons.lesson(10).finished, name="harness_lesson_10")
+
+    problem = harnesses.tool_error_problem(module)
+
+    assert "returns a generator" in problem, problem
+
+
+def test_every_graded_test_has_hints_and_a_section_the_notebook_has():
+    guide = hints.guide(LESSON)
+    headings = {line.lstrip("# ").strip() for line in
+                (LESSON.folder / "walkthrough.py").read_text().splitlines()
+                if re.match(r"# #{2,3} ", line)}
+
+    for name in manifest.graded_tests(LESSON.tests):
+        assert 1 <= len(guide.hints(name)) <= 3, f"{name}: {guide.hints(name)}"
+        assert guide.section(name) in headings, f"{name}: no heading {guide.section(name)!r}"
+    for gap in manifest.read(LESSON)["gaps"]:
+        assert guide.section(gap=gap) in headings, f"gap {gap}: {guide.section(gap=gap)!r}"
