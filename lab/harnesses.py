@@ -231,6 +231,58 @@ def conversation_problem(module):
     return ""
 
 
+def events_problem(module):
+    """"" when `module` does lesson 07's job, else what it is missing, in a few words: its
+    run_agent is a generator that hands out a job's events as they happen (walked away from at
+    the first tool_execution_start, no tool has run and the record holds exactly what was
+    announced) and pairs them to agent_end; and its FinalTextRenderer calls a run walked away
+    from no success."""
+    for name in ("run_agent", "SYSTEM", "FinalTextRenderer"):
+        if not hasattr(module, name):
+            return f"it has no {name}"
+    ran = []
+    step = {"name": "step", "description": "Do one step.",
+            "parameters": {"type": "object", "properties": {}},
+            "execute": lambda arguments: ran.append(arguments.get("n")) or "done"}
+    model = ScriptedModel([reply(text("Two steps."), call("step", {"n": 1}), call("step", {"n": 2})),
+                           reply(text("Done."))])
+    record = []
+    try:
+        run = module.run_agent(model, module.SYSTEM, record, [step], "Do two steps.")
+        taken = []
+        for event in run:
+            taken.append(event)
+            if event.get("type") == "tool_execution_start":
+                break
+        told = [e["message"] for e in taken if e.get("type") == "message_end"]
+        if ran or record != told:
+            return (f"its run_agent, at the first tool_execution_start, has run {len(ran)} "
+                    f"tools and recorded {shape(record) or 'nothing'} after announcing "
+                    f"{shape(told) or 'nothing'}: events come after what they describe")
+        rest = list(run)
+        frontend = module.FinalTextRenderer(_Discard())
+        for event in taken[:4]:
+            frontend.render(event)
+        walked_away = frontend.finish()
+    except Exception as error:  # half-written student code: how it fails is the answer
+        return f"it raised {type(error).__name__}: {error}"
+    if not rest or rest[-1].get("type") != "agent_end":
+        return "its run_agent does not end a run with agent_end"
+    if walked_away is not False:
+        return "its FinalTextRenderer calls a run walked away from a success"
+    return ""
+
+
+class _Discard:
+    """A stream that keeps nothing: what a frontend writes while a check feeds it."""
+
+    def write(self, text):
+        return len(text)
+
+    def flush(self):
+        pass
+
+
 def repair_problem(module):
     """"" when `module` does lesson 10's job, else what it is missing, in a few words.
 
@@ -423,6 +475,8 @@ READY = {1: Ready("keeps who said what", "does not keep who said what", "a harne
                   "and a view without the empty failure", failure_problem),
          6: Ready("keeps every tool result within a budget", "does not keep tool results "
                   "within a budget", "a read and a bash tool that keep a budget", budget_problem),
+         7: Ready("reports each step as it happens", "does not report each step as it happens",
+                  "a loop that hands out its events as they happen", events_problem),
          10: Ready("repairs a dangling call", "does not repair a dangling call", "the repair",
                    repair_problem),
          11: Ready("picks a record up after a crash", "does not pick a record up after a crash",

@@ -8,6 +8,9 @@ right and wrong; for an instructor, grade a whole class, and prove the lesson's 
     lab-check --watch                           (grade again on every save; Ctrl-C to stop)
     lab-check --hint [TEST]                     (hints for the first failing test, or for TEST)
     lab-check --reset                           (the starter back; your file kept as a backup)
+    lab-check --course                          (the course's map, and where you stand in it)
+    lab-check --next                            (once your lab passes: the next lab, started
+                                                 from your own file, which is kept as a backup)
     lab-check --harness harness.py --lesson 10 --format gradescope --output results.json
     lab-check --lesson 10 --batch submissions/ --output results/ [--format json] [--jobs 2]
     lab-check --verify 10
@@ -24,7 +27,9 @@ Exit status of one grading: 0 every test passed; 1 some test failed; 2 nothing c
 (no such file, not Python, a syntax error, an import that fails, a missing name, no such
 lesson, no such test file, no test selected: a grading of no test is never a pass); 3 the
 grader itself broke. Your harness runs in a sandbox, a clean process a test, from a copy of
-your file: nothing in your folder is written (but by --reset, which says what it did). Of a batch:
+your file: nothing in your folder is written but lab-check's own record of the grading, in
+.lab-check/progress.json beside your file, for --course (and but by --reset and --next, which
+keep your file as a backup and say what they did). Of a batch:
 0 every submission has its result, 3 the grader broke on some (see summary.csv), 2 no batch to
 grade. Of --verify: 0 the lesson's tests hold, 1 some check surprised (the table says which).
 --format text|json|junit|gradescope writes the result as a person, a program, a CI system or
@@ -45,7 +50,7 @@ from lab import lessons, project  # noqa: E402
 from lab.grading.formats import FORMATS  # noqa: E402
 from lab.grading.sandbox import Limits  # noqa: E402
 
-STUDENT_ONLY = ("watch", "hint", "reset")  # options that act on one student's harness
+STUDENT_ONLY = ("watch", "hint", "reset", "course", "next")  # act on one student's work
 
 
 def parser():
@@ -80,6 +85,17 @@ def _student_options(g):
     g.add_argument("--reset", action="store_true",
                    help="put the lesson's starter back in your harness file, keeping your file "
                         "as a backup beside it (harness.py.bak-1, -2, ...)")
+    g.add_argument("--course", action="store_true",
+                   help="print the course's map: every lab in order, what it builds on, and "
+                        "for your work found from here whether you have started it, your last "
+                        "score, or that it passed (from the record lab-check keeps beside your "
+                        "file each time it grades it)")
+    g.add_argument("--next", action="store_true",
+                   help="start the next lab from your own file: it is graded first (the record "
+                        "is not trusted for this) and must pass every test; then the next "
+                        "lab's additions and gaps are put in, the definitions it changes are "
+                        "replaced by its own (it says which), and your file is kept as a "
+                        "backup. A checkpoint gets a file of its own beside your harness")
     g.add_argument("--time-limit", type=float, default=Limits.seconds, metavar="SECONDS",
                    help="how long any one answer of your code may take, your harness's import "
                         "included (and a whole test six times that); past it the test fails as "
@@ -126,6 +142,12 @@ def main(argv=None):
         sys.stdout.reconfigure(errors="replace")
     args = parser().parse_args(argv)
     harness = _find_harness(args.harness)
+    if args.course or args.next:
+        mistake = _mistake(args)
+        if mistake:
+            print(f"lab_check: {mistake}", file=sys.stderr)
+            return 2
+        return _course(args, harness) if args.course else _next(args, harness)
     try:
         named = next((n for n in (args.where, args.verify, args.release, args.lesson)
                       if n is not None), None)
@@ -136,7 +158,9 @@ def main(argv=None):
         print(f"lab_check: {error}. Name one of those with --lesson.", file=sys.stderr)
         return 2
     if args.where is not None:
-        print(f"starter: {lesson.starter}\nfinished: {lesson.finished}\ntests: {lesson.tests}")
+        finished = lesson.finished if not lesson.is_edition else \
+            "none in a student's copy (the finished harness stays with the course's instructors)"
+        print(f"starter: {lesson.starter}\nfinished: {finished}\ntests: {lesson.tests}")
         for source in _sources(lesson):
             print(f"source: {source}")
         return 0
@@ -247,6 +271,9 @@ def _mistake(args):
     if chosen and (args.batch or args.verify is not None or args.format or args.output):
         return f"{chosen[0]} works on your own harness, in the terminal: leave out --batch, " \
                "--verify, --format and --output."
+    if (args.next or args.course) and (args.tests or args.select):
+        return f"--{'next' if args.next else 'course'} works on the whole lab: leave out -k " \
+               "and test files."
     return None
 
 
@@ -282,6 +309,8 @@ def _grade(args, harness, lesson, tests, limits):
 
     fmt = args.format or "text"
     result = _graded(args, harness, lesson, tests, limits)
+    if fmt == "text" and not args.output:
+        _remember(harness, lesson, result)
     if not args.output:
         sys.stdout.write(text_report(result, lesson, verbose=args.verbose) if fmt == "text"
                          else formats.render(result, fmt))
@@ -305,7 +334,12 @@ def _watch(args, harness, lesson, tests, limits):
     if isinstance(harness, project.NotFound):
         print(f"lab_check: {harness}", file=sys.stderr)
         return 2
-    return watch.run(harness, lambda: _graded(args, harness, lesson, tests, limits),
+    def graded():
+        result = _graded(args, harness, lesson, tests, limits)
+        _remember(harness, lesson, result)
+        return result
+
+    return watch.run(harness, graded,
                      lambda grade: text_report(grade, lesson, verbose=args.verbose))
 
 
@@ -325,6 +359,7 @@ def _hint(args, harness, lesson, tests, limits):
         name = picked[0]
     else:
         result = _graded(args, harness, lesson, tests, limits)
+        _remember(harness, lesson, result)
         if result.problem:
             sys.stdout.write(report.text_report(result, lesson))
             return result.exit_code
@@ -350,6 +385,116 @@ def _reset(args, harness, lesson):
         return 2
     print(f"lab_check: {said}")
     return 0
+
+
+def _remember(harness, lesson, result):
+    """Keep what a student's grading found, for --course (lab.progress): only a grading of
+    their own file (not one of the course's own under lessons/), of the whole lab, that the
+    grader finished. Never for --verify, --batch, --format or --output, which do not come
+    here."""
+    from lab import onward, position, progress
+
+    if isinstance(harness, project.NotFound) or result.exit_code == 3 or (
+            not result.problem and not onward.graded_whole(result, lesson)) or \
+            position.course_owned(harness):
+        return
+    problem = progress.remember(pathlib.Path(harness).parent, _label(lesson),
+                                progress.of_grade(result))
+    if problem:
+        print(problem, file=sys.stderr)
+
+
+def _label(lesson):
+    from lab import course
+
+    return course.label(lesson.number)
+
+
+# -- the course -----------------------------------------------------------------------------
+
+def _follows(args):
+    """Whether a started checkpoint beside the harness counts as where the student is (see
+    lab/position.py): only when neither the file nor the lab was named."""
+    return args.harness == "harness.py" and args.lesson is None
+
+
+def _course(args, harness):
+    """Print the course's map, with where the student whose work is found from here stands."""
+    from lab import course, course_map, position, progress
+
+    here, marks, looked = None, None, ""
+    if isinstance(harness, project.NotFound) and args.harness == "harness.py":
+        harness = _checkpoint_file(harness)
+    if isinstance(harness, project.NotFound):
+        looked = f"No {args.harness} found from here, so no progress to show ({harness})"
+    else:
+        marks = progress.read(pathlib.Path(harness).parent)
+        if marks.problem:
+            print(marks.problem, file=sys.stderr)
+        try:
+            here = position.locate(pathlib.Path(harness), args.lesson, follow=_follows(args),
+                                   marks=marks)
+        except (LookupError, ValueError) as error:
+            looked = f"Your work: {harness}, for no lab of the course ({error})"
+    try:
+        order = course.labs()
+    except course.CourseError as error:
+        print(f"lab_check: {error}", file=sys.stderr)
+        return 2
+    sys.stdout.write(course_map.course_map(order, lessons.available(), marks, here, looked))
+    return 0
+
+
+def _checkpoint_file(missing):
+    """With no harness.py found, the file of a checkpoint this copy holds (doctor.py, in
+    checkpoint B's edition), as found from here; else `missing`, the NotFound for harness.py."""
+    from lab.grading import manifest
+
+    for lesson in lessons.available().values():
+        named = manifest.read(lesson).get("student_file")
+        found = _find_harness(named) if named else missing
+        if not isinstance(found, project.NotFound):
+            return found
+    return missing
+
+
+def _next(args, harness):
+    """Start the next lab from the student's passing file (lab/next_lab.py)."""
+    from lab import next_lab, onward, position
+    from lab.grading import selection
+
+    if isinstance(harness, project.NotFound) and args.harness == "harness.py":
+        harness = _checkpoint_file(harness)
+    if isinstance(harness, project.NotFound):
+        print(f"lab_check: {harness}", file=sys.stderr)
+        return 2
+    try:
+        at = position.locate(pathlib.Path(harness), args.lesson, follow=_follows(args))
+    except (LookupError, ValueError) as error:
+        print(f"lab_check: {error}", file=sys.stderr)
+        return 2
+    limits = Limits(args.time_limit, args.memory_limit)
+
+    def grade(file, lesson):
+        print(f"lab_check: grading {file} as {onward.name(_lab(lesson))} first: --next moves "
+              "on from a passing file only ...", flush=True)
+        result = _graded(args, file, lesson, selection.test_files([], lesson), limits)
+        _remember(file, lesson, result)
+        return result
+
+    try:
+        started = next_lab.start_next(at, grade)
+    except next_lab.Refused as refused:
+        print(f"lab_check: {refused}", file=sys.stderr)
+        return refused.status
+    print("\n".join(next_lab.said(started)))
+    return 0
+
+
+def _lab(lesson):
+    from lab import course
+
+    return course.find(lesson.number)
 
 
 # -- for instructors ------------------------------------------------------------------------

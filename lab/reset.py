@@ -28,6 +28,25 @@ def reset(target, starter):
     return f"{target} is the starter again. Your file is kept as {backup}."
 
 
+def put(target, data):
+    """Write the bytes `data` in `target` as `reset` writes a starter: the file that was there
+    kept first as its first free backup. The backup's path, or None when there was no file or it
+    held `data` already (then nothing is written). OSError, and nothing changed, when a step
+    cannot be taken. lab-check --next writes the next lab's file this way."""
+    target = pathlib.Path(target)
+    if not os.path.lexists(target):
+        _replace(target, data)
+        return None
+    if target.is_dir():
+        raise IsADirectoryError(21, "it is a folder, not a file")
+    mine = target.read_bytes()
+    if mine == data:
+        return None
+    backup = _keep(target, mine)
+    _replace(target, data)
+    return backup
+
+
 def backup_name(target, number):
     return target.with_name(f"{target.name}.bak-{number}")
 

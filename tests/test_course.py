@@ -322,8 +322,9 @@ def test_each_labs_sources_hold_only_what_it_adds_and_edit_what_it_keeps(lab):
 
 def test_absorbing_an_edited_finished_file_gives_changes_that_compose_it_back(scratch):
     ten = scratch / "lessons/10-poisoned-transcript/finished.py"
-    edit(ten, "    def render(self, event):\n        print(json.dumps(event))\n",
-         "    def render(self, event):\n        # the door is open again\n        print(json.dumps(event))\n")
+    edit(ten, "    def render(self, event):\n        print(json.dumps(event), file=self.out)\n",
+         "    def render(self, event):\n        # the door is open again\n"
+         "        print(json.dumps(event), file=self.out)\n")
 
     edited = ten.read_text()
     absorbed = rebuild(scratch, "--absorb", "10")

@@ -74,6 +74,7 @@ def test_the_seed_varies_a_gradings_inputs_and_replays_them_exactly():
     assert first != other, f"two seeds, one input: {first}"
 
 
+@pytest.mark.parametrize("answer", LESSON.wrong_answers, ids=lambda p: p.stem)
 def test_each_answer_the_lesson_rejects_fails_a_test_that_names_its_rule(graded, answer):
     named = lessons.must_fail(answer)
 
@@ -131,12 +132,15 @@ def test_no_such_lesson_exits_2_and_names_the_lessons_there_are():
     assert run.returncode == 2 and "no lesson 99" in run.stderr and "10" in run.stderr, run.stderr
 
 
-def test_grading_writes_nothing_into_the_students_folder(tmp_path):
+def test_grading_writes_nothing_into_the_students_folder_but_its_own_record(tmp_path):
     (tmp_path / "harness.py").write_text(LESSON.finished.read_text())
     before = sorted(p.name for p in tmp_path.iterdir())
 
     run = lab_check("--harness", "harness.py", "--lesson", "10", cwd=tmp_path)
 
     assert run.returncode == 0, run.stdout
-    assert sorted(p.name for p in tmp_path.iterdir()) == before, \
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(before + [".lab-check"]), \
         f"new files appeared: {sorted(set(p.name for p in tmp_path.iterdir()) - set(before))}"
+    assert sorted(p.name for p in (tmp_path / ".lab-check").iterdir()) == [".gitignore",
+                                                                          "progress.json"]
+    assert (tmp_path / "harness.py").read_text() == LESSON.finished.read_text()

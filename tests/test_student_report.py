@@ -208,11 +208,20 @@ def test_the_readme_explains_the_shape_notation_with_the_reports_legend():
         "the README's student section should show lab.display.LEGEND word for word"
 
 
-def test_a_passing_report_says_what_comes_next():
+def test_a_passing_report_says_what_comes_next_then_what_the_lesson_asks_first():
+    run = lab_check("--harness", str(LESSON.finished), "--lesson", "10")
+
+    said = run.stdout[run.stdout.index("\nnext: "):]
+    assert run.returncode == 0, run.stdout
+    assert said.startswith("\nnext: checkpoint B · Transcript doctor II: start it with "), said
+    assert hints.guide(LESSON).after.split(".")[0] in said, said
+
+
+def test_a_passing_selection_has_not_passed_the_lesson_and_says_so():
     run = lab_check("--harness", str(LESSON.finished), "--lesson", "10", "-k", "orphan")
 
     assert run.returncode == 0, run.stdout
-    assert "\nnext: " + hints.guide(LESSON).after.split(".")[0] in run.stdout, run.stdout
+    assert "\nnext: every test graded here passes; grade the whole lab" in run.stdout, run.stdout
 
 
 def test_the_made_up_test_name_is_gone_and_its_rule_names_what_a_last_duplicate_breaks():

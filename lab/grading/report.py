@@ -16,7 +16,7 @@ could not run ends with the reason and "nothing was graded".
 import textwrap
 from dataclasses import dataclass, field, fields, replace
 
-from .. import lessons
+from .. import course, lessons, onward
 from ..display import LEGEND
 from . import hints, manifest
 from .escape import printable
@@ -73,8 +73,8 @@ def text_report(grade, lesson=None, verbose=False):
              f"{grade.passed} passed, {grade.failed} failed")
     if not grade.failed:
         lines += [f"  {PASS} {test.title}" for test in grade.tests]
-        after = guide.after or "Every test passes."
-        return "\n".join(lines + ["", stamp, score] + _sentences([after])) + "\n"
+        said = _after_passing(grade, lesson, guide)
+        return "\n".join(lines + ["", stamp, score] + _sentences(said)) + "\n"
     groups = _groups(grade.tests, _gaps(lesson))
     body = _failing(groups, verbose, budget=BUDGET - AROUND)
     passing = [t for t in grade.tests if t.outcome == "passed"]
@@ -214,6 +214,30 @@ def _next_step(groups, gaps, guide, names):
     elif guide.hints(first.test):
         said.append(f"Stuck? lab-check --hint {hints.short_name(first.test, names)}")
     return said
+
+
+def _after_passing(grade, lesson, guide):
+    """The next step once every test graded passes: the next lab of the course, by number and
+    title, and the command that starts it (lab.onward), then what the lesson says to do before
+    moving on. A grading of only some tests (-k, test files of one's own) has not passed the
+    lab, and says how to grade all of it instead."""
+    done = guide.after or "Every test passes."
+    if lesson is None:
+        return [done]
+    if not onward.graded_whole(grade, lesson):
+        return ["every test graded here passes; grade the whole lab (lab-check, with no -k and "
+                "no test files) to move on."]
+    try:
+        lab = course.find(lesson.number, _project(lesson))
+    except (LookupError, ValueError):  # a lesson the course file does not list
+        return [done]
+    return [onward.onward(lab, grade.harness, _project(lesson)).sentence, done]
+
+
+def _project(lesson):
+    """The copy of the course `lesson` belongs to: the project above lessons/, or an edition."""
+    folder = lesson.folder
+    return folder.parent.parent if folder.parent.name == "lessons" else folder
 
 
 def _sentences(said):

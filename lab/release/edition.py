@@ -12,6 +12,9 @@ What goes in, at the top of DIR:
     manifest.toml      their points, gaps and visibility; [submission] counts the rest
     scenarios.py       the lesson's scenarios, which the graded tests drive the harness with
     hints.toml         the lesson's hints, when it has some
+    course.toml        the course's order (lessons/course.toml, each unwritten lab's folder
+                       emptied), so that `lab-check --course` and a passing report's `next:`
+                       work here too
     ideas.toml         a checkpoint's ideas, which its diagnoses name
     sessions.json      a checkpoint's worked examples, as the grader's side ran them
     damaged.py ...     the project's other top-level modules, which examples and tests import
@@ -34,12 +37,13 @@ the edition is made, and their sessions saved into it (sessions.json, see lab.ca
 """
 
 import pathlib
+import re
 import shutil
 import tomllib
 
 import nbformat
 
-from .. import casebook, lessons, notebook
+from .. import casebook, course, lessons, notebook
 from ..grading import manifest
 from ..starter import make_starter
 from . import classroom, outputs, readme, visible
@@ -83,6 +87,7 @@ def build(lesson, output, *, with_notebook=True):
     hints = lesson.folder / "hints.toml"
     if hints.is_file():
         (output / hints.name).write_text(visible.visible_hints(hints.read_text(), hidden))
+    (output / course.COURSE).write_text(course_copy())
     for module in given_modules():
         shutil.copyfile(module, output / module.name)
     copy_lab(output / "lab")
@@ -99,7 +104,7 @@ def build(lesson, output, *, with_notebook=True):
     (output / "README.md").write_text(readme.student_readme(facts) if facts.graded_here
                                       else readme.graded_on_submission(facts))
     (output / "pyproject.toml").write_text(readme.pyproject(facts, lab_packages(output / "lab")))
-    (output / ".gitignore").write_text("__pycache__/\n*.pyc\n.venv/\n.ipynb_checkpoints/\n")
+    (output / ".gitignore").write_text("__pycache__/\n*.pyc\n.venv/\n.ipynb_checkpoints/\n.lab-check/\n")
     if facts.graded_here:  # a workflow that could grade nothing would fail on every push
         (output / WORKFLOW).parent.mkdir(parents=True)
         (output / WORKFLOW).write_text(classroom.workflow(facts))
@@ -109,6 +114,21 @@ def build(lesson, output, *, with_notebook=True):
         nb = outputs.executed(lesson, output, with_finished=facts.graded_here)
         (output / notebook.NOTEBOOK).write_text(nbformat.writes(nb) + "\n", encoding="utf-8")
     return output
+
+
+def course_copy():
+    """lessons/course.toml as an edition carries it: word for word, but that a lab with no
+    graded tests yet (lessons 01 to 09 hold only their harness's source today) has its folder
+    emptied, since in a student's copy the folder field is all that says a lab is written
+    (lab.onward.written)."""
+    text = (lessons.LESSONS / course.COURSE).read_text(encoding="utf-8")
+    unwritten = {lab.label for lab in course.labs() if not lab.written}
+    blocks = text.split("\n[[lab]]\n")
+    for at, block in enumerate(blocks[1:], 1):
+        found = re.search(r'^id = "(\w+)"$', block, re.MULTILINE)
+        if found and found[1] in unwritten:
+            blocks[at] = re.sub(r'^folder = ".*"$', 'folder = ""', block, flags=re.MULTILINE)
+    return "\n[[lab]]\n".join(blocks)
 
 
 def grader_only(lesson):

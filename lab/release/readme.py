@@ -90,7 +90,9 @@ virtual environment of its own (`python -m venv .venv`, then activate it):
 
 (`lab-check` does the same, from anywhere in the folder.) It grades your `harness.py` against
 the {facts.visible} tests in `tests.py`, worth {facts.visible_points:g} points. {later}
-Your file runs in a process of its own, from a copy: nothing in this folder is written.
+Your file runs in a process of its own, from a copy: nothing in this folder is written but
+lab-check's own record of your scores, in `.lab-check/`, which `lab-check --course` reads to
+show the whole course and where you stand in it.
 
 ## Reading the report
 

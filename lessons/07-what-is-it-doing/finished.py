@@ -223,6 +223,7 @@ def run_agent(model, system, messages, tools, prompt, *, max_turns=None):
     its message_end is handed out, so a consumer that stops listening never leaves a finished
     tool unrecorded.
     """
+    # --- your code ---
     added = []
 
     def append(message):
@@ -253,6 +254,27 @@ def run_agent(model, system, messages, tools, prompt, *, max_turns=None):
         yield {"type": "turn_end", "message": reply}
         waiting = []
     yield {"type": "agent_end", "messages": added}
+    # --- starter ---
+    #| # Lesson 06's loop, as it was: the whole run happens first, and only then is anybody
+    #| # told about it. Make every step an event, handed out as it happens.
+    #| start = len(messages)
+    #| messages.append(user_message(prompt))
+    #| turns = 0
+    #| while True:
+    #|     turns += 1
+    #|     if max_turns is not None and turns > max_turns:
+    #|         reply = error_message(f"Stopped: the run reached max_turns={max_turns}.")
+    #|     else:
+    #|         reply = model.complete(system, context_for_model(messages), tool_specs(tools))
+    #|     messages.append(reply)
+    #|     calls = tool_calls(reply)
+    #|     if reply["stop_reason"] == "error" or not calls:
+    #|         break
+    #|     for call in calls:
+    #|         messages.append(run_tool(tools, call))
+    #| yield {"type": "agent_start"}
+    #| yield {"type": "agent_end", "messages": messages[start:]}
+    # --- end ---
 
 
 def context_for_model(messages):
@@ -276,38 +298,64 @@ def is_empty_failure(message):
 # the run ended well. The loop never learns how its events are shown.
 
 class JsonRenderer:
-    """Each event as one line of JSON, for another program to read."""
+    """Each event as one line of JSON, for another program to read. finish() says whether the
+    run ended well: it reached agent_end, and no reply in it failed. The lines themselves are
+    the whole story; finish() adds nothing to them."""
 
-    def __init__(self):
-        self.failed = False
+    def __init__(self, out=None):
+        self.out, self.ended, self.failed = out, False, False  # out: None is the screen
 
     def render(self, event):
-        print(json.dumps(event))
+        print(json.dumps(event), file=self.out)
         if event["type"] == "message_end" and event["message"].get("stop_reason") == "error":
             self.failed = True
+        self.ended = event["type"] == "agent_end"
 
     def finish(self):
-        return not self.failed
+        return self.ended and not self.failed
 
 
 class FinalTextRenderer:
-    """Only the answer, for `> answer.txt`: silent during the run, then finish() prints the
-    last assistant message's words and returns True, or "Error: <reason>" and False when that
-    message failed (or no answer came at all)."""
+    """Only the answer, for `> answer.txt`: nothing is written while the run goes on. The
+    answer is the last assistant message of agent_end's messages, so a run that never reached
+    agent_end (its consumer stopped listening, or it died) has none, whatever words it said
+    on the way. finish() writes the answer's words and returns True; it writes
+    "Error: <reason>" and returns False when the answer failed or the run never ended."""
 
-    def __init__(self):
-        self.last = None
+    # --- your code ---
+    def __init__(self, out=None):
+        self.out, self.ended = out, None  # out: None is the screen; ended: agent_end's messages
 
     def render(self, event):
-        if event["type"] == "message_end" and event["message"]["role"] == "assistant":
-            self.last = event["message"]
+        if event["type"] == "agent_end":
+            self.ended = event["messages"]
 
     def finish(self):
-        if self.last is None:
-            print("Error: the run ended before the model answered")
+        replies = [m for m in self.ended or [] if m["role"] == "assistant"]
+        if not replies:
+            print("Error: the run stopped before it ended, so it has no answer", file=self.out)
             return False
-        if self.last["stop_reason"] == "error":
-            print(f"Error: {self.last['error_message']}")
+        if replies[-1]["stop_reason"] == "error":
+            print(f"Error: {replies[-1]['error_message']}", file=self.out)
             return False
-        print(text_of(self.last))
+        print(text_of(replies[-1]), file=self.out)
         return True
+    # --- starter ---
+    #| # The first draft: it keeps the newest reply it has been shown and calls that the answer.
+    #| def __init__(self, out=None):
+    #|     self.out, self.last = out, None  # out: None is the screen
+    #|
+    #| def render(self, event):
+    #|     if event["type"] == "message_end" and event["message"]["role"] == "assistant":
+    #|         self.last = event["message"]
+    #|
+    #| def finish(self):
+    #|     if self.last is None:
+    #|         print("Error: the run ended before the model answered", file=self.out)
+    #|         return False
+    #|     if self.last["stop_reason"] == "error":
+    #|         print(f"Error: {self.last['error_message']}", file=self.out)
+    #|         return False
+    #|     print(text_of(self.last), file=self.out)
+    #|     return True
+    # --- end ---

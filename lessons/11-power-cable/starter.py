@@ -546,38 +546,44 @@ def resume_notice(interrupted, set_aside):
 # the run ended well. The loop never learns how its events are shown.
 
 class JsonRenderer:
-    """Each event as one line of JSON, for another program to read."""
+    """Each event as one line of JSON, for another program to read. finish() says whether the
+    run ended well: it reached agent_end, and no reply in it failed. The lines themselves are
+    the whole story; finish() adds nothing to them."""
 
-    def __init__(self):
-        self.failed = False
+    def __init__(self, out=None):
+        self.out, self.ended, self.failed = out, False, False  # out: None is the screen
 
     def render(self, event):
-        print(json.dumps(event))
+        print(json.dumps(event), file=self.out)
         if event["type"] == "message_end" and event["message"].get("stop_reason") == "error":
             self.failed = True
+        self.ended = event["type"] == "agent_end"
 
     def finish(self):
-        return not self.failed
+        return self.ended and not self.failed
 
 
 class FinalTextRenderer:
-    """Only the answer, for `> answer.txt`: silent during the run, then finish() prints the
-    last assistant message's words and returns True, or "Error: <reason>" and False when that
-    message failed (or no answer came at all)."""
+    """Only the answer, for `> answer.txt`: nothing is written while the run goes on. The
+    answer is the last assistant message of agent_end's messages, so a run that never reached
+    agent_end (its consumer stopped listening, or it died) has none, whatever words it said
+    on the way. finish() writes the answer's words and returns True; it writes
+    "Error: <reason>" and returns False when the answer failed or the run never ended."""
 
-    def __init__(self):
-        self.last = None
+    def __init__(self, out=None):
+        self.out, self.ended = out, None  # out: None is the screen; ended: agent_end's messages
 
     def render(self, event):
-        if event["type"] == "message_end" and event["message"]["role"] == "assistant":
-            self.last = event["message"]
+        if event["type"] == "agent_end":
+            self.ended = event["messages"]
 
     def finish(self):
-        if self.last is None:
-            print("Error: the run ended before the model answered")
+        replies = [m for m in self.ended or [] if m["role"] == "assistant"]
+        if not replies:
+            print("Error: the run stopped before it ended, so it has no answer", file=self.out)
             return False
-        if self.last["stop_reason"] == "error":
-            print(f"Error: {self.last['error_message']}")
+        if replies[-1]["stop_reason"] == "error":
+            print(f"Error: {replies[-1]['error_message']}", file=self.out)
             return False
-        print(text_of(self.last))
+        print(text_of(replies[-1]), file=self.out)
         return True

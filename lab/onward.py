@@ -1,0 +1,114 @@
+"""What comes after a lab, in the course's order (lessons/course.toml, read by lab.course): the
+next lab a student can start in this copy of the course, and the sentence a passing report's
+`next:` line says about it.
+
+The next lab is the first one after this one, in course order, that starts from it (it builds
+on it, or, after a checkpoint, on what the checkpoint builds on) and whose files are here: after
+lesson 10 comes checkpoint B, after B lesson 11, and after lesson 11 lesson 16 (which builds on
+11) while 12 to 15 are not written. A written lab further on that does not start from this one
+is no next step: after lesson 02 comes lesson 03, not written yet, and lesson 10 cannot start
+from a lesson-02 harness. A student's edition holds one lab only, so
+there the next lab is the next one handed out (released), which comes as an edition of its
+own; `lab-check --next` cannot start it there. A lab the course plans but nobody has written
+is named as such, and the end of the course says so.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import tomllib
+from dataclasses import dataclass
+
+from . import course, lessons
+from .course import Lab
+
+HARNESS = "harness.py"   # the file a lesson's student works in, unless the manifest names one
+
+
+@dataclass(frozen=True)
+class Onward:
+    """Where a student goes once `after` passes."""
+    after: Lab
+    lab: Lab | None      # the lab `lab-check --next` starts here; None when there is none
+    sentence: str        # the first sentence of the report's next: line
+
+
+def onward(after: Lab, graded_file: str = HARNESS, project: pathlib.Path | None = None) -> Onward:
+    """Where to go from `after` once it passes. `graded_file` is the student's file as the
+    grading named it: the command said is the one that starts the next lab from that file."""
+    here = lessons.available(project)
+    order = course.labs(project)
+    later = order[[lab.id for lab in order].index(after.id) + 1:]
+    linked = [lab for lab in later if starts_from(lab, after)]
+    present = next((lab for lab in linked if lab.id in here), None)
+    if present is not None:
+        # kept short, so that the command is never wrapped onto a second line
+        return Onward(after, present, f"{name(present)}: start it with "
+                                      f"{next_command(graded_file)}")
+    elsewhere = next((lab for lab in linked if written(lab, here) and lab.released), None)
+    if elsewhere is not None:
+        return Onward(after, None, f"{name(elsewhere)}, in an edition of its own "
+                                   "(ask where you got this one)")
+    if later:
+        return Onward(after, None, f"{name(later[0])} is not written yet; lab-check --course "
+                                   "shows the whole course and where you are in it")
+    return Onward(after, None, f"that was {name(after)}, the last lab of the course")
+
+
+def starts_from(lab: Lab, after: Lab) -> bool:
+    """Whether a student who has passed `after` can start `lab` from their own work: it builds
+    on `after` (checkpoint B on lesson 10, lesson 16 on lesson 11), or `after` is a checkpoint
+    and `lab` builds on what the checkpoint does (lesson 11 on lesson 10, after B)."""
+    return lab.builds_on == after.id or (after.is_checkpoint and not lab.is_checkpoint
+                                         and lab.builds_on == after.builds_on)
+
+
+def written(lab: Lab, present) -> bool:
+    """Whether `lab` has been written: it is here (its id among `present`, the labs this copy
+    holds, lab.lessons.available), or this is a student's edition, whose copy of the course
+    names a folder only for a lab that is written (lab.release.edition empties the others), a
+    folder that stays with the course. In the project, a folder that holds a lab's harness
+    source but no graded tests (lessons 01 to 09 today) is not a written lab."""
+    return lab.id in present or (lab.folder is not None and not lab.folder.exists())
+
+
+def name(lab: Lab) -> str:
+    """"lesson 11 · The power cable", "checkpoint B · Transcript doctor II"."""
+    return f"{short(lab)} · {lab.title}"
+
+
+def short(lab: Lab) -> str:
+    """"lesson 11", "checkpoint B"."""
+    return f"{'checkpoint' if lab.is_checkpoint else 'lesson'} {lab.label}"
+
+
+def next_command(graded_file: str = HARNESS) -> str:
+    """The command that starts the next lab from `graded_file`: plain for harness.py, which
+    lab-check finds by itself; naming the file for any other (a checkpoint's doctor.py)."""
+    if os.path.basename(graded_file) == HARNESS:
+        return "lab-check --next"
+    return f"lab-check --next --harness {graded_file}"
+
+
+def student_file(lab: Lab, project: pathlib.Path | None = None) -> str:
+    """The file a lab's student works in: its manifest's `student_file` (checkpoint B's is
+    doctor.py), else harness.py. The manifest is the lab's folder's, or, in a student's
+    edition, the one at the edition's top."""
+    present = lessons.available(project).get(lab.id)
+    folder = present.folder if present is not None else lab.folder
+    if folder is None:
+        return HARNESS
+    named = _manifest(folder / "manifest.toml").get("student_file", HARNESS)
+    return os.path.basename(str(named))
+
+
+def graded_whole(grade, lesson: lessons.Lesson) -> bool:
+    """True when `grade` (a lab.grading Grade) ran every graded test of `lesson`: not a -k
+    selection, nor test files of the student's own. Only such a grading may pass a lab."""
+    tests = _manifest(lesson.folder / "manifest.toml").get("tests", {})
+    return bool(tests) and set(tests) <= {test.test for test in grade.tests}
+
+
+def _manifest(path: pathlib.Path) -> dict:
+    return tomllib.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
