@@ -32,6 +32,7 @@ from . import lessons
 from .display import shape
 from .messages import call, fail, reply, say, text, tool_result as result_for, user
 from .model import ScriptedModel
+from .shell import Shell
 from .validate import validate
 from .workspace import Workspace
 
@@ -369,6 +370,27 @@ def tool_problem(module):
     return ""
 
 
+def budget_problem(module):
+    """"" when `module` does lesson 06's job, else what it is missing, in a few words: its read
+    tool, on a file of three lines with a budget of two, shows the first two and names offset=3
+    on a last line; and its bash tool, with a budget of one line, keeps the output's last."""
+    for name in ("fit_budget", "lines_of", "make_read_tool", "make_bash_tool", "run_tool"):
+        if not hasattr(module, name):
+            return f"it has no {name}"
+    ws = Workspace({"log.txt": "one\ntwo\nthree\n"})
+    try:
+        read = module.make_read_tool(ws, max_lines=2)["execute"]({"path": "log.txt"})
+        bash = module.make_bash_tool(Shell(ws), max_lines=1)["execute"]({"command": "cat log.txt"})
+    except Exception as error:  # half-written student code: how it fails is the answer
+        return f"it raised {type(error).__name__}: {error}"
+    if not (isinstance(read, str) and read.startswith("one\ntwo\n") and "offset=3" in read
+            and "three" not in read):
+        return "its read tool does not stop at the budget and name the offset to read on from"
+    if not (isinstance(bash, str) and bash.endswith("three\n") and "one" not in bash):
+        return "its bash tool does not keep the end of a long output"
+    return ""
+
+
 def tool_error_problem(module):
     """"" when `module` does lesson 04's job, else what it is missing, in a few words: its
     run_tool answers a call to a tool that raises, and a call to a tool nobody has, each with
@@ -509,6 +531,8 @@ READY = {1: Ready("keeps who said what", "does not keep who said what", "a harne
          5: Ready("stops a runaway and survives a provider failure", "does not stop a "
                   "runaway and survive a provider failure", "a limit, a failed reply left alone, "
                   "and a view without the empty failure", failure_problem),
+         6: Ready("keeps every tool result within a budget", "does not keep tool results "
+                  "within a budget", "a read and a bash tool that keep a budget", budget_problem),
          7: Ready("reports each step as it happens", "does not report each step as it happens",
                   "a loop that hands out its events as they happen", events_problem),
          8: Ready("keeps one writer at a time", "does not keep one writer at a time",

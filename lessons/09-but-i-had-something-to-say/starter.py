@@ -44,8 +44,9 @@ def error_message(reason):
 # A tool is a dict. The model is shown its name, description and parameters (a JSON schema);
 # its "execute", execute(arguments) -> str, is run by this program and by nothing else.
 
-MAX_LINES = 2000    # Every tool result is sent again on every later request, so one result
-MAX_BYTES = 50_000  # may hold at most this much. Bytes of UTF-8, not characters.
+MAX_LINES = 2000    # The budget of one tool result: every result is sent again on every later
+MAX_BYTES = 50_000  # request. Bytes of UTF-8, not characters ("é" is two). A cut result ends,
+                    # or for a command begins, with one short line saying so, on top of this.
 
 
 def str_arg(arguments, name):
@@ -87,8 +88,18 @@ def run_tool(tools, call):
             "content": content, "is_error": is_error}
 
 
+def lines_of(text):
+    """The lines of `text`, each ending in its "\\n" (the last may have none). Only "\\n" ends
+    a line, as for wc -l, grep -n and sed: str.splitlines would also break at a form feed,
+    "\\r" or U+2028, and the line numbers a read reports would then disagree with theirs."""
+    pieces = text.split("\n")
+    return [piece + "\n" for piece in pieces[:-1]] + ([pieces[-1]] if pieces[-1] else [])
+
+
 def fit_budget(lines, max_lines, max_bytes):
-    """How many of `lines`, taken in order, fit the budget: whole lines only."""
+    """How many of `lines`, taken in order from the first, fit the budget: at most `max_lines`
+    lines, and at most `max_bytes` bytes of UTF-8 in all, newlines included. Whole lines only:
+    a line that does not fit is not taken, and neither is any line after it."""
     used = 0
     for count, line in enumerate(lines):
         used += len(line.encode())
@@ -97,9 +108,22 @@ def fit_budget(lines, max_lines, max_bytes):
     return len(lines)
 
 
+def check_budget(max_lines, max_bytes):
+    """A budget a tool can keep: at least one line and one byte. Anything less is the caller's
+    mistake, and it is refused when the tool is made, not reported as a file's fault later."""
+    for name, value in (("max_lines", max_lines), ("max_bytes", max_bytes)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a whole number, 1 or more; got {value!r}")
+
+
 def make_read_tool(ws, max_lines=MAX_LINES, max_bytes=MAX_BYTES):
-    """The `read` tool over workspace `ws`. A long file comes back a budget at a time, and the
-    last line of a cut read says which offset to ask for next."""
+    """The `read` tool over workspace `ws`. A long file comes back a budget at a time, from its
+    start: as many whole lines as fit, then one last line that says which offset to ask for
+    next. A line alone over the byte budget is not shown at all (half a line is worse than
+    none); the note names it, its size, and the offset after it. The budget is for the file's
+    text: the note is one short line on top of it."""
+    check_budget(max_lines, max_bytes)
+
     def execute(arguments):
         path = str_arg(arguments, "path")
         offset, limit = int_arg(arguments, "offset", 1), int_arg(arguments, "limit", None)
@@ -108,14 +132,17 @@ def make_read_tool(ws, max_lines=MAX_LINES, max_bytes=MAX_BYTES):
         if not ws.exists(path):
             raise FileNotFoundError(f"File not found: {path}. Files here: "
                                     f"{', '.join(ws.listdir('.'))}")
-        lines = ws.read_text(path).splitlines(keepends=True)
+        lines = lines_of(ws.read_text(path))
         if offset > max(len(lines), 1):
             raise ValueError(f"offset {offset} is past the end of {path} ({len(lines)} lines)")
         wanted = lines[offset - 1:] if limit is None else lines[offset - 1:offset - 1 + limit]
         shown = fit_budget(wanted, max_lines, max_bytes)
         if wanted and shown == 0:
-            return (f"[Line {offset} of {path} alone is over the {max_bytes}-byte budget of a "
-                    f"read, so none of it is shown.]")
+            size = len(wanted[0].encode())
+            after = (f" Read on with offset={offset + 1}." if offset < len(lines)
+                     else " It is the last line.")
+            return (f"[Line {offset} alone is {size} bytes, over the {max_bytes}-byte budget "
+                    f"of a read, so none of it is shown.{after}]")
         text = "".join(wanted[:shown])
         last = offset + shown - 1
         if last < len(lines):
@@ -152,15 +179,25 @@ def make_write_tool(ws):
 
 
 def make_bash_tool(shell, max_lines=MAX_LINES, max_bytes=MAX_BYTES):
-    """The `bash` tool: one command line in `shell`. Output is kept from the end, where a
-    command puts its verdict. A non-zero exit is reported, not raised: the command did run."""
+    """The `bash` tool: one command line in `shell`. A long output is kept from its end, where
+    a command puts its verdict: as many whole lines as fit, after one first line that says how
+    many came before them. If the last line alone is over the byte budget, nothing is shown,
+    and the note says so and why. A non-zero exit is reported, not raised: the command did
+    run. The budget is for the output: the notes are short lines on top of it."""
+    check_budget(max_lines, max_bytes)
+
     def execute(arguments):
         output, code = shell.run(str_arg(arguments, "command"))
-        lines = output.splitlines(keepends=True)
-        kept = fit_budget(lines[::-1], max_lines, max_bytes)
+        lines = lines_of(output)
+        kept = fit_budget(lines[::-1], max_lines, max_bytes)  # counted from the end
         text = "".join(lines[len(lines) - kept:])
-        if kept < len(lines):
-            text += f"\n[Only the last {kept} of {len(lines)} lines are shown.]"
+        if kept == 0 and lines:
+            text = (f"[Line {len(lines)}, the last, alone is {len(lines[-1].encode())} bytes, "
+                    f"over the {max_bytes}-byte budget, so none of the output is shown. "
+                    "Narrow the command.]\n")
+        elif kept < len(lines):
+            cut = len(lines) - kept  # the lines left out, from the top
+            text = f"[Lines 1-{cut} of {len(lines)} are left out; the rest follow.]\n" + text
         if code != 0:
             text += f"\n[Exit code {code}]"
         return text

@@ -1,0 +1,106 @@
+"""Lesson 06's notebook picks its harness by what the harness does: one whose read tool stops
+at the budget and names the offset to read on from, and whose bash tool keeps a long output's
+end (lab.harnesses.budget_problem), the student's own once it does, the finished one until
+then. Its hints point at headings the notebook has and give no line of the answer, and the
+budget's edges that issue 19 found in the first draft stay fixed in the finished harness."""
+
+import re
+import sys
+import tomllib
+
+import pytest
+
+import lab
+from lab import harnesses, lessons
+from lab.harnesses import load_harness
+
+LESSON = lessons.lesson(6)
+FINISHED, STARTER = LESSON.finished, LESSON.starter
+
+
+@pytest.fixture(autouse=True)
+def harness_module_left_as_it_was(monkeypatch):
+    """pick_harness installs its choice as `harness`; other tests must not see it."""
+    monkeypatch.delitem(sys.modules, "harness", raising=False)
+
+
+def project_with(tmp_path, text):
+    (tmp_path / "harness.py").write_text(text)
+    return tmp_path
+
+
+def test_a_student_harness_that_keeps_the_budget_is_picked(tmp_path):
+    project = project_with(tmp_path, FINISHED.read_text())
+
+    chosen = lab.pick_harness(lesson=6, environ={}, project=project)
+
+    assert chosen.path == project / "harness.py", f"expected the student's file; got {chosen}"
+    assert "keeps every tool result within a budget" in chosen.reason, chosen.reason
+
+
+def test_the_starter_falls_back_to_the_finished_harness_naming_the_missing_budget(tmp_path):
+    project = project_with(tmp_path, STARTER.read_text())
+
+    chosen = lab.pick_harness(lesson=6, environ={}, project=project)
+
+    assert chosen.path == FINISHED, f"expected the finished harness; got {chosen}"
+    assert "does not stop at the budget" in chosen.reason, chosen.reason
+
+
+def test_a_bash_tool_that_keeps_the_start_is_not_ready():
+    module = load_harness(FINISHED, name="harness_under_test")
+    starter = load_harness(STARTER, name="harness_starter_under_test")
+    module.make_bash_tool = starter.make_bash_tool
+
+    problem = harnesses.budget_problem(module)
+
+    assert problem == "its bash tool does not keep the end of a long output", problem
+
+
+def test_lesson_05s_harness_is_not_taken_for_a_lesson_06_harness():
+    parent = lessons.PROJECT / "lessons" / "05-the-runaway-and-the-503" / "finished.py"
+    module = load_harness(parent, name="harness_lesson_05")
+
+    assert harnesses.budget_problem(module) == "it has no fit_budget"
+
+
+def test_the_drafts_edges_stay_fixed_in_the_finished_harness():
+    module = load_harness(FINISHED, name="harness_edges")
+    ws = lab.Workspace({"a.txt": "one\ftwo\u2028three\nfour\n", "long.txt": "=" * 90 + "\n"})
+
+    assert module.lines_of(ws.read_text("a.txt")) == ["one\ftwo\u2028three\n", "four\n"]
+    for make, where in ((module.make_read_tool, ws), (module.make_bash_tool, lab.Shell(ws))):
+        with pytest.raises(ValueError, match="max_lines"):
+            make(where, max_lines=0)
+    cut = module.make_bash_tool(lab.Shell(ws), max_bytes=10)["execute"]({"command": "cat long.txt"})
+    assert "91 bytes" in cut and "10-byte" in cut, cut
+    ws.write_text("b.txt", "ab\ncd\nef\n")
+    read = module.make_read_tool(ws, max_bytes=7)["execute"]({"path": "b.txt"})
+    assert read == "ab\ncd\n[Lines 1-2 of 3. Read on with offset=3.]", read
+
+
+def test_every_graded_test_has_hints_and_a_section_the_notebook_has():
+    from lab.grading import hints, manifest
+
+    guide = hints.guide(LESSON)
+    headings = {line.lstrip("# ").strip() for line in
+                (LESSON.folder / "walkthrough.py").read_text().splitlines()
+                if re.match(r"# #{2,3} ", line)}
+
+    for name in manifest.graded_tests(LESSON.tests):
+        assert 1 <= len(guide.hints(name)) <= 3, f"{name}: {guide.hints(name)}"
+        assert guide.section(name) in headings, f"{name}: no heading {guide.section(name)!r}"
+    for gap in manifest.read(LESSON)["gaps"]:
+        assert guide.section(gap=gap) in headings, f"gap {gap}: {guide.section(gap=gap)!r}"
+
+
+def test_no_hint_holds_a_line_of_the_answer():
+    from lab.release.leaks import answer_lines
+
+    secret = answer_lines(FINISHED.read_text())
+    every_hint = tomllib.loads((LESSON.folder / "hints.toml").read_text())
+    written = " ".join(hint for meta in every_hint["tests"].values() for hint in meta["hints"])
+
+    assert len(secret) >= 3, secret
+    leaked = [line for line in secret if line in written]
+    assert not leaked, f"hints give away the answer: {leaked}"
