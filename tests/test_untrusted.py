@@ -227,7 +227,7 @@ def grade_case(case, parent, project=PROJECT, mode=None, python=None):
     """The Run of lab_check (the one in `project`) on `case`, from a new folder `parent`."""
     mode = mode or MODES[0]
     folder = submission_folder(parent, case.text)
-    before = tree(folder)
+    before = tree(folder, skip=RECORD)
     started = time.monotonic()
     budget = 2 * case.time_limit * 21 + 60  # only so that a broken grader cannot hang the suite
     try:
@@ -238,7 +238,12 @@ def grade_case(case, parent, project=PROJECT, mode=None, python=None):
     except subprocess.TimeoutExpired as expired:
         returncode, stdout, stderr = None, str(expired.stdout or ""), "still running after " \
             f"{budget} s: the suite stopped it"
-    return Run(returncode, stdout, stderr, time.monotonic() - started, before, tree(folder))
+    return Run(returncode, stdout, stderr, time.monotonic() - started, before, tree(folder, skip=RECORD))
+
+
+# lab-check's own record of a grading, kept beside the student's file for --course (its help
+# says so): the one thing a grading may add to the student's folder.
+RECORD = frozenset({".lab-check"})
 
 
 def tree(root, skip=frozenset()):
