@@ -138,6 +138,27 @@ def _instructor_options(g):
 
 
 def main(argv=None):
+    """lab_check's command line. SIGTERM and SIGHUP end it as Ctrl-C would, so that a grading
+    stopped from outside still stops its worker and removes its folders."""
+    import signal
+    import threading
+
+    def stopped(number, frame):
+        raise SystemExit(128 + number)
+
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        for number in (signal.SIGTERM, signal.SIGHUP):
+            if signal.getsignal(number) is signal.SIG_DFL:
+                previous[number] = signal.signal(number, stopped)
+    try:
+        return _main(argv)
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _main(argv=None):
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
     args = parser().parse_args(argv)

@@ -654,3 +654,71 @@ def test_the_bundle_holds_exactly_the_modules_import_lab_needs():
     assert loaded.returncode == 0, f"import lab fails in the sandbox's bundle:\n{loaded.stderr}"
     assert loaded.stdout.split() == held == sorted(isolation.STUDENT_MODULES), (
         f"import lab loads {loaded.stdout.split()}; the bundle holds {held}")
+
+
+# -- a grading stopped from outside leaves nothing behind --------------------------------------
+
+import signal  # noqa: E402
+
+SLEEPER = (BASES["finished"].read_text() + "\n\nimport time as _time\n\n"
+           "def repair_tool_history(messages):  # a grading that is still running when stopped\n"
+           "    _time.sleep(60)\n")
+STOPPED = [(MODES[0], signal.SIGTERM), (MODES[0], signal.SIGKILL)] + [
+    (mode, signal.SIGKILL) for mode in MODES if mode.isolation in ("uid", "none")]
+
+
+@pytest.mark.parametrize("mode, number", STOPPED,
+                         ids=lambda x: x.name if isinstance(x, Mode) else x.name)
+def test_a_grading_stopped_from_outside_removes_every_folder_it_made(mode, number):
+    """lab_check, mid-grading, is told to stop (SIGTERM) or killed outright (SIGKILL, which it
+    cannot catch): its worker ends the sandbox and the grader's folders are removed anyway."""
+    why = mode.unavailable()
+    if why:
+        pytest.skip(f"no grading {mode.name} here: {why}")
+    parent = pathlib.Path(tempfile.mkdtemp(prefix="lab-stopped-"))
+    try:
+        parent.chmod(0o755)
+        temporary = parent / "tmp"
+        temporary.mkdir(mode=0o1777)
+        temporary.chmod(0o1777)
+        project, python = PROJECT, None
+        if mode.isolation == "uid":
+            project = parent / "project"
+            shutil.copytree(PROJECT, project, ignore=shutil.ignore_patterns(*CACHES))
+            python, _ = plain_user.environment(project)
+            project.chmod(0o750)
+        folder = submission_folder(parent / "student", SLEEPER)
+        args = ["--harness", str(folder / "harness.py"), "--lesson", "10", "-k", "orphan",
+                "--time-limit", "60"]
+        argv = ([python or sys.executable, str(project / "lab" / "lab_check.py"), *args]
+                if mode.who == "root" else plain_user.command(project, *args))
+        env = {**os.environ, **mode.env, "TMPDIR": str(temporary)}
+        with subprocess.Popen(argv, cwd=folder, env=env, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as host:
+            _wait_for(lambda: list(temporary.glob("lab-check-public-*/lab-bundle-*")), 60,
+                      "the grading's sandbox to start")
+            time.sleep(4)  # the tests are running: the student's code sleeps in one
+            made = sorted(path.name for path in temporary.iterdir())
+            host.send_signal(number)
+            status = host.wait(timeout=30)
+            said = host.stderr.read().decode(errors="replace")
+        left = _wait_for(lambda: not any(temporary.iterdir()), 30, "")
+        assert left, (f"left in the grading's temporary folder after {number.name}: "
+                      f"{sorted(p.name for p in temporary.iterdir())} (it made {made})")
+        if number == signal.SIGTERM:
+            assert status == 128 + number and "Traceback" not in said, (status, said)
+    finally:
+        remove_tree(parent)
+
+
+def _wait_for(condition, seconds, what):
+    """condition()'s first true value within `seconds`; False, or a failure naming `what`."""
+    ends = time.monotonic() + seconds
+    while time.monotonic() < ends:
+        found = condition()
+        if found:
+            return found
+        time.sleep(0.2)
+    if what:
+        pytest.fail(f"waited {seconds} s for {what}")
+    return False

@@ -39,7 +39,7 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
-from . import formats, manifest, supervise
+from . import formats, manifest, supervise, tidy
 from .escape import csv_cell, file_name, printable, shown_name
 from .progress import Progress
 from .results import VERSION, Grade
@@ -121,7 +121,7 @@ def grade_all(folders, lesson, *, jobs=None, limits=Limits(), select=None, tests
     jobs = jobs or len(os.sched_getaffinity(0))
     progress = Progress(len(folders), progress_stream)
     grades = {}
-    with tempfile.TemporaryDirectory(prefix="lab-check-batch-") as scratch, \
+    with tidy.GraderFolder("batch") as scratch, \
             ThreadPoolExecutor(max_workers=jobs) as pool:
         running = {pool.submit(grade_one, folder, lesson, scratch, limits=limits, select=select,
                                tests=tests, isolated=isolated, seed=seed): folder

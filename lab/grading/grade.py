@@ -13,10 +13,9 @@ import os
 import pathlib
 import random
 import shutil
-import tempfile
 import time
 
-from . import isolation, manifest, preflight, selection, supervise, tally
+from . import isolation, manifest, preflight, selection, supervise, tally, tidy
 from .job import Job
 from .results import Grade, Outcome
 from .sandbox import Limits
@@ -44,8 +43,8 @@ def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits(), see
     problem = isolation_problem(facts["isolation"], required=isolated)
     if problem:
         return graded(problem=problem)
-    with tempfile.TemporaryDirectory(prefix="lab-check-grade-") as private, \
-            tempfile.TemporaryDirectory(prefix="lab-check-public-") as public:
+    tidy.sweep_abandoned()  # what an earlier grading, killed outright, could not remove
+    with tidy.GraderFolder("grade") as private, tidy.GraderFolder("public") as public:
         os.chmod(public, 0o711)
         snapshot = os.path.join(private, "harness.py")
         problem, facts["sha256"] = _prepare(harness_file, snapshot)

@@ -26,6 +26,7 @@ from .job import Job
 from .results import Outcome
 
 STARTUP = 60  # seconds for starting Python and pytest, on a slow machine, on top of the tests
+STOP_GRACE = 5  # seconds a worker told to stop has to close its sandbox before it is killed
 
 
 def run(job, private, lesson):
@@ -57,7 +58,7 @@ def run(job, private, lesson):
                 pass  # it died before reading: its exit says how
             frame, status = _read(worker, results_r, time.monotonic() + ceiling)
         except BaseException:  # Ctrl-C, say: the worker goes too, and its sandboxes after it
-            worker.kill()
+            stop(worker)
             raise
         finally:
             os.close(results_r)
@@ -73,6 +74,18 @@ def run(job, private, lesson):
             f"the grading process ended (exit {status}) without reporting any result. This is "
             "a bug in the lab: please report it."))
     return frame
+
+
+def stop(worker, grace=STOP_GRACE):
+    """End the worker: asked first (SIGTERM: it ends its tests and closes its sandbox, whose
+    processes may run as another user), killed if it has not ended in `grace` seconds."""
+    if worker.poll() is None:
+        worker.terminate()
+        try:
+            worker.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
 
 
 def _read(worker, fd, deadline):
@@ -117,8 +130,30 @@ def main(results_fd):
     from .inside import linux
 
     linux.prctl(linux.PR_SET_DUMPABLE, 0)
+    # When the host goes (killed outright, even), the worker is told, ends its tests and its
+    # sandbox, and removes the host's folders for it: no one else would.
+    linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGTERM)
+    host, private = os.getppid(), os.getcwd()
+    signal.signal(signal.SIGTERM, _interrupted)
     reaper.become_subreaper()
-    job = Job.from_json(sys.stdin.read())
+    job = Job.from_json(sys.stdin.read())  # a host gone before this: no Job, and no grading
+    try:
+        return _work(job, results_fd)
+    finally:
+        if os.getppid() != host:
+            from .tidy import remove_tree
+
+            for folder in (private, job.public):
+                if folder:
+                    remove_tree(folder)
+
+
+def _interrupted(number, frame):
+    """SIGTERM: stop as Ctrl-C stops pytest, so that every finally (the sandbox's) runs."""
+    raise KeyboardInterrupt
+
+
+def _work(job, results_fd):
     from . import isolation
     from .sandbox import Zygote
 
