@@ -300,7 +300,7 @@ def _mistake(args):
 
 # -- one student's harness ----------------------------------------------------------------
 
-def _graded(args, harness, lesson, tests, limits):
+def _graded(args, harness, lesson, tests, limits, warm=None):
     """The Grade of the harness; when it cannot be found, or the grader itself breaks, a Grade
     that says so."""
     from lab.grading import manifest
@@ -314,7 +314,7 @@ def _graded(args, harness, lesson, tests, limits):
         isolated = (args.require_isolation or (args.format or "text") != "text") \
             and not args.allow_unisolated
         return grade(harness, lesson, tests=tests, select=args.select, limits=limits,
-                     seed=args.seed, isolated=isolated)
+                     seed=args.seed, isolated=isolated, warm=warm)
     except Exception as error:  # the grader's own bug: still leave a result that says so
         traceback.print_exc()
         why = (f"the grader itself failed ({type(error).__name__}: {error}). This is a bug in "
@@ -355,13 +355,16 @@ def _watch(args, harness, lesson, tests, limits):
     if isinstance(harness, project.NotFound):
         print(f"lab_check: {harness}", file=sys.stderr)
         return 2
-    def graded():
-        result = _graded(args, harness, lesson, tests, limits)
-        _remember(harness, lesson, result)
-        return result
+    from lab.grading.supervise import Warm
 
-    return watch.run(harness, graded,
-                     lambda grade: text_report(grade, lesson, verbose=args.verbose))
+    with Warm() as warm:  # one worker for every round: pytest imported, the sandbox started
+        def graded():
+            result = _graded(args, harness, lesson, tests, limits, warm=warm)
+            _remember(harness, lesson, result)
+            return result
+
+        return watch.run(harness, graded,
+                         lambda grade: text_report(grade, lesson, verbose=args.verbose))
 
 
 def _hint(args, harness, lesson, tests, limits):

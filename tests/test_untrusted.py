@@ -724,3 +724,30 @@ def _wait_for(condition, seconds, what):
     if what:
         pytest.fail(f"waited {seconds} s for {what}")
     return False
+
+
+# -- --watch's kept worker ---------------------------------------------------------------------
+
+def test_a_kept_worker_grades_each_round_on_the_file_as_it_is_then():
+    """lab-check --watch grades every save on one worker (pytest imported, the sandbox kept):
+    each round still grades the file as that round found it, and the worker is the same."""
+    from lab.grading.grade import grade
+    from lab.grading.supervise import Warm
+
+    lesson, scores, workers = lessons_10(), [], set()
+    with tempfile.TemporaryDirectory() as folder, Warm() as warm:
+        harness = pathlib.Path(folder, "harness.py")
+        for base in ("finished", "starter", "finished"):
+            harness.write_text(BASES[base].read_text())
+            graded = grade(harness, lesson, select="orphan", seed=SEED, warm=warm)
+            scores.append(graded.score)
+            workers.add(warm._worker.pid)
+
+    assert scores[0] == scores[2] > scores[1] == 0, scores
+    assert len(workers) == 1, f"each round started a worker of its own: {workers}"
+
+
+def lessons_10():
+    from lab import lessons
+
+    return lessons.lesson(10)

@@ -23,10 +23,16 @@ class Job:
                              # its path is on the zygote's command line, so not the private one
     limits: Limits = field(default_factory=Limits)
 
+    def to_dict(self):
+        return asdict(self)
+
     def to_json(self):
-        return json.dumps(asdict(self))
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, data):
+        return cls(**dict(data, limits=Limits(**data["limits"])))
 
     @classmethod
     def from_json(cls, text):
-        data = json.loads(text)
-        return cls(**dict(data, limits=Limits(**data["limits"])))
+        return cls.from_dict(json.loads(text))

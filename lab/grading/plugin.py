@@ -45,8 +45,9 @@ class Grading:
     """The plugin for one grading: `job` (job.Job), `zygote` (the sandbox, started), and
     `results_fd`, where every outcome is written at the end."""
 
-    def __init__(self, job, zygote, results_fd):
+    def __init__(self, job, zygote, results_fd, keep_open=False):
         self.job, self.zygote, self.results_fd = job, zygote, results_fd
+        self.keep_open = keep_open  # a serving worker's pipe, for the next grading's frame
 
     def pytest_configure(self, config):
         hypothesis_profile()
@@ -56,7 +57,8 @@ class Grading:
         from hypothesis.internal.conjecture import engine
 
         engine.MAX_SHRINKING_SECONDS = SHRINKING * self.job.limits.seconds
-        config.pluginmanager.register(Outcomes(self.results_fd, self.zygote), "lab-outcomes")
+        config.pluginmanager.register(Outcomes(self.results_fd, self.zygote, self.keep_open),
+                                      "lab-outcomes")
 
     @pytest.fixture
     def student(self, request):
@@ -160,8 +162,9 @@ class Outcomes:
     host's pipe, with the walls the sandbox had (`zygote.layers`). A test is "passed" only when
     its call phase passed and no phase failed."""
 
-    def __init__(self, fd, zygote=None):
+    def __init__(self, fd, zygote=None, keep_open=False):
         self.fd, self.zygote, self.tests, self.started = fd, zygote, {}, time.monotonic()
+        self.keep_open = keep_open
 
     def pytest_runtest_logreport(self, report):
         entry = self.tests.setdefault(report.nodeid, {
@@ -184,4 +187,5 @@ class Outcomes:
             wire.write_frame(self.fd, {"tests": list(self.tests.values()),
                                        "seconds": time.monotonic() - self.started,
                                        "layers": layers or []})
-            os.close(self.fd)
+            if not self.keep_open:
+                os.close(self.fd)

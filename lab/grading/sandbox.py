@@ -138,6 +138,16 @@ class Zygote:
                    "processes": isolation.processes_allowed(self.kind)}
         return self._ask(request, fds)["pid"]
 
+    def reload(self):
+        """Have a running zygote read and compile the student's file again (rewritten in place
+        for the next grading, lab-check --watch); one that is not running reads it as it starts."""
+        if self._launched is None:
+            return
+        try:
+            self._ask({"op": "reload"})
+        except (OSError, ValueError):
+            self.close()  # it will be started anew, and read the file then
+
     def dump(self, pid):
         """Have the test's process `pid` write every thread's stack to its stacks pipe."""
         try:

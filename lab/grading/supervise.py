@@ -13,6 +13,7 @@ folder. `run` returns that frame, or an Outcome standing for every test: a failu
 worker was killed, an error when it ran past its ceiling.
 """
 
+import itertools
 import os
 import selectors
 import signal
@@ -20,35 +21,21 @@ import subprocess
 import sys
 import time
 
-from . import manifest, problems
+from . import manifest, problems, tidy
 from .inside import reaper, wire
 from .job import Job
 from .results import Outcome
 
+PROJECT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STARTUP = 60  # seconds for starting Python and pytest, on a slow machine, on top of the tests
 STOP_GRACE = 5  # seconds a worker told to stop has to close its sandbox before it is killed
 
 
 def run(job, private, lesson):
     """Run `job` in a worker working in `private`; its frame (a dict), or an Outcome."""
-    sandboxes = os.path.join(private, "sandboxes")
-    os.mkdir(sandboxes)
-    for folder in (private, sandboxes):
-        os.chmod(folder, 0o711)
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS")}
-    # the tests import lab and damaged from the project, whatever the folder it runs in
-    paths = [str(lesson.folder.parent.parent), *filter(None, env.get("PYTHONPATH", "").split(":"))]
-    env.update(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PYTHONDONTWRITEBYTECODE="1", TMPDIR=sandboxes,
-               PYTHONPATH=":".join(paths))
-    points = manifest.total(lesson)
     ceiling = ceiling_for(lesson, job.limits)
     results_r, results_w = os.pipe()
-    # -P: the working folder, which may be the student's, is never searched for modules
-    command = [sys.executable, "-P", "-m", "lab.grading.supervise", str(results_w)]
-    with subprocess.Popen(command, cwd=private, env=env, stdin=subprocess.PIPE,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                          pass_fds=(results_w,)) as worker:
+    with _start(private, results_w) as worker:
         os.close(results_w)
         try:
             try:
@@ -62,6 +49,33 @@ def run(job, private, lesson):
             raise
         finally:
             os.close(results_r)
+    return _ended(frame, status, ceiling, lesson)
+
+
+def _start(private, results_w, serve=False):
+    """A worker working in `private`, writing its frames to `results_w`; `serve`: one that
+    grades Job after Job (Warm)."""
+    sandboxes = os.path.join(private, "sandboxes")
+    os.makedirs(sandboxes, exist_ok=True)
+    for folder in (private, sandboxes):
+        os.chmod(folder, 0o711)
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS")}
+    # the tests import lab and damaged from the project, whatever the folder it runs in
+    paths = [str(PROJECT), *filter(None, env.get("PYTHONPATH", "").split(":"))]
+    env.update(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PYTHONDONTWRITEBYTECODE="1", TMPDIR=sandboxes,
+               PYTHONPATH=":".join(paths))
+    # -P: the working folder, which may be the student's, is never searched for modules
+    command = [sys.executable, "-P", "-m", "lab.grading.supervise", str(results_w),
+               *(["--serve"] if serve else [])]
+    return subprocess.Popen(command, cwd=private, env=env, stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            pass_fds=(results_w,))
+
+
+def _ended(frame, status, ceiling, lesson):
+    """The worker's frame, or the Outcome that stands for every test when it sent none."""
+    points = manifest.total(lesson)
     if status is None:
         return Outcome(test="grading", outcome="error", points=points, message=(
             f"the grading ran past its ceiling of {ceiling:g} s and was stopped, though "
@@ -76,10 +90,102 @@ def run(job, private, lesson):
     return frame
 
 
+class Warm:
+    """A worker kept between gradings of one file (lab-check --watch): pytest and the plugin
+    imported, the sandbox's zygote started and kept (it runs none of the student's code
+    itself: each test's process is forked from it clean, as within one grading). Its folders
+    are its own for as long as it lives; the snapshot is rewritten in place for each grading,
+    so the sandbox that reads it stays the same. A Job it cannot take (another isolation,
+    other limits) or a worker that died starts a new one. Use it in a with block."""
+
+    def __init__(self):
+        self.private = self.public = None
+        self._folders, self._worker, self._results, self._key = [], None, None, None
+
+    def __enter__(self):
+        self._folders = [tidy.GraderFolder("grade"), tidy.GraderFolder("public")]
+        self.private, self.public = (folder.path for folder in self._folders)
+        os.chmod(self.public, 0o711)
+        return self
+
+    def __exit__(self, *exc):
+        self._stop()
+        for folder in self._folders:
+            folder.__exit__(None, None, None)
+        return False
+
+    def run(self, job, lesson):
+        """As `run`, from the kept worker: its frame (a dict), or an Outcome."""
+        key = (job.isolation, job.limits, job.snapshot, job.public)
+        if self._worker is None or self._worker.poll() is not None or key != self._key:
+            self._stop()
+            results_r, results_w = os.pipe()
+            self._worker = _start(self.private, results_w, serve=True)
+            os.close(results_w)
+            self._results, self._key = results_r, key
+        ceiling = ceiling_for(lesson, job.limits)
+        try:
+            try:
+                wire.write_frame(self._worker.stdin.fileno(), {"job": job.to_dict()})
+            except OSError:
+                pass  # it died: reading says how
+            frame = _read_one(self._results, time.monotonic() + ceiling, self._worker)
+        except BaseException:
+            self._stop()
+            raise
+        if frame is None:  # dead or past its ceiling: its status says which; a new one next
+            status = self._worker.poll()
+            self._stop()
+            return _ended(None, status, ceiling, lesson)
+        return frame
+
+    def _stop(self):
+        if self._worker is not None:
+            try:
+                self._worker.stdin.close()
+            except OSError:
+                pass
+            stop(self._worker)
+            self._worker = None
+        if self._results is not None:
+            os.close(self._results)
+            self._results = None
+
+
+def _read_one(fd, deadline, worker):
+    """The next frame from a serving worker, or None when it died, garbled, or the deadline
+    passed (then it is killed)."""
+    buffer = wire.FrameBuffer()
+    with selectors.DefaultSelector() as watch:
+        watch.register(fd, selectors.EVENT_READ)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                stop(worker, grace=0)
+                return None
+            if watch.select(timeout=min(left, 1.0)):
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    worker.wait()
+                    return None
+                buffer.feed(chunk)
+                try:
+                    frame = buffer.next_frame()
+                except wire.Garbled:
+                    stop(worker, grace=0)
+                    return None
+                if frame is not None:
+                    return frame
+
+
 def stop(worker, grace=STOP_GRACE):
     """End the worker: asked first (SIGTERM: it ends its tests and closes its sandbox, whose
     processes may run as another user), killed if it has not ended in `grace` seconds."""
     if worker.poll() is None:
+        if grace <= 0:
+            worker.kill()
+            worker.wait()
+            return
         worker.terminate()
         try:
             worker.wait(timeout=grace)
@@ -124,7 +230,7 @@ def ceiling_for(lesson, limits):
     return STARTUP + 20 * limits.seconds * (count + 1)
 
 
-def main(results_fd):
+def main(results_fd, serve=False):
     """The worker: shut itself to its own user, adopt orphans, read the Job, start the
     sandbox, check the import, run pytest."""
     from .inside import linux
@@ -136,16 +242,31 @@ def main(results_fd):
     host, private = os.getppid(), os.getcwd()
     signal.signal(signal.SIGTERM, _interrupted)
     reaper.become_subreaper()
-    job = Job.from_json(sys.stdin.read())  # a host gone before this: no Job, and no grading
+    if serve:
+        coming = _jobs()
+        job = next(coming, None)
+        jobs = itertools.chain([job], coming)
+    else:
+        job = Job.from_json(sys.stdin.read())  # a host gone before this: no Job, no grading
+        jobs = [job]
     try:
-        return _work(job, results_fd)
+        return _work(job, jobs, results_fd, keep=serve) if job is not None else 0
     finally:
         if os.getppid() != host:
             from .tidy import remove_tree
 
-            for folder in (private, job.public):
+            for folder in (private, job.public if job is not None else ""):
                 if folder:
                     remove_tree(folder)
+
+
+def _jobs():
+    """The Jobs a serving worker is sent, one frame each, until its standard input closes."""
+    while True:
+        message = wire.read_frame(0)
+        if message is None:
+            return
+        yield Job.from_dict(message["job"])
 
 
 def _interrupted(number, frame):
@@ -153,26 +274,34 @@ def _interrupted(number, frame):
     raise KeyboardInterrupt
 
 
-def _work(job, results_fd):
+def _work(first, jobs, results_fd, keep=False):
+    """Grade each of `jobs` (the first is `first`), all on the sandbox started for the first;
+    `keep`: the results pipe stays open for the next (a serving worker's)."""
     from . import isolation
     from .sandbox import Zygote
 
     # the bundle's path is on the zygote's command line, which anyone may read: it is put in
     # the host's public folder, not the private one, so that it names nothing of the grading
-    with isolation.Bundle(job.public or None) as bundle:
-        zygote = Zygote(job.isolation, job.snapshot, bundle, os.environ.get("TMPDIR"), job.limits)
+    with isolation.Bundle(first.public or None) as bundle:
+        zygote = Zygote(first.isolation, first.snapshot, bundle, os.environ.get("TMPDIR"),
+                        first.limits)
         zygote.warm()  # it starts on the other core while pytest is imported here
         try:
             import pytest  # here: only the worker runs pytest
 
             from . import checks, plugin
 
-            problem = checks.import_problem(zygote, job)
-            if problem:
-                wire.write_frame(results_fd, {"problem": problem})
-                return 0
-            return int(pytest.main(pytest_args(job),
-                                   plugins=[plugin.Grading(job, zygote, results_fd)]))
+            status = 0
+            for job in jobs:
+                if job is not first:
+                    zygote.reload()  # the snapshot was rewritten for this grading
+                problem = checks.import_problem(zygote, job)
+                if problem:
+                    wire.write_frame(results_fd, {"problem": problem})
+                    continue
+                status = int(pytest.main(pytest_args(job), plugins=[
+                    plugin.Grading(job, zygote, results_fd, keep_open=keep)]))
+            return status
         finally:
             zygote.close()
 
@@ -186,4 +315,4 @@ def pytest_args(job):
 
 
 if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1])))
+    sys.exit(main(int(sys.argv[1]), serve="--serve" in sys.argv[2:]))
