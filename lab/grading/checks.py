@@ -1,10 +1,7 @@
 """Checks made in the worker before any test runs: does the harness import in the sandbox, and
-does it have the names every test needs? Each returns None, or the sentence for a grading in
+does it have the names every test needs (the Job says which)? Each returns None, or the sentence for a grading in
 which nothing could be graded."""
 
-import pathlib
-
-from . import manifest
 from .problems import StudentProblem
 
 
@@ -18,18 +15,14 @@ def import_problem(zygote, job):
         names = process.names
     finally:
         process.close()
-    folder = pathlib.Path(job.lesson)
-    needed = manifest.read_file(folder / "manifest.toml").get("requires", {}).get("names", [])
-    missing = [name for name in needed if name not in names]
-    kept = manifest.read_file(folder / "manifest.toml").get("release", {}).get("grader_only", [])
-    absent = [name for name in kept if not (folder / name).exists()]
-    if absent and not missing:  # a student's copy of a checkpoint: see lab.release.edition
+    missing = [name for name in job.needs if name not in names]
+    if job.withheld and not missing:  # a student's copy of a checkpoint: see lab.release.edition
         return (f"Your file imports and has what every test needs, and that is all this copy can "
                 f"check: the tests run your cases on harnesses the grader keeps "
-                f"({', '.join(absent)}), which a student's copy never holds. Submit it to be "
-                "graded. Nothing was graded here.")
+                f"({', '.join(job.withheld)}), which a student's copy never holds. Submit it to "
+                "be graded. Nothing was graded here.")
     if missing:
         return (f"harness.py has no {', '.join(f'`{n}`' for n in missing)}, which lesson "
-                f"{folder.name.split('-')[0]} gives you and every test needs. Copy {'it' if len(missing) == 1 else 'them'} "
-                f"back from {folder / 'starter.py'}.")
+                f"{job.lesson} gives you and every test needs. Copy "
+                f"{'it' if len(missing) == 1 else 'them'} back from {job.starter}.")
     return None

@@ -17,9 +17,10 @@ import shutil
 import time
 
 from . import isolation, manifest, preflight, selection, supervise, tally, tidy
-from .job import Job
+from .inside import protocol
+from .inside.protocol import Job
 from .results import Grade, Outcome
-from .sandbox import Limits
+from .inside.protocol import Limits
 
 
 def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits(), seed=None,
@@ -58,15 +59,25 @@ def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits(), see
         if problem:
             return graded(problem=problem)
         files = [str(pathlib.Path(t).resolve()) for t in tests] if tests else [str(lesson.tests)]
-        job = Job(snapshot=snapshot, lesson=str(lesson.folder), tests=files,
-                  isolation=facts["isolation"], seed=seed,
-                  select=selection.expression(select), limits=limits,
-                  public=public)
+        job = _job(lesson, snapshot=snapshot, tests=files, isolation=facts["isolation"],
+                   seed=seed, select=selection.expression(select), limits=limits,
+                   public=public)
         frame = supervise.run(job, private, lesson) if warm is None else warm.run(job, lesson)
         problem, outcomes, layers = _judge(frame, lesson, bool(tests or select))
     if not problem and not outcomes:  # a -k that matched nothing: no pass
         problem = selection.nothing_graded(tests or [lesson.tests], select, lesson)
     return graded(problem=problem, tests=outcomes, layers=layers)
+
+
+def _job(lesson, **facts):
+    """The Job for a grading of `lesson`: the lesson read here, once, and what the worker needs
+    of it handed on (the worker reads no manifest and parses no folder's name)."""
+    read = manifest.read(lesson)
+    withheld = [name for name in read.get("release", {}).get("grader_only", [])
+                if not (lesson.folder / name).exists()]
+    return Job(lesson=str(lesson.number), needs=list(read.get("requires", {}).get("names", [])),
+               withheld=withheld, gaps=dict(read.get("gaps", {})), starter=str(lesson.starter),
+               **facts)
 
 
 def isolation_problem(kind, required=True):
@@ -118,6 +129,5 @@ def _judge(frame, lesson, partial):
     if "problem" in frame:
         return str(frame["problem"]), [], []
     listed = manifest.read(lesson).get("tests", {})
-    layers = frame.get("layers")
-    layers = layers if type(layers) is list and all(type(x) is str for x in layers) else []
-    return "", tally.outcomes(frame.get("tests", []), listed, partial=partial), layers
+    return ("", tally.outcomes(frame.get("tests", []), listed, partial=partial),
+            protocol.layers_of(frame))

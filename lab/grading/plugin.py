@@ -20,8 +20,8 @@ import time
 import pytest
 from hypothesis import HealthCheck, settings
 
-from . import manifest, problems
-from .inside import wire
+from . import problems
+from .inside import protocol
 from .problems import StudentProblem
 from .student import Student
 from .verdict import GradeFailure
@@ -65,7 +65,7 @@ class Grading:
         """The student's harness, in a clean process of its own for this test."""
         folder = pathlib.Path(request.node.path).parent
         you = Student(self.zygote, scenarios=scenarios_of(folder / "scenarios.py"),
-                      gaps=manifest.read_file(folder / "manifest.toml").get("gaps", {}))
+                      gaps=self.job.gaps)
         try:
             yield you
         finally:
@@ -167,9 +167,10 @@ class Outcomes:
         self.keep_open = keep_open
 
     def pytest_runtest_logreport(self, report):
-        entry = self.tests.setdefault(report.nodeid, {
-            "test": getattr(report, "lab_test", "") or report.nodeid, "outcome": "unfinished",
-            "message": "", "judged": True, "seconds": 0.0, "printed": ""})
+        # kept by node id here, in the worker; only the test's name crosses to the host
+        entry = self.tests.setdefault(report.nodeid, protocol.ReportedTest(
+            test=getattr(report, "lab_test", ""), outcome="unfinished", message="",
+            judged=True, seconds=0.0, printed=""))
         entry["seconds"] += report.duration
         entry["printed"] = _clipped(dict(report.user_properties).get("printed", entry["printed"]))
         if report.failed and entry["outcome"] in ("unfinished", "passed"):
@@ -184,8 +185,7 @@ class Outcomes:
     def pytest_sessionfinish(self, session):
         if self.fd is not None:
             layers = self.zygote.layers if self.zygote is not None else None
-            wire.write_frame(self.fd, {"tests": list(self.tests.values()),
-                                       "seconds": time.monotonic() - self.started,
-                                       "layers": layers or []})
+            protocol.write_frame(self.fd, protocol.report(
+                self.tests.values(), time.monotonic() - self.started, layers or []))
             if not self.keep_open:
                 os.close(self.fd)

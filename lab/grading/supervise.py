@@ -1,6 +1,8 @@
 """The worker: one grading's tests, run by pytest in a process of its own, watched by the host.
 
-    python -P -m lab.grading.supervise RESULTS_FD      (the Job as JSON on standard input)
+    python -P -m lab.grading.supervise RESULTS_FD [--serve]
+                            (the Job, a protocol frame, on standard input; --serve: Job after
+                            Job until it closes, lab-check --watch's kept worker)
 
 The Job (the snapshot's path, the seed, the tests) goes over a pipe, never on the command
 line, which any user of the machine can read. The worker makes itself undumpable at once, so
@@ -22,8 +24,8 @@ import sys
 import time
 
 from . import manifest, problems, tidy
-from .inside import reaper, wire
-from .job import Job
+from .inside import protocol, reaper
+from .inside.protocol import Job
 from .results import Outcome
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -39,7 +41,7 @@ def run(job, private, lesson):
         os.close(results_w)
         try:
             try:
-                worker.stdin.write(job.to_json().encode())
+                protocol.write_frame(worker.stdin.fileno(), {"job": job.to_dict()})
                 worker.stdin.close()
             except OSError:
                 pass  # it died before reading: its exit says how
@@ -126,7 +128,7 @@ class Warm:
         ceiling = ceiling_for(lesson, job.limits)
         try:
             try:
-                wire.write_frame(self._worker.stdin.fileno(), {"job": job.to_dict()})
+                protocol.write_frame(self._worker.stdin.fileno(), {"job": job.to_dict()})
             except OSError:
                 pass  # it died: reading says how
             frame = _read_one(self._results, time.monotonic() + ceiling, self._worker)
@@ -155,7 +157,7 @@ class Warm:
 def _read_one(fd, deadline, worker):
     """The next frame from a serving worker, or None when it died, garbled, or the deadline
     passed (then it is killed)."""
-    buffer = wire.FrameBuffer()
+    buffer = protocol.FrameBuffer()
     with selectors.DefaultSelector() as watch:
         watch.register(fd, selectors.EVENT_READ)
         while True:
@@ -171,7 +173,7 @@ def _read_one(fd, deadline, worker):
                 buffer.feed(chunk)
                 try:
                     frame = buffer.next_frame()
-                except wire.Garbled:
+                except protocol.Garbled:
                     stop(worker, grace=0)
                     return None
                 if frame is not None:
@@ -197,7 +199,7 @@ def stop(worker, grace=STOP_GRACE):
 def _read(worker, fd, deadline):
     """The worker's one frame (None if it sent none) and its exit status (None: killed at the
     ceiling)."""
-    buffer, frame = wire.FrameBuffer(), None
+    buffer, frame = protocol.FrameBuffer(), None
     with selectors.DefaultSelector() as watch:
         watch.register(fd, selectors.EVENT_READ)
         while True:
@@ -213,7 +215,7 @@ def _read(worker, fd, deadline):
                 buffer.feed(chunk)
                 try:
                     frame = frame or buffer.next_frame()
-                except wire.Garbled:
+                except protocol.Garbled:
                     frame = None
                     break
     try:
@@ -242,13 +244,9 @@ def main(results_fd, serve=False):
     host, private = os.getppid(), os.getcwd()
     signal.signal(signal.SIGTERM, _interrupted)
     reaper.become_subreaper()
-    if serve:
-        coming = _jobs()
-        job = next(coming, None)
-        jobs = itertools.chain([job], coming)
-    else:
-        job = Job.from_json(sys.stdin.read())  # a host gone before this: no Job, no grading
-        jobs = [job]
+    coming = _jobs()
+    job = next(coming, None)  # a host gone before it sent one: no Job, and no grading
+    jobs = itertools.chain([job], coming) if serve else [job]
     try:
         return _work(job, jobs, results_fd, keep=serve) if job is not None else 0
     finally:
@@ -263,7 +261,7 @@ def main(results_fd, serve=False):
 def _jobs():
     """The Jobs a serving worker is sent, one frame each, until its standard input closes."""
     while True:
-        message = wire.read_frame(0)
+        message = protocol.read_frame(0)
         if message is None:
             return
         yield Job.from_dict(message["job"])
@@ -297,7 +295,7 @@ def _work(first, jobs, results_fd, keep=False):
                     zygote.reload()  # the snapshot was rewritten for this grading
                 problem = checks.import_problem(zygote, job)
                 if problem:
-                    wire.write_frame(results_fd, {"problem": problem})
+                    protocol.write_frame(results_fd, protocol.problem(problem))
                     continue
                 status = int(pytest.main(pytest_args(job), plugins=[
                     plugin.Grading(job, zygote, results_fd, keep_open=keep)]))
