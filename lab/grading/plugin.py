@@ -1,7 +1,7 @@
 """The pytest plugin behind lab_check: the `student` fixture, the sandbox, and the results.
 
-lab_check's worker (supervise.py) runs the lesson's tests.py under real pytest with one
-`Grading` object as its plugin: it holds the Job (job.py), the sandbox the worker has started
+lab_check's worker runs the lesson's tests.py under real pytest with one `Grading` object as
+its plugin: it holds the Job (inside/protocol.py), the sandbox the worker has started
 (sandbox.Zygote) and the pipe only the host and the worker hold, and pytest reaches them
 through it, not through module globals. Each test gets a clean process forked from that one
 sandbox. A test that fails because of the student's code carries the explanation of a

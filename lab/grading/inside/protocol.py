@@ -186,7 +186,7 @@ class FrameBuffer:
 
     def __init__(self):
         self._data = bytearray()
-        self.marked = False  # whether the last frame handed out holds a marker (plain.py)
+        self.marked = False  # whether the last frame handed out holds a marker (Codec, below)
 
     def feed(self, chunk):
         self._data += chunk

@@ -11,7 +11,7 @@ Every request carries an "id"; every answer echoes it:
     {"op": "facts", "name": "repair_tool_history", "messages": [...]}
     {"op": "value", "name": "safe_trim", "args": [...]}
 
-A value that is not plain data stays here and goes back as a marker (see plain.py); the grader
+A value that is not plain data stays here and goes back as a marker (protocol.Codec); the grader
 turns it into a proxy, so a test can drive a Harness object that lives here. Objects of the
 grader's (a scripted model, a tool's execute) arrive as markers too and are called back: the
 process sends {"cb": n, "target": k, "method": name, "args": [...]} and serves the grader's
