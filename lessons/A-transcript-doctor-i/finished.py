@@ -51,8 +51,8 @@ def case_auk():
     # --- your code ---
     """One call, numbered by the model: auk files its result under "read", not "c1"."""
     return {"tools": [{"name": "read", "result": "PORT = 8080\n"}],
-            "replies": [lab.reply(lab.call("read", {"path": "config.py"}))],
-            "prompts": [{"text": "What port does config.py set?"}]}
+            "replies": [lab.reply(lab.call("read", {"path": "settings.toml"}))],
+            "prompts": [{"text": "Which port is set in settings.toml?"}]}
     # --- starter ---
     #| """The session that shows what auk is missing: yours to write."""
     #| return healthy_session()
