@@ -253,7 +253,7 @@ print(f"  {idea['idea']}")
 # ### Common answers, and what each one misses
 #
 # - *"The rule is `record`, so the idea is whichever one mentions the record."* A rule says
-#   where the damage shows. Half of lesson 01 to 05's ideas can leave a trace in the record;
+#   where the damage shows. Half the ideas of lessons 01 to 05 can leave a trace in the record;
 #   the message that should not be there says which.
 # - *"No request was refused, so the harness is fine."* `provider` is one rule of nine. finch
 #   breaks none of the provider's, and a correct harness must keep all nine.
@@ -453,9 +453,10 @@ print(lab.show(seen.requests[1].messages[1:2], clip=80))
 #
 # This cell reads your `doctor_a.py` (the file `LAB_HARNESS` names, if it names one) and lays
 # out, for each harness, the idea you named, the lesson it comes from, and what your case
-# types. With every gap filled, the five ideas come from five different lessons. Where finch
-# is here to run on, the cell also runs each case on finch: a case aimed at one idea seldom
-# catches another, which is the point.
+# types. With every gap filled, the five ideas are five different ones, from lessons 02 to 05
+# (two of them from lesson 05). Where finch is here to run on, the cell also runs each case on
+# finch. Any case that starts from an empty record convicts finch under `record`, whatever it
+# was aimed at: one more reason a broken rule alone never names the idea.
 
 # %% id="after-pass"
 from lab.harnesses import load_harness
