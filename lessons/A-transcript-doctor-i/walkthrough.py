@@ -517,7 +517,9 @@ if doctor is not None:
 # - **A failure is a result.** `prepareToolCall` answers a tool nobody has with an error result,
 #   `Tool ${toolCall.name} not found` (`agent-loop.ts:512-519`), and an argument that fails
 #   validation the same way, through the `catch` at `agent-loop.ts:547-553`. Nothing in either
-#   path stops the loop: the result goes back and the model is asked again.
+#   path stops the loop: whether to go round again depends only on whether the reply had calls,
+#   and every result, failed or not, joins the context before the next request
+#   (`agent-loop.ts:201-215`). That is crane's missing idea, kept.
 # - **Its tests read like cases.** `should handle tool calls and results`
 #   (`packages/agent/test/agent-loop.test.ts:239-308`) scripts a model that asks for one call
 #   and then answers in words, and judges only what it can see: which tool ran (`:298`) and
