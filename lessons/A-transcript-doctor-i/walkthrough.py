@@ -352,6 +352,17 @@ lab.draw(lab.Panel("the record after a run stopped at max_turns=2", seen.record,
 # %% [markdown]
 # **Figure A.3** · The stop is data, an empty failed reply at the end of the record, and the
 # `record` rule accepts it only where the case gave a limit.
+#
+# ### Common answers, and what each one misses
+#
+# - *"Any case with a tool in a loop tests the limit."* Only if the case hands over
+#   `max_turns`. Lesson 05's default is `None`, no limit at all, and the clinic's model says
+#   "Done." once its replies run out, so a case without a limit always ends by itself.
+# - *"A limit of 1 is too small to show anything."* It shows the most: with `max_turns=1` the
+#   first request is the whole budget, and a harness that does not count it sends a second.
+# - *"The harness's stop note breaks `record`: no model wrote it."* Lesson 05 makes that note
+#   on purpose, as data, so the rule accepts an empty failed reply in a case that set a limit.
+#   Any other message the harness writes by itself still counts as an invention.
 
 # %% [markdown]
 # ## What the view sends for a failure
@@ -513,7 +524,9 @@ if doctor is not None:
 #
 # - **A result carries its call's id.** `emitToolCallOutcome` builds every tool result with
 #   `toolCallId: toolCall.id` beside the tool's name (`packages/agent/src/agent-loop.ts:650-658`):
-#   auk's one changed line, the right way round.
+#   auk's one changed line, the right way round. [general] Hosted providers pair a result with
+#   its call by that id and refuse a request in which a call has none; the wording of the
+#   refusal differs from one provider to the next, and the lab's is its own.
 # - **A failure is a result.** `prepareToolCall` answers a tool nobody has with an error result,
 #   `Tool ${toolCall.name} not found` (`agent-loop.ts:512-519`), and an argument that fails
 #   validation the same way, through the `catch` at `agent-loop.ts:547-553`. Nothing in either
