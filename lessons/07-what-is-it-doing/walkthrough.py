@@ -183,6 +183,49 @@ print("the record:", lab.shape(record))
 # | `tool_execution_end` | it has run | `call`, `result` |
 # | `turn_end` | the turn's reply and all its results are in | `message`: the reply |
 # | `agent_end` | last, once | `messages`: everything this run added |
+#
+# Figure 7.2 is that run as the screen lived it: one row for each event it was handed, what the
+# event carried, and the record at the very moment the event arrived. The dashed bands are the
+# steps, placed between the two events they ran between.
+
+# %% id="figure-7-2"
+from lab import timeline
+
+ran, record, rows, announced, started, behind = [], [], [], 0, set(), 0
+run = harness.run_agent(lab.ScriptedModel([lab.forever(three_steps)]), harness.SYSTEM, record,
+                        job(ran), "Do the job.")
+for k, event in enumerate(run, 1):
+    for n in ran[sum(isinstance(row, timeline.Band) for row in rows):]:
+        rows.append(timeline.Band(
+            f"step {n} runs here: after its start was announced, before the event that carries "
+            "its result" if n in started else f"step {n} runs here, before any event about it"))
+    if event["type"] == "tool_execution_start":
+        started.add(event["call"]["arguments"].get("n"))
+    announced += event["type"] == "message_end"
+    carried = event.get("message") or event.get("call") or {}
+    if "role" in carried:
+        carries = timeline.message_cell(carried)
+    elif event["type"] == "agent_end":
+        carries = timeline.Cell(lab.shape(event["messages"]))
+    else:
+        carries = timeline.Cell(carried.get("id", ""), "muted")
+    ahead = len(record) - announced
+    behind += ahead != 0
+    rows.append([str(k), event["type"], carries,
+                 timeline.Cell(lab.shape(record) or "(empty)", "bad" if ahead else "plain"),
+                 timeline.Cell("the same" if not ahead else f"{ahead} messages ahead"
+                               if ahead > 0 else f"{-ahead} messages behind",
+                               "bad" if ahead else "good")])
+timeline.table(["#", "the event handed out", "it carries", "the record at that moment",
+                "record vs. announced"], rows,
+               title="Figure 7.2  One run, event by event",
+               caption=("Every message is on the record by the time its message_end arrives, "
+                        "and never sooner; each step runs only after its tool_execution_start "
+                        "has been handed out." if rows and not behind else
+                        "Red: at that event the record and what the screen had been told "
+                        "disagree. On the starter the whole job is on the record before the "
+                        "first event, so the screen hears of a run that is already over. Fill "
+                        "the run_agent gap of harness.py, then run this cell again."))
 
 # %% [markdown]
 # ## What should an event carry?
@@ -331,18 +374,18 @@ print(f"walk-aways that leave a step unrecorded: the teammate's "
 # %% [markdown]
 # Three walk-aways leave the teammate's record holding a step that ran and has no result:
 # each right after the `message_end` of a result, before its append. Yours leaves none, at any
-# of the twenty-one. Figure 7.2 sets the two records side by side after a walk-away at event
+# of the twenty-one. Figure 7.3 sets the two records side by side after a walk-away at event
 # 6: step 1's result was on the screen in both, and only one of them wrote it down. (Both
 # still hold a call for step 2, which never ran: that hole is true, and lesson 10's.)
 
-# %% id="figure-7-2"
+# %% id="figure-7-3"
 walked = 6
 _, ours_left, _ = await unrecorded_after_walking_away(harness.run_agent, walked)
 lab.draw(lab.Panel("1 · announce, then append", holes[walked], check=False,
                    note="step 1 ran; the screen showed its result"),
          lab.Panel("2 · append, then announce", ours_left, check=False,
                    note="the same moment: the result is on the record"),
-         title="Figure 7.2  Walked away at the sixth event, two ways",
+         title="Figure 7.3  Walked away at the sixth event, two ways",
          caption="The consumer stopped right after it was handed step 1's result. Announced "
                  "first, the result never reaches the record; appended first, it is there "
                  "before anybody hears of it.")
@@ -608,7 +651,7 @@ for story, model, options in (("answered", three_steps, {}), ("failed", outage, 
 #   and every one is late: that is the opening's ten minutes of nothing.
 # - **"Yield first, append after: the screen should hear as soon as possible."** The screen
 #   hears a microsecond sooner, and a walk-away at that event leaves a tool that ran with no
-#   result. Figure 7.2.
+#   result. Figure 7.3.
 # - **"Run the tool, then announce the start and end together."** The spinner appears when
 #   the work is over, and the user can no longer stop a step by closing the run.
 # - **"The last words seen are the answer."** Only of a run that reached `agent_end`.

@@ -696,6 +696,72 @@ except Exception as error:
 print("is_running:", h.is_running, "  the record:", lab.shape(h.messages))
 
 # %% [markdown]
+# That is every way a run can end, met one question at a time. Figure 8.3 puts them in one
+# table, for three harnesses: the starter's (lesson 07's way to start a run), the draft from
+# "Closed before it started", and the harness the examples use. Each cell is a live run: the
+# situation is played on a fresh harness, and then a second `prompt()` is tried.
+
+# %% id="figure-8-3"
+from lab import timeline
+
+
+async def situation(make, story):
+    """Play `story` on a fresh harness made by `make`; what a second prompt() then meets."""
+    model = dropped if story == "its model raised" else the_job
+    tool = {"name": "step", "description": "Do one step.", "parameters": STEP,
+            "execute": lambda arguments: f"step {arguments['n']}: ok"}
+    h = make(lab.ScriptedModel([lab.forever(model)]), harness.SYSTEM, [tool])
+    if story == "made, dropped, never iterated":
+        run = h.prompt(JOB)
+        held = h.is_running
+        del run  # the last reference goes, and nobody ever took an event
+    else:
+        run = h.prompt(JOB)
+        held = h.is_running
+        if story == "a second prompt, three events in":
+            for _ in range(3):
+                next(run)
+        else:
+            stop = {"finished": None, "walked away after event 5": 5,
+                    "closed before its first event": 0, "its model raised": None}[story]
+            try:
+                await lab.drive(run, stop_after=stop)
+            except ConnectionError:
+                pass
+    try:
+        h.prompt("Are you still there?").close()
+        let_in = True
+    except RuntimeError:
+        let_in = False
+    if story == "a second prompt, three events in":
+        run.close()
+        return timeline.Cell("let in: two writers", "bad") if let_in else \
+            timeline.Cell("refused, on the caller's line", "good")
+    if not held:
+        return timeline.Cell("free, but it never held", "muted")
+    return timeline.Cell("free: the next prompt is taken", "good") if let_in else \
+        timeline.Cell("held for good: refused", "bad")
+
+
+STORIES = ("a second prompt, three events in", "finished", "walked away after event 5",
+           "closed before its first event", "made, dropped, never iterated", "its model raised")
+makers = (yesterday.Harness, Draft, harness.Harness)
+rows = []
+for story in STORIES:
+    rows.append([story])
+    for make in makers:
+        rows[-1].append(await situation(make, story))
+timeline.table(["what happened to the run", "the starter", "the draft", "the examples' harness"],
+               rows, title="Figure 8.3  One writer, and a door that opens on every way out",
+               caption="Green is the promise kept. The starter never holds the harness, so it "
+                       "never refuses a second writer; the draft holds it and refuses, but two "
+                       "ways out leave it held for good; " + (
+                           "the armed door keeps both halves." if all(
+                               row[3].tone == "good" for row in rows) else
+                           "the last column does not keep both yet: fill the gap in Harness, "
+                           "then run this cell again."))
+
+# %% [markdown]
 # ## Compared with production harnesses
 #
 # **pi-mono** (badlogic/pi-mono, read at commit `83378aa`), in `packages/agent/src/agent.ts`:

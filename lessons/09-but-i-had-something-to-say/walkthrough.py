@@ -190,14 +190,25 @@ lab.draw(
 # </details>
 
 # %% id="slots"
-batch = [lab.user("Reformat the two files."), steps(1, 2), None, None, lab.say("Done.")]
-batch[1]["content"][1]["id"], batch[1]["content"][2]["id"] = "c1", "c2"
-batch[2] = lab.tool_result(batch[1]["content"][1], "step 1 done")
-batch[3] = lab.tool_result(batch[1]["content"][2], "step 2 done")
+quiet, _ = job(harness, [steps(1, 2), lab.say("Done.")], prompts=["Reformat the two files."])
+batch = list(quiet.messages)  # a real run of one batch, with nothing typed during it
+tries = []
 for at in range(len(batch) + 1):
     tried = batch[:at] + [lab.user("Actually, use spaces.")] + batch[at:]
+    tries.append(tried)
     problems = lab.validate(tried)
     print(f"at {at}: {lab.shape(tried):34} {'refused: ' + problems[0] if problems else 'taken'}")
+
+# %% [markdown]
+# Figure 9.2 draws the six candidates, each checked the way a provider checks it. Look for the
+# red badges: they sit on the two calls whose results a user message has cut off.
+
+# %% id="figure-9-2"
+lab.draw(*[lab.Panel(f"the user speaks at {at}", tried) for at, tried in enumerate(tries)],
+         title="Figure 9.2  Six places for one user message",
+         caption="The record of one real batch, with a user message tried at each of its six "
+                 "places. The two inside the batch are refused; the other four are turns like "
+                 "any other.")
 
 # %% [markdown]
 # Two slots out of six are refused, and they are both inside the batch. That is the whole of
@@ -448,19 +459,20 @@ print("user words:", [m["content"] for m in h.messages if m["role"] == "user"])
 #   (see below), and it still answers every call; a skipped call needs a result saying so.
 
 # %% [markdown]
-# ## Figure 9.2 · a session with both
+# ## A session with both
 #
-# One session, three prompts, words typed at five different moments. Every request it sent
-# is drawn: each starts at the top of a turn, and none is refused.
+# One session, a steer and a follow-up typed at two different moments of one job. Figure 9.3
+# draws every request it sent and the record it kept: each request starts at the top of a
+# turn, and none is refused.
 
-# %% id="figure-9-2"
+# %% id="figure-9-3"
 typed = {1: [("steer", "Actually, use spaces.")], 3: [("follow_up", "Now run the tests.")]}
 h, model = job(harness, [steps(1, 2), steps(3), lab.say("Spaces."), lab.say("Tests pass.")], typed)
 print("requests refused:", sum(bool(lab.validate(r.messages)) for r in model.calls),
       "of", len(model.calls))
 lab.draw(*[lab.Panel(f"request {n}", r.messages) for n, r in enumerate(model.calls[:3], 1)],
          lab.Panel("the record", list(h.messages)),
-         title="Figure 9.2  Every request starts where a user may speak",
+         title="Figure 9.3  Every request starts where a user may speak",
          caption="The steer typed during step 1 waits for step 2's result and opens the next "
                  "turn; the follow-up typed during step 3 waits for the run's last answer.")
 
