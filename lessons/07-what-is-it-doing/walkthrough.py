@@ -713,6 +713,14 @@ for story, model, options in (("answered", three_steps, {}), ("failed", outage, 
 # hypothesis makes up, stopped anywhere. Two feed `FinalTextRenderer` runs that ended and runs
 # walked away from after every event. The last checks `JsonRenderer`, which you are given.
 #
+# <details><summary>A hint for the loop</summary>
+#
+# List, in order, every moment of a turn at which something happens: a message added, a tool
+# about to run, a tool done, the turn over. At which of them is a consumer allowed to be told,
+# and what must already be true of the record when it is?
+#
+# </details>
+#
 # <details><summary>An outline of the loop</summary>
 #
 # Keep lesson 06's loop and its two ways out, and put a `yield` at each place something
@@ -720,6 +728,13 @@ for story, model, options in (("answered", three_steps, {}), ("failed", outage, 
 # after each tool, at the bottom of each turn, and after the loop. A small helper that
 # appends a message and returns its `message_end` keeps the order right everywhere. Let the
 # loop end by its condition rather than a `return`, so the line after it always runs.
+#
+# </details>
+#
+# <details><summary>A hint for the frontend</summary>
+#
+# Which event does every run that ends send, and a walked-away or dead run never does? What
+# should `finish()` say when it has not seen that event, whatever words went past before it?
 #
 # </details>
 #
@@ -772,38 +787,84 @@ for (ok, said), ks in verdicts.items():
 # %% [markdown]
 # ## In your own words
 #
-# Your loop appends a message and only then hands out its `message_end`. In a sentence or
-# two: what does that promise a consumer that stops listening, and what does it not promise?
+# Two questions; answer each in a sentence or two before you open ours.
 #
-# <details><summary>A model answer</summary>
+# 1. Your loop appends a message and only then hands out its `message_end`. What does that
+#    promise a consumer that stops listening, and what does it not promise?
+# 2. `FinalTextRenderer` and `JsonRenderer` are both folds over the same events, and the loop
+#    knows neither. Why is it the frontend, and not the loop, that decides whether a run ended
+#    well?
 #
-# It promises that the record holds everything the consumer was told, so no tool that
-# finished is ever left without its result. It does not promise that the consumer showed
-# what it was handed, or that the record is complete: a call whose start was announced and
-# whose tool never ran stays on the record unanswered, which is true, and lesson 10's problem.
+# <details><summary>A hint</summary>
+#
+# For the first, look at Figure 7.3 and at the walk-aways at a `tool_execution_start`: which
+# of them leave a call with no result, and is that record false? For the second: who, besides
+# the screen, reads the loop's events, and do they all want the same verdict on the same run?
 #
 # </details>
 #
-# **Common answers, and what each one misses.** "It promises the record is complete": it is
-# honest, not complete, and a call whose tool never ran stays unanswered (lesson 10). "It
-# makes walk-aways impossible": a consumer can always stop; the rule only makes stopping
-# safe.
+# <details><summary>Our answer</summary>
+#
+# 1. It promises that the record holds everything the consumer was told: whatever event a
+#    consumer stops at, no tool that finished is left without its result, and nothing was
+#    announced that the record does not hold. It does not promise that the consumer showed what
+#    it was handed, or that the record is complete: a call whose start was announced and whose
+#    tool never ran stays on the record unanswered. That record is true, and sending it is
+#    lesson 10's problem.
+# 2. Because "ended well" depends on who is asking. A script behind `> answer.txt` needs the
+#    answer and an exit code; a log needs every event and a verdict it can check for itself; a
+#    screen may want neither. The loop's job is to say what happened, in order, and to end every
+#    run it finishes with `agent_end`; each frontend reads that and judges for its own reader.
+#    Put the verdict in the loop and every frontend inherits one reader's idea of success.
+#
+# Common answers, and what each one misses:
+#
+# - *"It promises the record is complete."* It is honest, not complete: a call whose tool
+#   never ran stays unanswered, which is the truth about that run.
+# - *"It makes walk-aways impossible."* A consumer can always stop; the rule only makes
+#   stopping safe.
+# - *"The loop should raise when a run fails, so every frontend notices."* Lesson 05 made a
+#   failure a reply on the record; an exception would skip `turn_end` and `agent_end`, and
+#   every frontend would have to catch it to close its pairs.
+#
+# </details>
 
 # %% [markdown]
 # ## A further case
 #
 # Your events go to a browser over a websocket, and the connection drops after the browser
 # received `message_end` for step 2's result. The harness notices only when its next send
-# fails. Which rule decides whether the record must hold step 2's result, and does it?
+# fails. Which rule decides whether the record must hold step 2's result, and does it? Write
+# the rule in one sentence, so that it also settles the next case like it.
 #
-# <details><summary>The rule</summary>
+# <details><summary>A hint</summary>
 #
-# Mutate, then announce, wherever "announce" happens: nothing may be sent to anybody that
-# the record does not already hold. The result was appended before the event was sent, so
-# the record has it; a reconnecting browser can be sent whatever it missed from the record.
-# The same rule settles the next case like it: when lesson 11 writes the record to disk,
-# a message is saved before it is announced, so a crash never leaves the screen having shown
-# something the disk does not know.
+# The websocket is just another consumer that stops listening. At the moment the browser was
+# handed step 2's result, where was that result already?
+#
+# </details>
+#
+# <details><summary>Our answer</summary>
+#
+# The rule: **nothing may be announced to anybody that the record does not already hold**;
+# mutate, then announce, wherever "announce" happens. The result was appended before the event
+# was sent, so the record has it, and a reconnecting browser can be sent whatever it missed,
+# from the record, which is the one list that is never behind. The same rule settles the next
+# case like it: when lesson 11 writes the record to disk, a message is saved before it is
+# announced, so a crash never leaves the screen having shown something the disk does not know.
+# [general] It is the same order a database uses for its log: written, then acknowledged.
+#
+# Common answers, and what each one misses:
+#
+# - *"Keep a copy of every event sent, and replay it to the browser."* A second list that can
+#   disagree with the first; the record already is that copy, and it is the one the model is
+#   sent.
+# - *"Stop the run when the browser goes away."* A reasonable policy for a screen, and a
+#   different question: it decides what runs next, not what the record must hold about what
+#   already ran.
+# - *"Send the event first, so the browser is never behind."* Then a drop between the send and
+#   the append leaves a result the user saw and the record lost: the teammate's loop of
+#   Figure 7.3.
 #
 # </details>
 

@@ -805,8 +805,8 @@ timeline.table(["what happened to the run", "the starter", "the draft", "the exa
 # `_run`. The starter's `prompt` is lesson 07's way to start a run, as a method: it returns
 # run_agent's generator for whoever asks, at any time.
 #
-# **Ten graded tests** (two grade code the lesson gives you, for no points; one is hidden until
-# you submit):
+# **Eleven graded tests** (three grade code the lesson gives you, for no points; one is hidden
+# until you submit):
 #
 # - a second prompt while the job runs (after a number of events that differs every grading) is
 #   refused with RuntimeError on the call itself, and the job's record is whole;
@@ -814,13 +814,17 @@ timeline.table(["what happened to the run", "the starter", "the draft", "the exa
 # - a run holds the harness from the moment `prompt()` returns, before any event: a second
 #   prompt is refused, and the run, taken, starts at `agent_start` with all 21 events;
 # - `is_running` is True after `prompt()` and after every event, and False after the end;
-# - walking away after any event in turn frees the harness, and the next prompt is answered;
+# - walking away after any event in turn, all 21 of them, frees the harness, and the next
+#   prompt is answered;
 # - a run closed before its first event frees it too, and leaves nothing in the record;
 # - a run whose model raises frees it: the exception reaches the consumer, the next prompt is
 #   answered;
 # - (given) walking away at `tool_execution_start` leaves a tool that never ran;
 # - (given) walking away after a result was announced leaves it recorded, and the next tool
 #   never starts;
+# - (given) walking away after each of the 21 events in turn, through your `Harness`, leaves a
+#   record holding exactly the messages the screen was told about, and a result for every step
+#   that ran: lesson 07's ordering, kept by the door;
 # - (hidden) schedules of prompts, events taken and walk-aways by two callers, made up by
 #   hypothesis: a prompt is refused exactly while another run is going, `is_running` agrees,
 #   and each run's messages sit together in the record.
