@@ -1020,6 +1020,16 @@ print("the answer:      ", outcome(record[-1]) if isinstance(said, list) else sa
 # the lookup sits outside the `try`. Lesson 05 meets the provider's version of the
 # cut-off reply, a reply that fails mid-stream, and stores it with `stop_reason` "error".
 #
+# Common answers, and what each one misses:
+#
+# - *"Raise: arguments that are not even a dict are a bug."* A bug in what the model wrote, on
+#   this turn; the model can write them again if it is told, and the run dies if it is not.
+# - *"Repair the JSON: close the quote and the brace, and run the read."* Then the model is
+#   answered about `conf`, a file it never finished naming, and told nothing was wrong.
+# - *"Catch everything in `run_tool`, the caller's mistakes too, so nothing ever raises."* Then
+#   `run_tool(None, call)` sends the model a message about your harness's own bug, which the
+#   model cannot fix and you never see.
+#
 # </details>
 
 # %% id="further-case"
