@@ -935,8 +935,8 @@ for k in (0, 2, 5, 9, 14):
 # - *"Give `retry` its own `if self.is_running: raise`."* Correct today; the next way in is
 #   written by someone who copies `retry` without the check, or with last year's message.
 # - *"`retry` can call `run_agent` directly on `self._messages`; it is inside the class."* Then
-#   it has no door: a walk-away from a retry leaves the flag as it was, and a retry during a run
-#   is a second writer again.
+#   it has no door: the flag is never raised for it, so a `prompt()` during a retry is let in,
+#   and a retry during a run is a second writer again.
 # - *"Refuse `retry` altogether while anything is queued or running."* The refusal is right
 #   while a run is going; the rest is a policy about queues, which is lesson 09's to decide.
 #
