@@ -23,9 +23,11 @@
 # request is refused. So is every request after it.
 #
 # This lesson builds on lesson 08, whose `Harness` owns the transcript and refuses a second
-# `prompt()` while a run is going, with the words *"already running; use steer() or
-# follow_up()"*. New here? Start at lesson 01, or carry on: every lab is self-contained, and
-# the harness you start from is lesson 08's, finished.
+# `prompt()` while a run is going, telling the caller to wait for the run to end or close it.
+# Neither is what a user with a correction wants, and by the end of this lesson the refusal
+# says something better: *"already running; use steer() or follow_up()"*. New here? Start at
+# lesson 01, or carry on: every lab is self-contained, and the harness you start from is
+# lesson 08's, finished, with that refusal's new words already in it.
 #
 # By the end of it your harness can **take your input mid-run, at a safe point**: `steer`,
 # for words meant for the next gap between turns (*"use spaces instead"*), and `follow_up`,
