@@ -344,6 +344,70 @@ print("the record:", lab.shape(h.messages))
 print("user words:", [m["content"] for m in h.messages if m["role"] == "user"])
 
 # %% [markdown]
+# ## Words during the last answer
+#
+# The job is done and the model is writing its final reply, *"Reformatted."*, which asks for
+# no tools. While it is being written, the user steers: *"And mention the tests."* The reply
+# that comes back was written without those words. What does the loop do next?
+#
+# <details><summary><b>A</b> · Nothing: the reply asked for nothing, so the run is over, and the steer waits for the next <code>prompt()</code></summary>
+#
+# ✗ **No.** The run is not over until the loop has looked. At the bottom of every turn that
+# did not fail, the loop asks for steering, the last turn included; a steer that is waiting
+# is one more thing to do.
+#
+# </details>
+#
+# <details><summary><b>B</b> · It asks for steering, finds the words, and goes on: one more turn, whose request carries them</summary>
+#
+# ✓ **Right.** The reply asked for no calls, so every call is answered and the top of a new
+# turn is a safe place. The steer opens it, and the model answers again, this time having read
+# it. Only when steering gives nothing does the loop ask for follow-ups, and only when both
+# give nothing does the run end.
+#
+# </details>
+#
+# <details><summary><b>C</b> · It appends the words after the reply and ends the run; the record has them, which is what matters</summary>
+#
+# ✗ **No.** A user message the model never reads is a message the user thinks was heard. The
+# record would say the user spoke, and the run would end without anybody answering.
+#
+# </details>
+#
+# The model in the cell is a stage prop that calls `steer` itself, as it writes its first
+# answer: the moment a user types while a request is out.
+
+# %% id="last-answer"
+typed_once = []
+
+
+def final_words(request):
+    """Answers in words; while writing its first answer, the user steers."""
+    if "And mention the tests." in [m["content"] for m in request.messages if m["role"] == "user"]:
+        return lab.say("Reformatted, and the tests pass.")
+    if not typed_once:
+        typed_once.append(True)
+        h.steer("And mention the tests.")  # typed while this request is out
+    return lab.say("Reformatted.")
+
+
+model = lab.ScriptedModel([lab.forever(final_words)])
+h = harness.Harness(model, harness.SYSTEM, [])
+events = await lab.drive(h.prompt("Reformat main.py."))
+print("the record:     ", lab.shape(h.messages))
+print("user words:     ", [m["content"] for m in h.messages if m["role"] == "user"])
+print("model requests: ", len(model.calls), "  turns:", sum(e["type"] == "turn_start" for e in events))
+print("the last answer:", harness.text_of(h.messages[-1]))
+
+# %% [markdown]
+# On the harness the examples use: two turns in one run, and the last answer is the one written
+# after the steer was read. On the starter the words go straight into the record *before* the
+# reply that never read them (`U U A`): a transcript a provider takes, one model call, and a
+# user who was not heard. That is this lesson's rule from the other side: a user message joins
+# the record only when the loop asks for it, because that is the only moment it is sure to be
+# read next.
+
+# %% [markdown]
 # ## One at a time
 #
 # Two steers are typed during one batch: *"Actually, use spaces."*, then *"And no tabs in
