@@ -48,7 +48,7 @@ if __package__ in (None, ""):  # run as a file: python lab/lab_check.py
 
 from lab import lessons, project  # noqa: E402
 from lab.grading.formats import FORMATS  # noqa: E402
-from lab.grading.sandbox import Limits  # noqa: E402
+from lab.grading.inside.protocol import Limits  # noqa: E402
 
 STUDENT_ONLY = ("watch", "hint", "reset", "course", "next")  # act on one student's work
 

@@ -42,7 +42,7 @@ import plain_user
 from conftest import LESSON_10, PROJECT
 from lab.grading.inside import ipc, landlock, linux
 from lab.grading.tidy import remove_tree
-from lab.grading.sandbox import Limits
+from lab.grading.inside.protocol import Limits
 
 SUBMISSIONS = PROJECT / "tests" / "submissions"
 BASES = {"finished": LESSON_10 / "finished.py", "starter": LESSON_10 / "starter.py"}
@@ -643,8 +643,9 @@ def test_the_autograder_takes_a_checkpoints_letter(open_folder):
 
 def test_the_bundle_holds_exactly_the_modules_import_lab_needs():
     from lab.grading import isolation
+    from lab.grading.worker.bundle import STUDENT_MODULES, Bundle
 
-    with isolation.Bundle() as bundle:
+    with Bundle() as bundle:
         loaded = subprocess.run(
             [isolation.python(), "-I", "-S", "-c",
              f"import sys; sys.path[:0] = [{bundle.path!r}]; import lab, lab.wire_figure, damaged; "
@@ -654,7 +655,7 @@ def test_the_bundle_holds_exactly_the_modules_import_lab_needs():
         held = sorted(path.stem for path in pathlib.Path(bundle.path, "lab").glob("*.py"))
 
     assert loaded.returncode == 0, f"import lab fails in the sandbox's bundle:\n{loaded.stderr}"
-    assert loaded.stdout.split() == held == sorted(isolation.STUDENT_MODULES), (
+    assert loaded.stdout.split() == held == sorted(STUDENT_MODULES), (
         f"import lab loads {loaded.stdout.split()}; the bundle holds {held}")
 
 

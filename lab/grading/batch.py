@@ -43,7 +43,7 @@ from . import formats, manifest, supervise, tidy
 from .escape import csv_cell, file_name, printable, shown_name
 from .progress import Progress
 from .results import VERSION, Grade
-from .sandbox import Limits
+from .inside.protocol import Limits
 
 LAB_CHECK = pathlib.Path(__file__).resolve().parent.parent / "lab_check.py"
 HARNESS = "harness.py"

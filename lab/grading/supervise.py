@@ -1,6 +1,6 @@
 """The worker: one grading's tests, run by pytest in a process of its own, watched by the host.
 
-    python -P -m lab.grading.supervise RESULTS_FD [--serve]
+    python -P -m lab.grading.worker.main RESULTS_FD [--serve]
                             (the Job, a protocol frame, on standard input; --serve: Job after
                             Job until it closes, lab-check --watch's kept worker)
 
@@ -15,7 +15,6 @@ folder. `run` returns that frame, or an Outcome standing for every test: a failu
 worker was killed, an error when it ran past its ceiling.
 """
 
-import itertools
 import os
 import selectors
 import signal
@@ -24,8 +23,7 @@ import sys
 import time
 
 from . import manifest, problems, tidy
-from .inside import protocol, reaper
-from .inside.protocol import Job
+from .inside import protocol
 from .results import Outcome
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -68,7 +66,7 @@ def _start(private, results_w, serve=False):
     env.update(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PYTHONDONTWRITEBYTECODE="1", TMPDIR=sandboxes,
                PYTHONPATH=":".join(paths))
     # -P: the working folder, which may be the student's, is never searched for modules
-    command = [sys.executable, "-P", "-m", "lab.grading.supervise", str(results_w),
+    command = [sys.executable, "-P", "-m", "lab.grading.worker.main", str(results_w),
                *(["--serve"] if serve else [])]
     return subprocess.Popen(command, cwd=private, env=env, stdin=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -230,87 +228,3 @@ def ceiling_for(lesson, limits):
     """Seconds the whole grading may take: STARTUP, and every test's limit many times over."""
     count = len(manifest.read(lesson).get("tests", {})) or 20
     return STARTUP + 20 * limits.seconds * (count + 1)
-
-
-def main(results_fd, serve=False):
-    """The worker: shut itself to its own user, adopt orphans, read the Job, start the
-    sandbox, check the import, run pytest."""
-    from .inside import linux
-
-    linux.prctl(linux.PR_SET_DUMPABLE, 0)
-    # When the host goes (killed outright, even), the worker is told, ends its tests and its
-    # sandbox, and removes the host's folders for it: no one else would.
-    linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGTERM)
-    host, private = os.getppid(), os.getcwd()
-    signal.signal(signal.SIGTERM, _interrupted)
-    reaper.become_subreaper()
-    coming = _jobs()
-    job = next(coming, None)  # a host gone before it sent one: no Job, and no grading
-    jobs = itertools.chain([job], coming) if serve else [job]
-    try:
-        return _work(job, jobs, results_fd, keep=serve) if job is not None else 0
-    finally:
-        if os.getppid() != host:
-            from .tidy import remove_tree
-
-            for folder in (private, job.public if job is not None else ""):
-                if folder:
-                    remove_tree(folder)
-
-
-def _jobs():
-    """The Jobs a serving worker is sent, one frame each, until its standard input closes."""
-    while True:
-        message = protocol.read_frame(0)
-        if message is None:
-            return
-        yield Job.from_dict(message["job"])
-
-
-def _interrupted(number, frame):
-    """SIGTERM: stop as Ctrl-C stops pytest, so that every finally (the sandbox's) runs."""
-    raise KeyboardInterrupt
-
-
-def _work(first, jobs, results_fd, keep=False):
-    """Grade each of `jobs` (the first is `first`), all on the sandbox started for the first;
-    `keep`: the results pipe stays open for the next (a serving worker's)."""
-    from . import isolation
-    from .sandbox import Zygote
-
-    # the bundle's path is on the zygote's command line, which anyone may read: it is put in
-    # the host's public folder, not the private one, so that it names nothing of the grading
-    with isolation.Bundle(first.public or None) as bundle:
-        zygote = Zygote(first.isolation, first.snapshot, bundle, os.environ.get("TMPDIR"),
-                        first.limits)
-        zygote.warm()  # it starts on the other core while pytest is imported here
-        try:
-            import pytest  # here: only the worker runs pytest
-
-            from . import checks, plugin
-
-            status = 0
-            for job in jobs:
-                if job is not first:
-                    zygote.reload()  # the snapshot was rewritten for this grading
-                problem = checks.import_problem(zygote, job)
-                if problem:
-                    protocol.write_frame(results_fd, protocol.problem(problem))
-                    continue
-                status = int(pytest.main(pytest_args(job), plugins=[
-                    plugin.Grading(job, zygote, results_fd, keep_open=keep)]))
-            return status
-        finally:
-            zygote.close()
-
-
-def pytest_args(job):
-    """pytest's own arguments; everything else the plugin takes from the Job itself."""
-    args = [*job.tests, "-p", "hypothesis.extra.pytestplugin",
-            "-p", "no:cacheprovider", "--rootdir", os.getcwd(), "-c", os.devnull, "-q",
-            "--hypothesis-seed", str(job.seed)]
-    return args + (["-k", job.select] if job.select else [])
-
-
-if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1]), serve="--serve" in sys.argv[2:]))

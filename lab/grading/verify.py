@@ -26,7 +26,7 @@ from .. import lessons
 from ..starter import GapError, make_starter
 from . import batch, manifest, tidy
 from .results import VERSION
-from .sandbox import Limits
+from .inside.protocol import Limits
 
 # The seed every answer is graded with: a student's grading varies its inputs, a proof of the
 # lesson's tests is the same every time it runs (and a surprise can be replayed).

@@ -21,9 +21,9 @@ import selectors
 import socket
 import time
 
-from . import isolation, problems
-from .inside import protocol
-from .inside.protocol import Codec, NotPlain, Limits
+from .. import isolation, problems
+from ..inside import protocol
+from ..inside.protocol import Codec, NotPlain, Limits
 
 KEEP = 4096            # bytes of output kept from the start, and again from the end
 POLL = 0.25            # seconds between looks at whether the process is still there
@@ -62,7 +62,7 @@ class Output:
 
 class Zygote:
     """The sandbox of one grading: `kind` of isolation, the grader's private `snapshot` of the
-    student's file, a `bundle` (isolation.Bundle) and the grading's `private` folder."""
+    student's file, a `bundle` (bundle.Bundle) and the grading's `private` folder."""
 
     def __init__(self, kind, snapshot, bundle, private, limits=Limits()):
         self.kind, self.snapshot, self.bundle = kind, snapshot, bundle

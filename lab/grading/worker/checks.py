@@ -2,7 +2,7 @@
 does it have the names every test needs (the Job says which)? Each returns None, or the sentence for a grading in
 which nothing could be graded."""
 
-from .problems import StudentProblem
+from ..problems import StudentProblem
 
 
 def import_problem(zygote, job):

@@ -20,11 +20,11 @@ import time
 import pytest
 from hypothesis import HealthCheck, settings
 
-from . import problems
-from .inside import protocol
-from .problems import StudentProblem
+from .. import problems
+from ..inside import protocol
+from ..problems import StudentProblem
 from .student import Student
-from .verdict import GradeFailure
+from ..verdict import GradeFailure
 
 JUDGED = (GradeFailure, StudentProblem)
 SHRINKING = 2  # times the time limit hypothesis may spend shrinking a failing example
