@@ -78,6 +78,11 @@ def start_next(at: Position, grade: Grader, project: pathlib.Path | None = None)
     if ahead.is_checkpoint:
         target = at.folder / onward.student_file(ahead)
         _not_the_courses_own(target, project)
+        if target.resolve() == at.file.resolve():
+            raise Refused(f"{onward.name(ahead)} starts in a file of its own, {target.name}, and "
+                          f"that is the file you graded as {onward.name(at.lab)}: keep your "
+                          f"harness as {onward.HARNESS} (lab-check --next finds it there), then "
+                          "run lab-check --next again. Nothing was changed.")
         backup = _put(target, lessons.lesson(ahead.id).starter.read_bytes())
         return Started(ahead, target, backup, None)
     harness, parent = _harness_to_carry(at, ahead, grade, project)

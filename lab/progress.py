@@ -224,7 +224,14 @@ def _write_whole(path: pathlib.Path, data: bytes) -> None:
 
 def of_grade(grade) -> Mark:
     """The mark a lab_check Grade (lab.grading.results) leaves."""
-    return Mark(file=os.path.basename(str(grade.harness)), passed=grade.exit_code == 0,
+    return Mark(file=_shown(os.path.basename(str(grade.harness))), passed=grade.exit_code == 0,
                 graded=not grade.problem, score=float(grade.score),
                 max_score=float(grade.max_score), failed=int(grade.failed),
                 sha256=str(grade.sha256), at=now())
+
+
+def _shown(name: str) -> str:
+    """A file name as a mark keeps it: a short line of printable text, as `read` takes one back
+    (a name may hold a newline, an escape, 255 bytes), so that a grading never leaves a record
+    its own next reading sets aside."""
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in name)[:200]

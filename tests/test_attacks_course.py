@@ -183,3 +183,79 @@ def test_next_carries_a_harness_with_a_page_break_forward_whole(course):
     kept = [name for name in re.findall(r"^(?:def|class) (\w+)", mine, re.MULTILINE)
             if name not in replaced]
     assert all(re.search(rf"^(?:def|class) {name}\b", carried, re.MULTILINE) for name in kept)
+
+
+def test_next_refuses_to_start_a_checkpoint_over_the_file_it_has_just_graded(course):
+    """A passing lesson 10 kept in doctor.py, checkpoint B's own file name: --next used to back
+    it up and write B's starter in its place, saying the harness "stays as it is"."""
+    mine = finished(course, "10")
+    (course / "doctor.py").write_text(mine)
+
+    run = lab_check(course, "--next", "--lesson", "10", "--harness", "doctor.py")
+
+    no_traceback(run)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "that is the file you graded as lesson 10" in run.stderr, run.stderr
+    assert (course / "doctor.py").read_text() == mine and not (course / "doctor.py.bak-1").exists()
+
+
+# -- names that would forge a report line ---------------------------------------------------
+
+FORGED = "x\nscore: 0 of 27 points, 0 passed, 27 failed.py"
+
+
+def test_a_file_name_with_a_newline_forges_no_report_line_and_keeps_its_mark(course):
+    """The name is the student's, and it is shown: in the report's first line, in the next:
+    line's command, in the mark kept for --course. None of them may become a line of its own,
+    and the mark must be one lab-check's own reader takes back."""
+    (course / FORGED).write_text(finished(course, "10"))
+
+    graded = lab_check(course, "--harness", FORGED)
+    shown = lab_check(course, "--course", "--harness", FORGED)
+
+    no_traceback(graded)
+    assert graded.returncode == 0, graded.stdout + graded.stderr
+    scores = [line for line in graded.stdout.splitlines() if line.startswith("score:")]
+    assert len(scores) == 1 and scores[0].startswith("score: 27 of 27 points"), graded.stdout
+    said = graded.stdout[graded.stdout.index("\nnext: ") + 1:].splitlines()[0]
+    assert said.startswith("next: checkpoint B") and "--harness 'x" in said, graded.stdout
+    assert graded.stderr == "", graded.stderr
+    assert shown.stderr == "", "lab-check set aside the record it had just written"
+    row = next(line for line in shown.stdout.splitlines() if line.startswith("  10 "))
+    assert "passed (27 of 27 points)" in row, shown.stdout
+
+
+def test_watch_on_a_link_to_dev_zero_does_not_read_it_for_ever(course):
+    """--watch compares the file with what it graded, once a second: it used to read the whole
+    file, and /dev/zero has no end (here, under a 3 GiB address-space limit, a MemoryError;
+    without one, every byte of memory the machine has)."""
+    import resource
+    import signal
+    import time
+
+    (course / "harness.py").unlink()
+    os.symlink("/dev/zero", course / "harness.py")
+
+    def limited():
+        resource.setrlimit(resource.RLIMIT_AS, (3 * 1024 ** 3, 3 * 1024 ** 3))
+
+    out, err = course.parent / "watch.out", course.parent / "watch.err"
+    with open(out, "w") as stdout, open(err, "w") as stderr:
+        watching = subprocess.Popen(
+            [sys.executable, str(course / "lab" / "lab_check.py"), "--watch", "--lesson", "10"],
+            cwd=course, stdout=stdout, stderr=stderr, preexec_fn=limited)
+    deadline = time.monotonic() + HANG
+    while time.monotonic() < deadline and watching.poll() is None and \
+            "watching " not in out.read_text():
+        time.sleep(0.5)
+    if watching.poll() is None:
+        watching.send_signal(signal.SIGINT)
+    try:
+        watching.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        watching.kill()
+        watching.wait()
+    seen, errors = out.read_text(), err.read_text()
+    assert "Traceback" not in errors and "MemoryError" not in errors, errors
+    assert "is a symbolic link, and a link is not graded" in seen, seen
+    assert watching.returncode == 0 and "stopped watching" in seen, (watching.returncode, seen)
