@@ -13,7 +13,7 @@ from itertools import groupby
 
 def render(labs, pages):
     """The map's HTML. `labs`: lab.course's labs in order; `pages`: {label: (href,
-    questions, runnable cells)} for each lab that has a page."""
+    questions, runnable cells)} for each lab that has a page in this build."""
     parts = []
     for part, members in groupby(labs, key=lambda lab: lab.part):
         rows = "".join(_row(lab, pages.get(lab.label)) for lab in members)
@@ -57,7 +57,8 @@ file or choose it below. The browser grades nothing.</p>
 def _row(lab, page):
     title = html.escape(lab.heading)
     if page is None:
-        head = f'<span class="title unwritten">{title} (not written yet)</span>'
+        why = "its page is not in this build" if lab.written else "not written yet"
+        head = f'<span class="title unwritten">{title} ({why})</span>'
         progress = ""
     else:
         href, questions, cells = page
