@@ -9,7 +9,7 @@ leaves the site's folder. Screenshots of the map and of lesson 10's page are wri
 build/site-screenshots/ (see the README's "The site"), and the times Pyodide took are printed.
 """
 
-import os
+import json
 import pathlib
 import shutil
 import subprocess
@@ -19,8 +19,10 @@ import tempfile
 import pytest
 
 from lab import lessons
+from lab.grading import formats
+from lab.grading.results import Grade, Outcome
 from lab.release import leaks
-from lab.site import browser_support, build, markdown
+from lab.site import browser_support, leak_check, markdown
 
 PROJECT = pathlib.Path(__file__).resolve().parent.parent
 SEED = PROJECT.parent / "shared" / "acceptance" / "seed_cells"
@@ -58,9 +60,10 @@ def test_questions_are_marked_by_markdown_it():
     html = markdown.to_html("Which?\n\n<details><summary><b>A</b> · One</summary>\n\n"
                             "✗ **No.**\n\n</details>\n\n<details><summary>Two</summary>\n\n"
                             "✓ Yes.\n\n</details>\n\nAfter.\n\n<details><summary>Next</summary>\n"
-                            "\nWhy.\n\n</details>\n", counter)
+                            "\nWhy.\n\n</details>\n", counter, cell="warm-up")
     assert counter == [2]
-    assert html.count('data-question="1"') == 2 and html.count('data-question="2"') == 1
+    assert html.count('data-question="warm-up.1"') == 2
+    assert html.count('data-question="warm-up.2"') == 1
     assert '<p>✗ <strong>No.</strong></p>' in html  # the explanation's markdown is rendered
 
 
@@ -92,20 +95,31 @@ def test_the_build_reports_weight_and_holds_no_answer(site):
 
 
 @needs_npm
+def test_the_leak_check_finds_an_answer_line_put_in_a_page(site, tmp_path):
+    folder, _ = site
+    lesson = lessons.lesson(10)
+    copy = tmp_path / "site"
+    shutil.copytree(folder / "10", copy / "10", ignore=shutil.ignore_patterns("*.zip"))
+    (copy / "assets").mkdir()
+    assert leak_check.leaks(copy, {"10": lesson}) == []
+    line = sorted(leaks.secrets(lesson))[0]
+    page = copy / "10" / "index.html"
+    escaped = line.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    page.write_text(page.read_text() + f"<pre>{escaped}</pre>\n")
+    assert any("holds a line of the answer" in found for found in leak_check.leaks(copy, {"10": lesson}))
+
+
+@needs_npm
 def test_lesson_10_in_chromium(site, browser):
     folder, _ = site
     SHOTS.mkdir(parents=True, exist_ok=True)
     inside = folder.resolve().as_uri() + "/"
     page = browser.page()
 
-    page.go(inside + "index.html")
-    assert page.eval("document.querySelector('a[href=\"10/index.html\"]') !== null")
-    page.screenshot(SHOTS / "map.png")
-
     page.go(inside + "10/index.html")
     assert page.eval("document.querySelector('#editor .cm-editor') !== null")  # CodeMirror
     assert "def context_for_model" in page.eval("window.courseHarness()")  # the starter
-    option = "details.option[data-question=\"1\"][data-option=\"B\"]"
+    option = "details.option[data-option=\"B\"]"  # the page's first question's option B
     assert page.eval(f"document.querySelector('{option}').open") is False
     page.eval(f"document.querySelector('{option} summary').focus()")
     page.press("Enter", "Enter", 13)
@@ -137,6 +151,21 @@ def test_lesson_10_in_chromium(site, browser):
                if not url.startswith(inside) and not url.startswith(("data:", "blob:", "about:"))]
     assert outside == []
     assert any(url.endswith("pyodide.asm.wasm.js") for url in page.requests())
+
+    # The map counts what this reader did, and marks a lab passed by their own lab-check result.
+    page.go(inside + "index.html")
+    progress = page.eval("document.querySelector('[data-progress=\"10\"]').innerText")
+    assert progress.startswith("questions answered 1/") and "cells run 0/" not in progress
+    result = formats.render(Grade(lesson=10, title="The poisoned transcript", harness="harness.py",
+                                  sha256="ab" * 32, tests=[Outcome("test_repair", "passed")]),
+                            "json")
+    page.eval(f"document.getElementById('result-text').value = {json.dumps(result)}")
+    page.eval("document.querySelector('#result-form button[type=submit]').click()")
+    assert page.eval("document.querySelector('[data-progress=\"10\"]').closest('li')"
+                     ".classList.contains('passed')")
+    assert "passed on your machine: 1/1" in page.eval(
+        "document.querySelector('[data-progress=\"10\"]').innerText")
+    page.screenshot(SHOTS / "map.png")
 
 
 def _lines(text):

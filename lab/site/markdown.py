@@ -6,8 +6,8 @@ a blank line and renders the markdown after it, which is how a lesson writes a q
 option a `<details>` whose `<summary>` is the option and whose body, markdown, explains it.
 
 Each run of options in a cell, with nothing but other options between them, is one question.
-Its options are given `class="option"`, `data-question` (the question's number on the page)
-and `data-option` (A, B, ...), which static/course.js reads; a `<details>` works without any
+Its options are given `class="option"`, `data-question` (the cell's id and the question's
+number in it, which stay the same when another cell gains a question) and `data-option` (A, B, ...), which static/course.js reads; a `<details>` works without any
 script, and its summary is a button to the keyboard.
 """
 
@@ -23,21 +23,22 @@ def renderer():
     return MarkdownIt("commonmark", {"html": True}).enable("table")
 
 
-def to_html(text, counter, md=None):
-    """`text` (one markdown cell) as HTML. `counter` is a one-item list holding the number
-    of questions seen so far on the page, advanced for each question found here."""
+def to_html(text, counter, md=None, cell="cell"):
+    """`text` (the markdown cell whose id is `cell`) as HTML. `counter` is a one-item list
+    holding the number of questions seen so far on the page, advanced for each found here."""
     md = md or renderer()
     tokens = md.parse(text)
-    options, in_question = 0, False
+    options, in_question, here = 0, False, 0
     for token in tokens:
         if token.type == "html_block" and token.content.startswith("<details>"):
             if not in_question:
                 counter[0] += 1
+                here += 1
                 options, in_question = 0, True
             letter = string.ascii_uppercase[options]
             options += 1
             token.content = DETAILS.sub(
-                f'<details class="option" data-question="{counter[0]}" data-option="{letter}">',
+                f'<details class="option" data-question="{cell}.{here}" data-option="{letter}">',
                 token.content, count=1)
             token.content = token.content.replace(
                 "</summary>", ' <span class="your-choice" hidden>(your choice)</span></summary>', 1)

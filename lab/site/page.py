@@ -40,7 +40,7 @@ def render(lab, notebook, starter, neighbours, grading, student_file="harness.py
     for index, cell in enumerate(notebook.cells):
         if cell.cell_type == "markdown":
             body.append(f'<section class="md" id="{cell.id}">'
-                        f"{markdown.to_html(cell.source, counter, md)}</section>")
+                        f"{markdown.to_html(cell.source, counter, md, cell.id)}</section>")
         elif cell.cell_type == "code":
             html_cell, can = _code(cell)
             runnable += can
@@ -56,7 +56,7 @@ def render(lab, notebook, starter, neighbours, grading, student_file="harness.py
 <title>{html.escape(lab.heading)}</title>
 <link rel="stylesheet" href="../assets/site.css">
 </head>
-<body data-kind="lab" data-lab="{lab.label}" data-assets="../assets/">
+<body data-kind="lab" data-lab="{lab.label}" data-file="{html.escape(student_file)}" data-assets="../assets/">
 <header>{nav}</header>
 <main>
 <p class="kicker">{html.escape(lab.label)} · {html.escape(lab.part)} · about {lab.minutes} min</p>

@@ -98,7 +98,7 @@
     if (!booting) booting = boot();
     const { pyodide, runner } = await booting;
     const harness = window.courseHarness ? window.courseHarness() : "";
-    pyodide.FS.writeFile("/home/pyodide/harness.py", harness);
+    pyodide.FS.writeFile("/home/pyodide/" + (page.file || "harness.py"), harness);
     const code = cell.querySelector("pre.source code").textContent;
     const started = performance.now();
     const proxy = await runner.run(code, page.lab);
