@@ -116,6 +116,13 @@ def test_lesson_10_in_chromium(site, browser):
     inside = folder.resolve().as_uri() + "/"
     page = browser.page()
 
+    page.send("Emulation.setScriptExecutionDisabled", value=True)  # a reader without scripts
+    page.go(inside + "10/index.html")
+    assert "the record:" in page.eval("document.querySelector('#steering .saved').innerText")
+    assert "def context_for_model" in page.eval("document.getElementById('starter').innerText")
+    assert page.eval("document.querySelector('figure svg, .figure svg').getBoundingClientRect().width > 0")
+    page.send("Emulation.setScriptExecutionDisabled", value=False)
+
     page.go(inside + "10/index.html")
     assert page.eval("document.querySelector('#editor .cm-editor') !== null")  # CodeMirror
     assert "def context_for_model" in page.eval("window.courseHarness()")  # the starter
@@ -126,6 +133,7 @@ def test_lesson_10_in_chromium(site, browser):
     assert page.eval(f"document.querySelector('{option}').open") is True
     assert page.eval(f"document.querySelector('{option} p').offsetHeight > 0")
     assert "Right." in page.eval(f"document.querySelector('{option}').innerText")
+    page.wait("Object.keys(localStorage).some(k => k.startsWith('course:10:q:'))", timeout=10)
 
     page.go(inside + "10/index.html?run=all")  # the choice is remembered across a load
     assert page.eval(f"document.querySelector('{option}').classList.contains('chosen')")

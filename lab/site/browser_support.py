@@ -6,8 +6,10 @@ module that is not handed to students, runs only in the notebook; `why_not` says
 sentence the page shows in place of the Run button, found from the cell's own source.
 
 Pyodide is given only the lab's student-facing modules (lab.grading.isolation's
-STUDENT_MODULES, what a graded harness may import), the project's damaged.py, and two files of
-this package's browser/ folder: lab.harnesses as a browser has it, and the cell runner.
+STUDENT_MODULES, what a graded harness may import), one notebook helper that reads no file and
+imports nothing (lab.gaps: whether a harness defines a gap's names yet), the project's
+damaged.py, and two files of this package's browser/ folder: lab.harnesses as a browser has
+it, and the cell runner. No grader module, test, right or wrong answer, or finished harness.
 """
 
 import ast
@@ -19,6 +21,7 @@ LAB = pathlib.Path(__file__).resolve().parent.parent
 BROWSER = pathlib.Path(__file__).resolve().parent / "browser"
 # The browser's stand-in for lab.harnesses has these; the notebook's has more.
 BROWSER_HARNESSES = {"pick_harness", "with_repair", "starter_harness", "patched", "load_harness"}
+NOTEBOOK_HELPERS = ("gaps",)
 CANNOT = {"subprocess": "starts a process", "socket": "opens a socket",
           "threading": "starts a thread", "multiprocessing": "starts a process",
           "http": "talks HTTP", "urllib": "talks to the network", "asyncio.subprocess": "starts a process"}
@@ -27,7 +30,7 @@ CANNOT = {"subprocess": "starts a process", "socket": "opens a socket",
 def python_files(project):
     """{path in Pyodide's home: text} for every Python file the browser is given."""
     files = {f"lab/{name}.py": (LAB / f"{name}.py").read_text(encoding="utf-8")
-             for name in STUDENT_MODULES}
+             for name in (*STUDENT_MODULES, *NOTEBOOK_HELPERS)}
     files["lab/harnesses.py"] = (BROWSER / "harnesses.py").read_text(encoding="utf-8")
     files["_course_runner.py"] = (BROWSER / "runner.py").read_text(encoding="utf-8")
     damaged = pathlib.Path(project) / "damaged.py"
@@ -42,7 +45,8 @@ def why_not(source):
         tree = ast.parse(source)
     except SyntaxError:
         return ""  # a cell that uses top-level await parses; anything else shows its own error
-    shipped = {"lab", "harnesses", *(f"lab.{name}" for name in STUDENT_MODULES)}
+    shipped = {"lab", "harnesses",
+               *(f"lab.{name}" for name in (*STUDENT_MODULES, *NOTEBOOK_HELPERS))}
     for node in ast.walk(tree):
         names = []
         if isinstance(node, ast.Import):
@@ -65,5 +69,5 @@ def why_not(source):
     return ""
 
 
-_NOTEBOOK_ONLY = {"harnesses", "casebook", "clinic", "loopback", "sdk", "gaps", "course",
+_NOTEBOOK_ONLY = {"harnesses", "casebook", "clinic", "loopback", "sdk", "course",
                   "notebook", "lessons", "rules", "nearly_right"}

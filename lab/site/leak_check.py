@@ -8,8 +8,11 @@ folder is checked against the answer of every lab on the site.
 
 import html
 import pathlib
+import re
 
 from ..release import leaks as release_leaks
+
+TAG = re.compile(r"<[^<>]*>")
 
 
 def leaks(site, built):
@@ -23,7 +26,7 @@ def leaks(site, built):
                       for line in release_leaks.leaks_in(archive, lesson)]
         secret = release_leaks.secrets(lesson)
         for page in sorted(folder.glob("*.html")):
-            text = html.unescape(page.read_text(encoding="utf-8"))
+            text = html.unescape(TAG.sub("", page.read_text(encoding="utf-8")))
             lines = {line.strip() for line in text.splitlines()}
             found += [f"{label}/{page.name}: holds a line of the answer: {line}"
                       for line in sorted(secret & lines)]

@@ -37,12 +37,18 @@ def render(lab, notebook, starter, neighbours, grading, student_file="harness.py
     """The page's HTML and its counts: (html, questions, runnable cells)."""
     counter, runnable, body = [0], 0, []
     md = markdown.renderer()
+    setup = next((c for c in notebook.cells if c.id == SETUP_CELL), None)
+    blocked = browser_support.why_not(setup.source) if setup is not None else ""
+    if blocked:  # every later cell needs what the setup cell makes
+        blocked = (f"This lab's examples start from its setup cell, which a browser cannot run "
+                   f"({blocked.removeprefix('This cell ').rstrip('.').split(':')[0]}): run them "
+                   "in the notebook.")
     for index, cell in enumerate(notebook.cells):
         if cell.cell_type == "markdown":
             body.append(f'<section class="md" id="{cell.id}">'
                         f"{markdown.to_html(cell.source, counter, md, cell.id)}</section>")
         elif cell.cell_type == "code":
-            html_cell, can = _code(cell)
+            html_cell, can = _code(cell, blocked)
             runnable += can
             body.append(html_cell)
         if index == 0:
@@ -72,8 +78,8 @@ def render(lab, notebook, starter, neighbours, grading, student_file="harness.py
     return text, counter[0], runnable
 
 
-def _code(cell):
-    why = browser_support.why_not(cell.source)
+def _code(cell, blocked=""):
+    why = blocked or browser_support.why_not(cell.source)
     setup = cell.id == SETUP_CELL
     attributes = f' id="{cell.id}"' + ("" if why else " data-runnable")
     saved = outputs.to_html(cell.get("outputs", []))

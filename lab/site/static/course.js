@@ -15,20 +15,22 @@
   function questions(lab) {
     for (const option of document.querySelectorAll("details.option")) {
       const key = `${lab}:q:${option.dataset.question}`;
-      if (store.get(key) === option.dataset.option) mark(option, true);
-      option.addEventListener("toggle", () => {
-        if (!option.open) return;
+      if (store.get(key) === option.dataset.option) { mark(option, true); option.open = true; }
+      const choose = () => {
         store.set(key, option.dataset.option);
         for (const other of document.querySelectorAll(`details.option[data-question="${option.dataset.question}"]`)) {
           mark(other, other === option);
         }
-      });
+      };
+      // A click on the summary (the mouse's, or Enter's and Space's on it) is the choice,
+      // kept at once; the toggle that follows also catches an option opened any other way.
+      option.querySelector("summary").addEventListener("click", () => { if (!option.open) choose(); });
+      option.addEventListener("toggle", () => { if (option.open && store.get(key) !== option.dataset.option) choose(); });
     }
   }
 
   function mark(option, chosen) {
     option.classList.toggle("chosen", chosen);
-    if (chosen) option.open = true;
     const badge = option.querySelector(".your-choice");
     if (badge) badge.hidden = !chosen;
   }
@@ -68,6 +70,10 @@
     for (const cell of document.querySelectorAll(".cell[data-runnable]")) {
       const button = cell.querySelector("button.run");
       button.hidden = false;
+      const code = cell.querySelector("pre.source code");  // editable, as a notebook's cell is
+      code.setAttribute("contenteditable", "plaintext-only");
+      code.setAttribute("spellcheck", "false");
+      code.setAttribute("aria-label", "The cell's code (editable)");
       button.addEventListener("click", () => window.courseRun(cell));
     }
     document.addEventListener("course:ran", (event) => {
