@@ -24,7 +24,9 @@ BROWSER_HARNESSES = {"pick_harness", "with_repair", "starter_harness", "patched"
 NOTEBOOK_HELPERS = ("gaps",)
 CANNOT = {"subprocess": "starts a process", "socket": "opens a socket",
           "threading": "starts a thread", "multiprocessing": "starts a process",
-          "http": "talks HTTP", "urllib": "talks to the network", "asyncio.subprocess": "starts a process"}
+          "http": "talks HTTP", "urllib": "talks to the network", "asyncio.subprocess": "starts a process",
+          "lab.loopback": "serves a provider's API on a local socket, from a thread",
+          "lab.sdk": "talks HTTP through the official SDKs"}
 
 
 def python_files(project):
