@@ -220,6 +220,10 @@ def _site(args):
 
         build.build(args.site, only=[args.lesson] if args.lesson else None)
     except ModuleNotFoundError as error:
+        if (error.name or "").startswith("lab."):  # a student's copy: lab/site is not in it
+            print("lab_check: --site needs the instructor's copy of the course; this is a "
+                  "student's copy.", file=sys.stderr)
+            return 2
         return _needs_extra("--site", error)
     except (pyodide_files.PyodideMissing, FileExistsError, LookupError, ValueError,
             build.LeakFound) as error:

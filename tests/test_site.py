@@ -178,3 +178,11 @@ def test_lesson_10_in_chromium(site, browser):
 
 def _lines(text):
     return [line.rstrip() for line in text.strip("\n").splitlines()]
+
+
+def test_the_site_is_never_written_over_a_folder_that_holds_anything(tmp_path):
+    (tmp_path / "old.html").write_text("stale")
+    done = subprocess.run([sys.executable, "-m", "lab.lab_check", "--site", str(tmp_path)],
+                          cwd=PROJECT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "is not empty" in done.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["old.html"]
