@@ -50,6 +50,7 @@
       starter.hidden = true;
     }
     window.courseHarness = () => (api ? api.text() : current);
+    window.courseEditor = api;
     document.getElementById("reset-harness").addEventListener("click", () => {
       store.drop(key);
       current = starter.textContent;

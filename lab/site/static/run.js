@@ -99,6 +99,7 @@
     const { pyodide, runner } = await booting;
     const harness = window.courseHarness ? window.courseHarness() : "";
     pyodide.FS.writeFile("/home/pyodide/" + (page.file || "harness.py"), harness);
+    if (cell.id === "setup") loaded = harness;
     const code = cell.querySelector("pre.source code").textContent;
     const started = performance.now();
     const proxy = await runner.run(code, page.lab);
@@ -113,11 +114,19 @@
 
   // Run `target`, and first every runnable cell above it that has not run yet, as a notebook
   // needs its earlier cells.
+  // When harness.py has changed since the setup cell last loaded it, that cell runs again
+  // first, so that every Run is on the file as it is now.
   let queue = Promise.resolve();
+  let loaded = null;
   function run(target) {
     const cells = Array.from(document.querySelectorAll(".cell[data-runnable]"));
     const upto = cells.indexOf(target);
     const todo = cells.slice(0, upto + 1).filter((c) => c === target || c.dataset.ran !== "yes");
+    const setup = document.getElementById("setup");
+    const now = window.courseHarness ? window.courseHarness() : "";
+    if (setup && setup.dataset.runnable !== undefined && loaded !== null && now !== loaded && !todo.includes(setup)) {
+      todo.unshift(setup);
+    }
     queue = queue.then(async () => {
       for (const cell of todo) {
         cell.classList.add("running");
