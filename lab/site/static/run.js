@@ -141,6 +141,7 @@
   window.courseRun = run;
   window.courseRunAll = function () {
     const cells = Array.from(document.querySelectorAll(".cell[data-runnable]"));
-    return cells.length ? run(cells[cells.length - 1]).then(() => { window.courseAllRan = true; }) : Promise.resolve();
+    const done = cells.length ? run(cells[cells.length - 1]) : Promise.resolve();
+    return done.then(() => { window.courseAllRan = true; });
   };
 })();
