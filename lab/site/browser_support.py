@@ -44,11 +44,18 @@ def python_files(project):
 
 def why_not(source):
     """Why a browser cannot run the cell `source`, in a sentence; "" when it can."""
+    found = needs(source)
+    return f"This cell {found}: a browser cannot run it; run it in the notebook." if found else ""
+
+
+def needs(source):
+    """What the cell `source` needs that a browser lacks, in a few words ("starts a process
+    (subprocess)"); "" when nothing."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
         return ""  # a cell that uses top-level await parses; anything else shows its own error
-    shipped = {"lab", "harnesses",
+    shipped = {"lab", "harnesses", "lab.harnesses",
                *(f"lab.{name}" for name in (*STUDENT_MODULES, *NOTEBOOK_HELPERS))}
     for node in ast.walk(tree):
         names = []
@@ -60,15 +67,12 @@ def why_not(source):
         for name in names:
             top = name.split(".")[0]
             if name in CANNOT or top in CANNOT:
-                return (f"This cell {CANNOT.get(name) or CANNOT[top]} ({name}), which a browser "
-                        "cannot: run it in the notebook.")
-            if top == "lab" and name not in shipped and name != "lab.harnesses":
-                return (f"This cell uses {name}, which stays on the course's machine (it is "
-                        "not one of the modules handed to students): run it in the notebook.")
+                return f"{CANNOT.get(name) or CANNOT[top]} ({name})"
+            if top == "lab" and name not in shipped:
+                return f"uses {name}, a module that stays on the course's machine"
         if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
                 and node.value.id == "lab" and node.attr in _NOTEBOOK_ONLY):
-            return (f"This cell uses lab.{node.attr}, which only the notebook has: run it in "
-                    "the notebook.")
+            return f"uses lab.{node.attr}, which stays on the course's machine"
     return ""
 
 

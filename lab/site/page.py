@@ -38,11 +38,10 @@ def render(lab, notebook, starter, neighbours, grading, student_file="harness.py
     counter, runnable, body = [0], 0, []
     md = markdown.renderer()
     setup = next((c for c in notebook.cells if c.id == SETUP_CELL), None)
-    blocked = browser_support.why_not(setup.source) if setup is not None else ""
+    blocked = browser_support.needs(setup.source) if setup is not None else ""
     if blocked:  # every later cell needs what the setup cell makes
-        blocked = (f"This lab's examples start from its setup cell, which a browser cannot run "
-                   f"({blocked.removeprefix('This cell ').rstrip('.').split(':')[0]}): run them "
-                   "in the notebook.")
+        blocked = (f"This lab's examples start from its setup cell, which {blocked}: a browser "
+                   "cannot run them; run them in the notebook.")
     for index, cell in enumerate(notebook.cells):
         if cell.cell_type == "markdown":
             body.append(f'<section class="md" id="{cell.id}">'
