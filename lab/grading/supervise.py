@@ -142,10 +142,13 @@ class Warm:
     def _stop(self):
         if self._worker is not None:
             try:
-                self._worker.stdin.close()
+                self._worker.stdin.close()  # no more Jobs: it closes its sandbox and ends
             except OSError:
                 pass
-            stop(self._worker)
+            try:
+                self._worker.wait(timeout=STOP_GRACE)
+            except subprocess.TimeoutExpired:
+                stop(self._worker)
             self._worker = None
         if self._results is not None:
             os.close(self._results)
