@@ -41,8 +41,13 @@ class Browser:
                  "--window-size=1200,900"]
         if os.geteuid() == 0:
             flags.append("--no-sandbox")
+        # Its temporary folder inside the profile: a browser leaves its singleton folder
+        # (org.chromium.Chromium.*) there, and the profile goes with the test.
+        scratch = pathlib.Path(self.profile, "tmp")
+        scratch.mkdir()
         self.process = subprocess.Popen([CHROMIUM, *flags, "about:blank"],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        env={**os.environ, "TMPDIR": str(scratch)})
         port_file = pathlib.Path(self.profile, "DevToolsActivePort")
         deadline = time.monotonic() + self.timeout
         while not (port_file.is_file() and len(port_file.read_text().split()) == 2):

@@ -5,7 +5,7 @@ started, and no file of the course's machine read. A cell that needs one of thos
 module that is not handed to students, runs only in the notebook; `why_not` says so in a
 sentence the page shows in place of the Run button, found from the cell's own source.
 
-Pyodide is given only the lab's student-facing modules (lab.grading.isolation's
+Pyodide is given only the lab's student-facing modules (lab.grading.worker.bundle's
 STUDENT_MODULES, what a graded harness may import), two notebook helpers that read no file
 and import no more than those (lab.gaps: whether a harness defines a gap's names yet;
 lab.timeline: a run's moments drawn as a table, as lab.figures draws), the project's
@@ -16,7 +16,7 @@ it, and the cell runner. No grader module, test, right or wrong answer, or finis
 import ast
 import pathlib
 
-from ..grading.isolation import STUDENT_MODULES
+from ..grading.worker.bundle import STUDENT_MODULES
 
 LAB = pathlib.Path(__file__).resolve().parent.parent
 BROWSER = pathlib.Path(__file__).resolve().parent / "browser"
