@@ -288,7 +288,10 @@ def test_watch_grades_again_after_a_save_says_what_changed_and_leaves_on_ctrl_c(
     watcher = subprocess.Popen(
         [sys.executable, str(PROJECT / "lab" / "lab_check.py"), "--watch", "--lesson", "10",
          "-k", "orphan"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL, text=True)
+        stdin=subprocess.DEVNULL, text=True,
+        # A shell's background job starts with Ctrl-C ignored, and a child inherits that;
+        # a student's terminal never does, so the watch gets the default, as it would there.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     lines = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in watcher.stdout], daemon=True).start()
     try:
