@@ -223,6 +223,7 @@ def run(folder, lesson, out, *, fmt=None, jobs=None, plan=None, resume=False, on
     outcome = Outcome(rows=[], skipped=len(chosen) - len(todo))
     facts = _facts(lesson, fmt, plan)
     total = manifest.total(lesson)
+    pace = Pace()
 
     def save(submission, grade):  # as each finishes, so an interrupted batch keeps what it graded
         key = file_name(submission.name)
@@ -233,7 +234,8 @@ def run(folder, lesson, out, *, fmt=None, jobs=None, plan=None, resume=False, on
         _write_text(out / entry["feedback_file"], _feedback(grade, lesson, plan, submission))
         rows[key] = entry
         outcome.graded_now += 1
-        write_summary(_ordered(rows), lesson, fmt, out, facts=dict(facts, complete=False))
+        pace.write(lambda: write_summary(_ordered(rows), lesson, fmt, out,
+                                         facts=dict(facts, complete=False)))
 
     out.mkdir(parents=True, exist_ok=True)
     write_summary(_ordered(rows), lesson, fmt, out, facts=dict(facts, complete=False))
@@ -250,11 +252,30 @@ def run(folder, lesson, out, *, fmt=None, jobs=None, plan=None, resume=False, on
     return outcome
 
 
+class Pace:
+    """Writes the summary again after a result, unless the last writing was so recent that
+    writing it this often would cost more than a tenth of the batch's time (a class of
+    thousands): then at most every ten times as long as a writing takes. A summary left
+    behind that way is at most a moment behind the result files, and the final writing, at
+    the end or on Ctrl-C, always happens."""
+
+    def __init__(self, share=10):
+        self.share, self.last, self.took = share, float("-inf"), 0.0
+
+    def write(self, writing):
+        if time.monotonic() - self.last < self.took * self.share:
+            return
+        began = time.monotonic()
+        writing()
+        self.last, self.took = time.monotonic(), time.monotonic() - began
+
+
 def _chosen(found, only):
     """The submissions `only` names (each by its folder's name or as the summary shows it),
     or all of them; ValueError naming any that is not there."""
     if not only:
         return found
+    only = [name.rstrip("/") or name for name in only]  # a shell's completion adds a "/"
     by_name = {}
     for one in found:
         by_name.setdefault(one.name, one)
@@ -542,7 +563,7 @@ def child():
     else:
         graded = plan.grade(order["harness"], lesson, name=bytes.fromhex(order["name"]))
         said = {"grade": graded.as_dict()}
-    _write_text(order["result"], json.dumps(said, ensure_ascii=False))
+    _write_text(order["result"], json.dumps(said))  # ASCII: a name may hold any bytes
     return 0
 
 
