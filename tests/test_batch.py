@@ -249,3 +249,57 @@ def test_a_submission_whose_sandbox_fails_has_a_status_of_its_own_and_resume_reg
     rows = {r["submission"]: r for r in summary(out)["submissions"]}
     assert {r["status"] for r in rows.values()} == {"graded"}, rows
     assert rows["alice"]["score"] == TOTAL and rows["alice"]["seed"] == seeds["alice"], rows
+
+
+def test_every_command_the_readme_shows_for_a_class_is_one_lab_check_takes():
+    from lab import lab_check as cli
+
+    readme = (PROJECT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Grading a class"):readme.index("### Proving a lesson")]
+    block = section.split("```sh\n", 1)[1].split("```", 1)[0]
+    commands = [line for line in block.splitlines() if line.startswith("lab-check ")]
+
+    assert len(commands) == 3, block
+    import shlex
+    for line in commands:
+        args = cli.parser().parse_args(shlex.split(line)[1:])
+        assert args.batch and cli._mistake(args) is None, (line, cli._mistake(args))
+
+
+def test_the_progress_line_says_done_of_total_elapsed_and_about_how_long_is_left():
+    from lab.grading.progress import Progress, plural
+    from lab.grading.results import Grade, Outcome
+
+    class Log(list):
+        def write(self, text):
+            self.append(text)
+
+        def flush(self):
+            pass
+
+    ticks = iter([0.0, 10.0, 20.0, 95.0])
+    log = Log()
+    progress = Progress(6, log, already=2, now=lambda: next(ticks))
+    grade = Grade(lesson=10, title="t", harness="h", tests=[Outcome("test_a", "passed")])
+
+    progress.done("alice", grade)
+    progress.done("bob", grade)
+    progress.done("carol", grade)
+
+    assert log[0] == "[3/6] alice: 1 of 1 points (0:10 elapsed, about 0:30 left)\n", log
+    assert log[1] == "[4/6] bob: 1 of 1 points (0:20 elapsed, about 0:20 left)\n", log
+    assert log[2].endswith("(1:35 elapsed, about 0:32 left)\n"), log
+    assert [plural(n, "submission") for n in (0, 1, 2)] == \
+        ["0 submissions", "1 submission", "2 submissions"]
+
+
+def test_a_released_zip_is_counted_by_the_files_in_it(tmp_path):
+    import zipfile
+
+    from lab import release
+
+    with zipfile.ZipFile(tmp_path / "a.zip", "w") as archive:
+        for name in ("setup.sh", "run_autograder", "lab/x.py"):
+            archive.writestr(name, "x")
+
+    assert release._size(tmp_path / "a.zip").startswith("3 files, ")

@@ -698,9 +698,16 @@ def command(args, lesson, plan):
               f"{plural(len(rows), 'submission')}. To go on:\n  {resume_command(args, lesson)}",
               file=sys.stderr)
         return INTERRUPTED
-    print(f"lab_check: graded {plural(done.graded_now, 'submission')} of lesson {lesson.number}"
-          f"{skipped} ({ungraded} could not be graded), {seed}; {facts['format']} results, "
-          f"feedback and summary.csv in {args.output}")
+    if not done.graded_now and done.skipped:
+        print(f"lab_check: nothing left to grade: {plural(done.skipped, 'submission')} of "
+              f"lesson {lesson.number} already graded under {seed}, their results in "
+              f"{args.output}")
+    else:
+        print(f"lab_check: graded {plural(done.graded_now, 'submission')} of lesson "
+              f"{lesson.number}{skipped}, {seed}"
+              + (f"; {ungraded} could not be graded (the problem column says why)"
+                 if ungraded else "")
+              + f"; {facts['format']} results, feedback and summary.csv in {args.output}")
     if failed:
         print(f"lab_check: the grader failed on {', '.join(failed)} (the grader's fault, not "
               "the students'): see the problem column of summary.csv, then grade them again "

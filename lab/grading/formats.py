@@ -19,7 +19,8 @@ json, this project's own shape (`Grade.as_dict`), keys in this order:
     visibility, score. Tests come in the order tests.py defines them.
 
 gradescope, as Gradescope's autograder specification gives results.json:
-    score, execution_time (whole seconds), output (for the whole submission), stdout_visibility
+    score, execution_time (whole seconds), output (for the whole submission, which every
+    student sees: it names and counts the visible tests only, unless show_hidden), stdout_visibility
     ("hidden": lab_check's own printing may show hidden tests), extra_data (version, lesson,
     harness, sha256, exit_code), tests: each with name, number, score, max_score, status
     (passed or failed; a grader error is failed, and its output says whose fault it is),
