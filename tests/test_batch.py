@@ -328,3 +328,21 @@ def test_resuming_from_a_summary_that_is_not_one_is_refused_before_grading(tmp_p
 
     assert run.returncode == 2 and "summary.json" in run.stderr, run.stderr
     assert (tmp_path / "out" / "summary.json").read_text() == text, "written over"
+
+
+def test_gradescopes_overall_output_counts_the_visible_tests_and_names_no_hidden_one(tmp_path):
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "submission" / "harness.py").write_text(LESSON.starter.read_text())
+
+    ran = subprocess.run([sys.executable, "-m", "lab.release.autograder", "--lesson", "10",
+                          "--root", str(tmp_path)], cwd=PROJECT, capture_output=True,
+                         text=True, timeout=300)
+
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    results = json.loads((tmp_path / "results" / "results.json").read_text())
+    visible = [t for t in results["tests"] if t["visibility"] == "visible"]
+    passed = sum(t["status"] == "passed" for t in visible)
+    assert f"Visible tests: {passed} passed, {len(visible) - passed} failed" \
+        in results["output"], results["output"]
+    assert not [t for t in HIDDEN if title(t) in results["output"]], results["output"]
+    assert len(results["tests"]) == len(LISTED), "every test, hidden ones too, goes to Gradescope"
