@@ -11,6 +11,9 @@ says more than seconds from two runs. What is measured, and against what:
   lab_check   `python lab/lab_check.py` on the finished lesson-10 harness, as a subprocess, the
               way a student runs it, against `python -m pytest --version`: what starting
               pytest costs at the least, and lab_check grades with pytest.
+  watch       a --watch re-grade from its warm worker (pytest, the plugin and the sandbox
+              kept from the save before), in this process, against the floor's test time:
+              the session pytest reports in the floor's process, its start-up left out.
   batch       `lab_check --batch` on 40 submission folders (the finished harness, the starter,
               each wrong and right answer, in turn), with --jobs 1 and with --jobs 2: two alike
               halves of 20, graded with 1, 2, 2, then 1 jobs, so that a change in the machine's
@@ -83,6 +86,8 @@ COLUMNS = ("measure", "figure", "compared with", "ratio", "target", "result")
 # The issue's targets: a ratio to the floor beside it, or seconds, or a scaling exponent.
 LAB_CHECK_TARGET = 2.0      # lab_check at most this many times the floor: the same graded
                             # tests in one process, with no isolation (bench/inprocess.py)
+WATCH_TARGET = 1.2          # a --watch re-grade, from its warm worker, at most this many
+                            # times the floor's own test time (pytest's session, no start-up)
 BATCH_TARGET = 1.7          # 2 jobs at least this many times the throughput of 1
 NOTEBOOK_TARGET = 8.0       # seconds for the whole notebook, headless
 REPAIR_TARGET = 5.0         # repair_tool_history at most this many single passes, at 1M
@@ -112,6 +117,7 @@ def main(argv=None):
     began, machine = time.monotonic(), describe_machine()
     say(f"benchmarking on {machine}")
     figures = {"lab_check": measure_lab_check(plan.runs),
+               "watch": measure_watch(plan.runs),
                "batch": measure_batch(plan.copies),
                "notebook": measure_notebook(plan.notebooks),
                "repair": measure_repair(plan.sizes, plan.rounds, plan.samples)}
@@ -206,6 +212,50 @@ def measure_lab_check(runs):
             "properties": len(properties),
             "properties_seconds": sum(t["seconds"] for t in grade["tests"]
                                       if t["test"] in properties)}
+
+
+FLOOR_SESSION = re.compile(r" in (\d+(?:\.\d+)?)s")  # pytest's last line: "20 passed in 3.2s"
+
+
+def measure_watch(runs):
+    """A --watch re-grade from its warm worker (lab.grading.supervise.Warm: pytest and the
+    plugin imported, the sandbox's zygote kept; the file rewritten as a save would), timed in
+    this process from the save's grading call to its Grade (the watcher's debounce is left
+    out), against the floor's test time: what pytest itself says its session took in the
+    floor's process (collection and the tests, no start-up). In turns, after one of each."""
+    from lab.grading.grade import grade
+    from lab.grading.supervise import Warm
+
+    floor = [sys.executable, "-m", "pytest", str(LESSON.tests), "-p", "bench.inprocess",
+             "-p", "hypothesis.extra.pytestplugin", "-p", "no:cacheprovider", "-q",
+             "-c", os.devnull, "--rootdir", tempfile.gettempdir(),
+             "--harness", str(LESSON.finished)]
+    say(f"--watch's re-grade from a warm worker, {runs} runs beside the floor's test time")
+    seen = {"watch": [], "floor": []}
+    with tempfile.TemporaryDirectory(prefix="bench-watch-") as scratch, Warm() as warm:
+        harness = pathlib.Path(scratch, "harness.py")
+        for count in range(runs + 1):
+            harness.write_text(LESSON.finished.read_text() + f"\n# save {count}\n")
+            began = time.perf_counter()
+            graded = grade(harness, LESSON, warm=warm)
+            took = time.perf_counter() - began
+            if graded.problem or graded.score != graded.max_score:
+                raise RuntimeError(f"the warm re-grade did not pass: {graded.problem}")
+            printed = run_printing(floor)
+            if count:  # the first of each fills caches and starts the worker: not counted
+                seen["watch"].append(took)
+                seen["floor"].append(float(FLOOR_SESSION.findall(printed)[-1]))
+    return {"seconds": median(seen["watch"]), "floor_tests": median(seen["floor"])}
+
+
+def run_printing(command):
+    """What `command` printed, run from the project's folder; it must exit 0."""
+    done = subprocess.run(command, cwd=PROJECT, env=ENVIRONMENT, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"`{' '.join(command)}` exited with {done.returncode}:\n"
+                           f"{done.stdout[-3000:]}")
+    return done.stdout
 
 
 def property_tests(tests_file):
@@ -495,7 +545,8 @@ def median(values):
 
 def rows(figures, plan):
     """The table's rows, in COLUMNS' order, from what was measured; a note after each miss."""
-    return [*lab_check_rows(figures["lab_check"], plan.runs), *batch_rows(figures["batch"]),
+    return [*lab_check_rows(figures["lab_check"], plan.runs),
+            *watch_rows(figures["watch"], plan.runs), *batch_rows(figures["batch"]),
             *notebook_rows(figures["notebook"]), *repair_rows(figures["repair"], plan.sizes),
             *memory_rows(figures["lab_check"], figures["batch"])]
 
@@ -520,6 +571,21 @@ def lab_check_rows(lab_check, runs):
             f"{seconds(rest)} (two Pythons, the sandbox and pytest starting), "
             f"{times(rest / bare)} the whole floor. Each answer crosses the sandbox's boundary "
             "as JSON, and a session's every event is a round trip."))
+    return table
+
+
+def watch_rows(watch, runs):
+    ratio = watch["seconds"] / watch["floor_tests"]
+    table = [(f"--watch re-grade from its warm worker (median of {runs} saves)",
+              seconds(watch["seconds"]),
+              f"the floor's test time (pytest's session): {seconds(watch['floor_tests'])}",
+              times(ratio), f"≤ {WATCH_TARGET:g}×", verdict(ratio, "<=", WATCH_TARGET))]
+    if missed(table):
+        table.append(note(
+            "--watch: a re-grade still checks the import in a clean process, forks one clean "
+            "process a test and sends every answer across the sandbox's boundary as JSON; "
+            "what it no longer pays is Python, pytest and the plugin starting, and the "
+            "sandbox being built."))
     return table
 
 

@@ -76,7 +76,7 @@ def _edited(link: course.Lab, project) -> compose.Harness:
 def _unmarked(text: str) -> str:
     """A student's file without the gap markers the starter left in it: what sat between them
     is the student's own code now."""
-    return "".join(line for line in text.splitlines(keepends=True)
+    return "".join(line for line in compose.physical_lines(text)
                    if line.strip() not in (BEGIN, END))
 
 

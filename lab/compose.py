@@ -104,7 +104,7 @@ def compose(parent: str | None, changes: str, declares: str, *, patch: str | Non
 
 def parse(text: str, name: str = "harness") -> Harness:
     """`text` (a harness or a changes.py) as its docstring, imports and regions."""
-    lines = text.splitlines(keepends=True)
+    lines = physical_lines(text)
     try:
         tree = ast.parse(text)
     except SyntaxError as error:
@@ -123,6 +123,13 @@ def parse(text: str, name: str = "harness") -> Harness:
             for i in range(node.lineno - 1, node.end_lineno)}
     regions, drops = _regions(lines, owner, skip, name)
     return Harness(docstring, imports, regions, drops)
+
+
+def physical_lines(text: str) -> list[str]:
+    """`text`'s lines as Python numbers them (ending at \\n, \\r\\n or \\r), each with its end:
+    str.splitlines also splits at a form feed or U+2028, which may stand in a comment or a
+    string, and the lines would no longer be the ones ast's line numbers point at."""
+    return re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z", text)
 
 
 def render(harness: Harness, declares: str) -> str:
@@ -250,6 +257,8 @@ def _regions(lines: list[str], owner: list[int | None], skip: set[int],
             place = "first" if placed["first"] else placed["after"]
             continue
         if header and owner[i] is None:
+            if pending:  # comments right above a header end the region before: never dropped
+                _add(regions, name, i, Unit((), "".join(pending), blanks))
             regions.append(Region(header["name"], ""))
             pending, blanks, last = [], 0, None
             continue

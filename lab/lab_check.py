@@ -23,6 +23,7 @@ lab/project.py); the lesson is --lesson, else the one the harness declares on it
 `# lab: lesson N` line, else the newest. Test files named on the command line run instead of
 the lesson's own; `tests.py`, when there is no such file where lab_check runs, is the lesson's.
     lab-check --release 10 --output DIR [--gradescope FILE.zip]   (see lab/release/)
+    lab-check --site DIR [--lesson 10]          (the course as a static web site: lab/site/)
 
 Exit status of one grading: 0 every test passed; 1 some test failed; 2 nothing could be graded
 (no such file, not Python, a syntax error, an import that fails, a missing name, no such
@@ -49,7 +50,7 @@ if __package__ in (None, ""):  # run as a file: python lab/lab_check.py
 
 from lab import lessons, project  # noqa: E402
 from lab.grading.formats import FORMATS  # noqa: E402
-from lab.grading.sandbox import Limits  # noqa: E402
+from lab.grading.inside.protocol import Limits  # noqa: E402
 
 STUDENT_ONLY = ("watch", "hint", "reset", "course", "next")  # act on one student's work
 
@@ -149,12 +150,37 @@ def _instructor_options(g):
                    "student's copy into --output DIR, and/or --gradescope FILE.zip")
     g.add_argument("--gradescope", metavar="FILE.zip", help="with --release, write Gradescope's "
                    "autograder zip")
+    g.add_argument("--site", metavar="DIR", help="write the course as a static web site into DIR "
+                   "(every written lab a page; with --lesson, that lab's page only; see lab/site/)")
 
 
 def main(argv=None):
+    """lab_check's command line. SIGTERM and SIGHUP end it as Ctrl-C would, so that a grading
+    stopped from outside still stops its worker and removes its folders."""
+    import signal
+    import threading
+
+    def stopped(number, frame):
+        raise SystemExit(128 + number)
+
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        for number in (signal.SIGTERM, signal.SIGHUP):
+            if signal.getsignal(number) is signal.SIG_DFL:
+                previous[number] = signal.signal(number, stopped)
+    try:
+        return _main(argv)
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _main(argv=None):
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
     args = parser().parse_args(argv)
+    if args.site:
+        return _site(args)
     harness = _find_harness(args.harness)
     if args.course or args.next:
         mistake = _mistake(args)
@@ -217,7 +243,28 @@ def main(argv=None):
 
 
 # What the instructor's commands need beyond grading: building and running notebooks.
-INSTRUCTOR_MODULES = ("nbformat", "nbclient", "jupytext", "ipykernel")
+INSTRUCTOR_MODULES = ("nbformat", "nbclient", "jupytext", "ipykernel", "markdown_it")
+
+
+def _site(args):
+    """--site DIR: the course's static site (lab.site.build); 2 when it cannot be built."""
+    try:
+        if _needs_extra("--site"):
+            return 2
+        from lab.site import build, pyodide_files
+
+        build.build(args.site, only=[args.lesson] if args.lesson else None)
+    except ModuleNotFoundError as error:
+        if (error.name or "").startswith("lab."):  # a student's copy: lab/site is not in it
+            print("lab_check: --site needs the instructor's copy of the course; this is a "
+                  "student's copy.", file=sys.stderr)
+            return 2
+        return _needs_extra("--site", error)
+    except (pyodide_files.PyodideMissing, FileExistsError, LookupError, ValueError,
+            build.LeakFound) as error:
+        print(f"lab_check: {error}", file=sys.stderr)
+        return 2
+    return 0
 
 
 def _needs_extra(option, error=None):
@@ -299,7 +346,7 @@ def _mistake(args):
 
 # -- one student's harness ----------------------------------------------------------------
 
-def _graded(args, harness, lesson, tests, limits):
+def _graded(args, harness, lesson, tests, limits, warm=None):
     """The Grade of the harness; when it cannot be found, or the grader itself breaks, a Grade
     that says so."""
     import dataclasses
@@ -313,7 +360,7 @@ def _graded(args, harness, lesson, tests, limits):
     try:
         chosen = dataclasses.replace(plan.from_args(args), limits=limits,
                                      tests=tuple(str(t) for t in tests))
-        return chosen.grade(harness, lesson)
+        return chosen.grade(harness, lesson, warm=warm)
     except Exception as error:  # the grader's own bug: still leave a result that says so
         traceback.print_exc()
         why = (f"the grader itself failed ({type(error).__name__}: {error}). This is a bug in "
@@ -354,13 +401,16 @@ def _watch(args, harness, lesson, tests, limits):
     if isinstance(harness, project.NotFound):
         print(f"lab_check: {harness}", file=sys.stderr)
         return 2
-    def graded():
-        result = _graded(args, harness, lesson, tests, limits)
-        _remember(harness, lesson, result)
-        return result
+    from lab.grading.supervise import Warm
 
-    return watch.run(harness, graded,
-                     lambda grade: text_report(grade, lesson, verbose=args.verbose))
+    with Warm() as warm:  # one worker for every round: pytest imported, the sandbox started
+        def graded():
+            result = _graded(args, harness, lesson, tests, limits, warm=warm)
+            _remember(harness, lesson, result)
+            return result
+
+        return watch.run(harness, graded,
+                         lambda grade: text_report(grade, lesson, verbose=args.verbose))
 
 
 def _hint(args, harness, lesson, tests, limits):

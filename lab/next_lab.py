@@ -78,6 +78,11 @@ def start_next(at: Position, grade: Grader, project: pathlib.Path | None = None)
     if ahead.is_checkpoint:
         target = at.folder / onward.student_file(ahead)
         _not_the_courses_own(target, project)
+        if target.resolve() == at.file.resolve():
+            raise Refused(f"{onward.name(ahead)} starts in a file of its own, {target.name}, and "
+                          f"that is the file you graded as {onward.name(at.lab)}: keep your "
+                          f"harness as {onward.HARNESS} (lab-check --next finds it there), then "
+                          "run lab-check --next again. Nothing was changed.")
         backup = _put(target, lessons.lesson(ahead.id).starter.read_bytes())
         return Started(ahead, target, backup, None)
     harness, parent = _harness_to_carry(at, ahead, grade, project)
@@ -174,12 +179,21 @@ def _carry(text: str, ahead: Lab, since: Lab, project: pathlib.Path | None):
     from . import carry, compose
 
     try:
-        return carry.carry_forward(text, ahead, since, project)
+        carried = carry.carry_forward(text, ahead, since, project)
     except compose.ComposeError as error:
         raise Refused(f"your harness cannot be carried forward as it is ({error}): put it back "
                       f"in the shape its starter had (regions opened by `# == N name ==`), or "
                       f"take {onward.name(ahead)}'s own starter with lab-check --reset --lesson "
                       f"{ahead.label}.") from None
+    try:  # a file that passed its lab is never swapped for one that does not even compile
+        compile(carried.text, onward.HARNESS, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
+        raise Refused(f"carrying your harness forward into {onward.name(ahead)} went wrong (the "
+                      f"file it made does not compile: {type(error).__name__}: {error}). This "
+                      "is a bug in the lab, not in your harness: please report it. Nothing was "
+                      f"changed; lab-check --reset --lesson {ahead.label} gives the lesson's "
+                      "own starter instead.") from None
+    return carried
 
 
 def _not_the_courses_own(target: pathlib.Path, project: pathlib.Path | None) -> None:

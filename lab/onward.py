@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import shlex
 import tomllib
 from dataclasses import dataclass
 
@@ -88,7 +89,9 @@ def next_command(graded_file: str = HARNESS) -> str:
     lab-check finds by itself; naming the file for any other (a checkpoint's doctor.py)."""
     if os.path.basename(graded_file) == HARNESS:
         return "lab-check --next"
-    return f"lab-check --next --harness {graded_file}"
+    # one shell word, and one line: a name may hold spaces, a newline or an escape
+    shown = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in str(graded_file))
+    return f"lab-check --next --harness {shlex.quote(shown)}"
 
 
 def student_file(lab: Lab, project: pathlib.Path | None = None) -> str:

@@ -33,6 +33,7 @@ FOLDER = ".lab-check"
 FILE = "progress.json"
 VERSION = 1
 MOST_BYTES = 64 * 1024   # a real record of eighteen labs is under 4 KiB
+MOST_POINTS = 10 ** 6    # no lab is worth more points, nor has more tests, than this
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,10 @@ def _mark(name: str, entry: object) -> Mark:
             raise ValueError(f"the {key} of lab {name}'s mark is not a {_kind_name(kind)}")
         if isinstance(value, float) and not math.isfinite(value):
             raise ValueError(f"the {key} of lab {name}'s mark is not a finite number")
+        # a number JSON allows may be far past what a float holds (9999...9, 4000 digits),
+        # and the map writes it as one: only the counts a grading can make are kept
+        if kind is not bool and kind is not str and not 0 <= value <= MOST_POINTS:
+            raise ValueError(f"the {key} of lab {name}'s mark is not a count a grading makes")
         if isinstance(value, str) and not (len(value) <= 200 and value.isprintable()):
             raise ValueError(f"the {key} of lab {name}'s mark is not a short line of text")
     if os.sep in entry["file"] or "/" in entry["file"]:
@@ -219,7 +224,14 @@ def _write_whole(path: pathlib.Path, data: bytes) -> None:
 
 def of_grade(grade) -> Mark:
     """The mark a lab_check Grade (lab.grading.results) leaves."""
-    return Mark(file=os.path.basename(str(grade.harness)), passed=grade.exit_code == 0,
+    return Mark(file=_shown(os.path.basename(str(grade.harness))), passed=grade.exit_code == 0,
                 graded=not grade.problem, score=float(grade.score),
                 max_score=float(grade.max_score), failed=int(grade.failed),
                 sha256=str(grade.sha256), at=now())
+
+
+def _shown(name: str) -> str:
+    """A file name as a mark keeps it: a short line of printable text, as `read` takes one back
+    (a name may hold a newline, an escape, 255 bytes), so that a grading never leaves a record
+    its own next reading sets aside."""
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in name)[:200]

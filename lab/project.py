@@ -62,7 +62,8 @@ def declared_lesson(harness_file):
     """The lesson id the harness declares on its `# lab: lesson N` line ("10", or "B"), or
     None when it declares none or cannot be read."""
     try:
-        with open(harness_file, encoding="utf-8", errors="replace") as source:
+        with open(harness_file, encoding="utf-8", errors="replace",  # a fifo: no waiting
+                  opener=lambda path, flags: os.open(path, flags | os.O_NONBLOCK)) as source:
             top = source.read(MARKER_WITHIN)
     except OSError:
         return None

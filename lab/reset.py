@@ -9,6 +9,10 @@ whole starter. A file that is the starter already is left alone, and no backup i
 
 import os
 import pathlib
+import stat
+import tempfile
+
+LARGEST = 64 * 1024 * 1024  # bytes: far past any student file; more is not backed up whole
 
 
 def reset(target, starter):
@@ -20,7 +24,7 @@ def reset(target, starter):
         return f"wrote the starter to {target} (there was no file there)."
     if target.is_dir():
         raise IsADirectoryError(21, "it is a folder, not a file")
-    mine = target.read_bytes()
+    mine = _read_plain(target)
     if mine == fresh:
         return f"{target} is the starter already: nothing changed."
     backup = _keep(target, mine)
@@ -39,7 +43,7 @@ def put(target, data):
         return None
     if target.is_dir():
         raise IsADirectoryError(21, "it is a folder, not a file")
-    mine = target.read_bytes()
+    mine = _read_plain(target)
     if mine == data:
         return None
     backup = _keep(target, mine)
@@ -67,7 +71,37 @@ def _keep(target, data):
         return backup
 
 
+def _read_plain(target):
+    """The bytes of the file `target` names (through a link, as the student sees it), if it is
+    a regular file of a sane size: a pipe or a device (/dev/zero) would block or never end, and
+    is refused with an OSError, so that nothing is changed."""
+    descriptor = os.open(target, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(descriptor, "rb") as source:
+        if not stat.S_ISREG(os.fstat(source.fileno()).st_mode):
+            raise OSError(22, "it is not a plain file (a pipe or a device?): move it away")
+        data = source.read(LARGEST + 1)
+    if len(data) > LARGEST:
+        raise OSError(27, f"it is larger than {LARGEST // 1024 // 1024} MiB, more than a student "
+                          "file ever is: move it away")
+    return data
+
+
 def _replace(target, data):
-    part = target.with_name(f".{target.name}.reset")
-    part.write_bytes(data)
-    os.replace(part, target)
+    """Put `data` in `target` whole: written to a new file beside it (made here, so never
+    through a link someone left under a fixed name), then renamed over it."""
+    descriptor, part = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                        suffix=".reset")
+    try:
+        with os.fdopen(descriptor, "wb") as out:
+            out.write(data)
+        os.chmod(part, 0o666 & ~_umask())  # as a file made afresh would be
+        os.replace(part, target)
+    except BaseException:
+        os.unlink(part)
+        raise
+
+
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -21,6 +21,7 @@ IS_ROOT = os.geteuid() == 0
 UID = 4_000_000 + os.getpid() % 1000  # no account has it (and user namespaces can map it)
 SYSTEM_PYTHON = "/usr/bin/python3"
 NEEDED = ("pytest", "hypothesis")  # what lab_check imports beyond the standard library
+_MADE = []  # every folder environment() made, to be removed by remove_all()
 
 
 def available():
@@ -55,7 +56,7 @@ def _closure(names):
 def environment(project):
     """(python, project copy): a plain user's Python and copy of `project`, made once."""
     root = pathlib.Path(tempfile.mkdtemp(prefix="lab-plain-user-"))
-    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    _MADE.append(root)
     root.chmod(0o755)
     copy = root / "project"
     shutil.copytree(project, copy, ignore=shutil.ignore_patterns(
@@ -79,6 +80,18 @@ def environment(project):
         if not script.is_symlink():
             script.chmod(0o755)
     return str(venv / "bin" / "python"), copy
+
+
+def remove_all():
+    """Remove every environment made here (a plain user's leftovers in them included)."""
+    from lab.grading.tidy import remove_tree
+
+    while _MADE:
+        remove_tree(_MADE.pop())
+    environment.cache_clear()
+
+
+atexit.register(remove_all)
 
 
 def command(project, *args):

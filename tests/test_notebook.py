@@ -297,10 +297,15 @@ class Chromium:
         self._replies, from_browser = os.pipe()
         # The browser looks for its pipe on fds 3 and 4. The pipe's ends go in as stdin and
         # stdout, and the shell moves them there (dash's redirections take one digit only).
+        # Its own temporary folder beside the profile: a browser that is killed leaves its
+        # singleton folder (org.chromium.Chromium.*) there, not in the machine's /tmp.
+        scratch = pathlib.Path(self.profile).parent / "browser-tmp"
+        scratch.mkdir(parents=True, exist_ok=True)
         self._process = subprocess.Popen(
             ["sh", "-c", 'exec "$0" "$@" 3<&0 4>&1 </dev/null >/dev/null', self.binary,
              *self.FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
-            stdin=to_browser, stdout=from_browser, stderr=subprocess.DEVNULL)
+            stdin=to_browser, stdout=from_browser, stderr=subprocess.DEVNULL,
+            env={**os.environ, "TMPDIR": str(scratch)})
         os.close(to_browser)
         os.close(from_browser)
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]

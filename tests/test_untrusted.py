@@ -42,7 +42,7 @@ import plain_user
 from conftest import LESSON_10, PROJECT
 from lab.grading.inside import ipc, landlock, linux
 from lab.grading.tidy import remove_tree
-from lab.grading.sandbox import Limits
+from lab.grading.inside.protocol import Limits
 
 SUBMISSIONS = PROJECT / "tests" / "submissions"
 BASES = {"finished": LESSON_10 / "finished.py", "starter": LESSON_10 / "starter.py"}
@@ -159,7 +159,9 @@ class Case:
 
 
 CASES = [Case.read(path) for path in sorted(SUBMISSIONS.glob("*.py"))]
-RUNNABLE = CASES
+# LAB_CORPUS=name,name grades only those submissions (while working on them; never in CI)
+ONLY = set(filter(None, os.environ.get("LAB_CORPUS", "").split(",")))
+RUNNABLE = [case for case in CASES if not ONLY or case.name in ONLY]
 
 
 @dataclass
@@ -339,7 +341,7 @@ def ids(case):
 
 # -- what every submission must get ------------------------------------------------------------
 
-@pytest.mark.parametrize("case", CASES, ids=ids)
+@pytest.mark.parametrize("case", RUNNABLE, ids=ids)
 def test_each_misbehaving_submission_gets_its_verdict_and_says_why(corpus, case):
     run = corpus.runs[runnable(case).name]
 
@@ -358,7 +360,7 @@ def test_each_misbehaving_submission_gets_its_verdict_and_says_why(corpus, case)
         f"{case.name}: a report of {len(run.stdout)} bytes; what a harness prints is capped"
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids)
+@pytest.mark.parametrize("case", RUNNABLE, ids=ids)
 def test_each_run_ends_within_its_time_limits_and_a_few_seconds(corpus, case):
     run = corpus.runs[runnable(case).name]
 
@@ -376,7 +378,7 @@ def busy():
     return max(1.0, os.getloadavg()[0] / len(os.sched_getaffinity(0)))
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids)
+@pytest.mark.parametrize("case", RUNNABLE, ids=ids)
 def test_each_submission_leaves_its_folder_byte_identical(corpus, case):
     run = corpus.runs[runnable(case).name]
 
@@ -641,8 +643,9 @@ def test_the_autograder_takes_a_checkpoints_letter(open_folder):
 
 def test_the_bundle_holds_exactly_the_modules_import_lab_needs():
     from lab.grading import isolation
+    from lab.grading.worker.bundle import STUDENT_MODULES, Bundle
 
-    with isolation.Bundle() as bundle:
+    with Bundle() as bundle:
         loaded = subprocess.run(
             [isolation.python(), "-I", "-S", "-c",
              f"import sys; sys.path[:0] = [{bundle.path!r}]; import lab, lab.wire_figure, damaged; "
@@ -652,5 +655,100 @@ def test_the_bundle_holds_exactly_the_modules_import_lab_needs():
         held = sorted(path.stem for path in pathlib.Path(bundle.path, "lab").glob("*.py"))
 
     assert loaded.returncode == 0, f"import lab fails in the sandbox's bundle:\n{loaded.stderr}"
-    assert loaded.stdout.split() == held == sorted(isolation.STUDENT_MODULES), (
+    assert loaded.stdout.split() == held == sorted(STUDENT_MODULES), (
         f"import lab loads {loaded.stdout.split()}; the bundle holds {held}")
+
+
+# -- a grading stopped from outside leaves nothing behind --------------------------------------
+
+import signal  # noqa: E402
+
+SLEEPER = (BASES["finished"].read_text() + "\n\nimport time as _time\n\n"
+           "def repair_tool_history(messages):  # a grading that is still running when stopped\n"
+           "    _time.sleep(60)\n")
+STOPPED = [(MODES[0], signal.SIGTERM), (MODES[0], signal.SIGKILL)] + [
+    (mode, signal.SIGKILL) for mode in MODES if mode.isolation in ("uid", "none")]
+
+
+@pytest.mark.parametrize("mode, number", STOPPED,
+                         ids=lambda x: x.name if isinstance(x, Mode) else x.name)
+def test_a_grading_stopped_from_outside_removes_every_folder_it_made(mode, number):
+    """lab_check, mid-grading, is told to stop (SIGTERM) or killed outright (SIGKILL, which it
+    cannot catch): its worker ends the sandbox and the grader's folders are removed anyway."""
+    why = mode.unavailable()
+    if why:
+        pytest.skip(f"no grading {mode.name} here: {why}")
+    parent = pathlib.Path(tempfile.mkdtemp(prefix="lab-stopped-"))
+    try:
+        parent.chmod(0o755)
+        temporary = parent / "tmp"
+        temporary.mkdir(mode=0o1777)
+        temporary.chmod(0o1777)
+        project, python = PROJECT, None
+        if mode.isolation == "uid":
+            project = parent / "project"
+            shutil.copytree(PROJECT, project, ignore=shutil.ignore_patterns(*CACHES))
+            python, _ = plain_user.environment(project)
+            project.chmod(0o750)
+        folder = submission_folder(parent / "student", SLEEPER)
+        args = ["--harness", str(folder / "harness.py"), "--lesson", "10", "-k", "orphan",
+                "--time-limit", "60"]
+        argv = ([python or sys.executable, str(project / "lab" / "lab_check.py"), *args]
+                if mode.who == "root" else plain_user.command(project, *args))
+        env = {**os.environ, **mode.env, "TMPDIR": str(temporary)}
+        with subprocess.Popen(argv, cwd=folder, env=env, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as host:
+            _wait_for(lambda: list(temporary.glob("lab-check-public-*/lab-bundle-*")), 60,
+                      "the grading's sandbox to start")
+            time.sleep(4)  # the tests are running: the student's code sleeps in one
+            made = sorted(path.name for path in temporary.iterdir())
+            host.send_signal(number)
+            status = host.wait(timeout=30)
+            said = host.stderr.read().decode(errors="replace")
+        left = _wait_for(lambda: not any(temporary.iterdir()), 30, "")
+        assert left, (f"left in the grading's temporary folder after {number.name}: "
+                      f"{sorted(p.name for p in temporary.iterdir())} (it made {made})")
+        if number == signal.SIGTERM:
+            assert status == 128 + number and "Traceback" not in said, (status, said)
+    finally:
+        remove_tree(parent)
+
+
+def _wait_for(condition, seconds, what):
+    """condition()'s first true value within `seconds`; False, or a failure naming `what`."""
+    ends = time.monotonic() + seconds
+    while time.monotonic() < ends:
+        found = condition()
+        if found:
+            return found
+        time.sleep(0.2)
+    if what:
+        pytest.fail(f"waited {seconds} s for {what}")
+    return False
+
+
+# -- --watch's kept worker ---------------------------------------------------------------------
+
+def test_a_kept_worker_grades_each_round_on_the_file_as_it_is_then():
+    """lab-check --watch grades every save on one worker (pytest imported, the sandbox kept):
+    each round still grades the file as that round found it, and the worker is the same."""
+    from lab.grading.grade import grade
+    from lab.grading.supervise import Warm
+
+    lesson, scores, workers = lessons_10(), [], set()
+    with tempfile.TemporaryDirectory() as folder, Warm() as warm:
+        harness = pathlib.Path(folder, "harness.py")
+        for base in ("finished", "starter", "finished"):
+            harness.write_text(BASES[base].read_text())
+            graded = grade(harness, lesson, select="orphan", seed=SEED, warm=warm)
+            scores.append(graded.score)
+            workers.add(warm._worker.pid)
+
+    assert scores[0] == scores[2] > scores[1] == 0, scores
+    assert len(workers) == 1, f"each round started a worker of its own: {workers}"
+
+
+def lessons_10():
+    from lab import lessons
+
+    return lessons.lesson(10)

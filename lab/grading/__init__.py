@@ -1,22 +1,32 @@
 """Grading: run a student's harness in a sandbox and judge, on the grader's side, what it does.
 
-Three kinds of process, and the modules each runs:
+Three kinds of process; the folder a module is in says which it runs in:
 
-host     lab_check's own process. `grade.grade` checks the file can be graded at all
-         (`preflight`), snapshots it, decides the isolation (`isolation`) and the seed, and
-         hands one `job.Job` to a worker (`supervise.run`); what comes back is reconciled with
-         the manifest (`tally`, `manifest`) into a Grade (`results`), printed or written by
-         `report` and `formats` (`escape` keeps any text writable). `batch` grades a class,
-         `progress` shows it, `verify` proves a lesson's tests tell right answers from wrong
-         ones; `selection`, `hints`, `difference` and `watch` serve the student's side.
-worker   `supervise.main`: starts the sandbox (`sandbox.Zygote`), checks the import
-         (`checks`), and runs the lesson's tests.py under real pytest with `plugin`, whose
-         `student` fixture (`student`) asks the sandbox things and runs the lesson's scenarios
-         here, on the student's module through proxies (`sandbox.Remote`). What goes wrong on
-         the student's side becomes a sentence (`problems`); what the tests judge is said in the
-         lesson's words (`verdict`). `tidy` removes what a grading leaves.
-sandbox  `inside`, standard library only: the `zygote` forks a clean process for each test,
-         which imports the harness and answers (`serve`), in frames (`wire`) of plain data and
-         markers for everything else (`plain`); `reaper` and `linux` end every process a test
-         started, where there is no pid namespace to do it.
+lab/grading/          the host: lab_check's own process. `grade.grade` checks the file can be
+                      graded at all (`preflight`), snapshots it, decides the isolation
+                      (`isolation`) and the seed, reads the lesson once (`manifest`) and hands
+                      one Job to a worker (`supervise.run`, or `supervise.Warm` for --watch);
+                      what comes back is reconciled with the manifest (`tally`) into a Grade
+                      (`results`), printed or written by `report` and `formats` (`escape`
+                      keeps any text writable; `difference` and `notation` say what differed).
+                      `batch` grades a class, `progress` shows it, `verify` proves a lesson's
+                      tests tell right answers from wrong ones; `selection`, `hints` and
+                      `watch` serve the student's side; `tidy` removes what a grading leaves.
+                      `problems` and `verdict` are the words the lessons' tests fail in: the
+                      worker runs those tests, and the host puts those words in the report.
+lab/grading/worker/   the worker: `main` builds the student bundle (`bundle`: what the sandbox
+                      holds, declared), starts the sandbox (`sandbox.Zygote`), checks the import
+                      (`checks`), and runs the lesson's tests under real pytest with `plugin`,
+                      whose `student` fixture (`student`) asks the sandbox things and runs the
+                      lesson's scenarios here, on the student's module through proxies
+                      (`sandbox.Remote`).
+lab/grading/inside/   the sandbox (lab_inside in the bundle), standard library only: the
+                      `zygote` forks a clean process for each test, which imports the harness
+                      and answers (`serve`); `reaper` and `linux` end every process a test
+                      started where there is no pid namespace to do it; `landlock` confines it.
+
+What crosses a boundary is defined in one module, `inside/protocol.py`, the one module of the
+grading that each side imports for it: host -> worker the Job, worker -> host a Report (each
+test under its name) or a Problem, worker <-> sandbox the zygote's Plan and control requests, a
+test's requests, answers and callbacks.
 """

@@ -72,12 +72,12 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 
-from . import formats, manifest, supervise
+from . import formats, manifest, supervise, tidy
 from .escape import csv_cell, file_name, printable, shown_name
 from .plan import Plan
 from .progress import Progress, plural
 from .results import VERSION, Grade
-from .sandbox import Limits
+from .inside.protocol import Limits
 
 PROJECT = pathlib.Path(__file__).resolve().parent.parent.parent
 HARNESS = "harness.py"
@@ -398,7 +398,7 @@ def _grade_all(found, lesson, plan, *, jobs=None, progress_stream=None, on_done=
     restore = _on_signals(stop)
     pool = ThreadPoolExecutor(max_workers=jobs)
     futures = {}
-    with tempfile.TemporaryDirectory(prefix="lab-check-batch-") as scratch:
+    with tidy.GraderFolder("batch") as scratch:
         try:
             futures = {pool.submit(_grade_one, one, lesson, scratch, plan, running, stop): one
                        for one in found}

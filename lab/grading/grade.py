@@ -8,26 +8,28 @@ checks its names, and runs the lesson's tests; what the worker reports is reconc
 manifest here (tally.py), so that only tests the lesson has can count, each once.
 """
 
+import contextlib
 import hashlib
 import os
 import pathlib
 import random
 import shutil
-import tempfile
 import time
 
-from . import isolation, manifest, preflight, selection, supervise, tally
-from .job import Job
+from . import isolation, manifest, preflight, selection, supervise, tally, tidy
+from .inside import protocol
+from .inside.protocol import Job
 from .results import Grade, Outcome
-from .sandbox import Limits
+from .inside.protocol import Limits
 
 
 def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits(), seed=None,
-          isolated=False):
+          isolated=False, warm=None):
     """A Grade for `harness_file` on `lesson` (a lessons.Lesson). `tests` are test files to
     run instead of the lesson's own; `select` a pytest -k expression; `seed` the variations'
     seed (a new one when None); `isolated`: refuse to grade without a sandbox (isolation.py),
-    as an instructor's grading must. Every fact is worked out first; the Grade is made once,
+    as an instructor's grading must; `warm`: a supervise.Warm to grade on (lab-check --watch),
+    instead of a worker of its own. Every fact is worked out first; the Grade is made once,
     at the end, and never changed."""
     started = time.monotonic()
     seed = random.SystemRandom().randrange(1, 2**31) if seed is None else seed
@@ -44,23 +46,38 @@ def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits(), see
     problem = isolation_problem(facts["isolation"], required=isolated)
     if problem:
         return graded(problem=problem)
-    with tempfile.TemporaryDirectory(prefix="lab-check-grade-") as private, \
-            tempfile.TemporaryDirectory(prefix="lab-check-public-") as public:
-        os.chmod(public, 0o711)
+    tidy.sweep_abandoned()  # what an earlier grading, killed outright, could not remove
+    with contextlib.ExitStack() as folders:
+        if warm is None:
+            private = folders.enter_context(tidy.GraderFolder("grade"))
+            public = folders.enter_context(tidy.GraderFolder("public"))
+            os.chmod(public, 0o711)
+        else:
+            private, public = warm.private, warm.public
         snapshot = os.path.join(private, "harness.py")
         problem, facts["sha256"] = _prepare(harness_file, snapshot)
         if problem:
             return graded(problem=problem)
         files = [str(pathlib.Path(t).resolve()) for t in tests] if tests else [str(lesson.tests)]
-        job = Job(snapshot=snapshot, lesson=str(lesson.folder), tests=files,
-                  isolation=facts["isolation"], seed=seed,
-                  select=selection.expression(select), limits=limits,
-                  public=public)
-        problem, outcomes, layers = _judge(supervise.run(job, private, lesson), lesson,
-                                           bool(tests or select))
+        job = _job(lesson, snapshot=snapshot, tests=files, isolation=facts["isolation"],
+                   seed=seed, select=selection.expression(select), limits=limits,
+                   public=public)
+        frame = supervise.run(job, private, lesson) if warm is None else warm.run(job, lesson)
+        problem, outcomes, layers = _judge(frame, lesson, bool(tests or select))
     if not problem and not outcomes:  # a -k that matched nothing: no pass
         problem = selection.nothing_graded(tests or [lesson.tests], select, lesson)
     return graded(problem=problem, tests=outcomes, layers=layers)
+
+
+def _job(lesson, **facts):
+    """The Job for a grading of `lesson`: the lesson read here, once, and what the worker needs
+    of it handed on (the worker reads no manifest and parses no folder's name)."""
+    read = manifest.read(lesson)
+    withheld = [name for name in read.get("release", {}).get("grader_only", [])
+                if not (lesson.folder / name).exists()]
+    return Job(lesson=str(lesson.number), needs=list(read.get("requires", {}).get("names", [])),
+               withheld=withheld, gaps=dict(read.get("gaps", {})), starter=str(lesson.starter),
+               **facts)
 
 
 def isolation_problem(kind, required=True):
@@ -95,8 +112,11 @@ def _prepare(harness_file, snapshot):
 def _copy_privately(source, target):
     """Copy `source` to a new file `target` that only this user can read from its first byte
     (the sandbox's user is given it later, and no one else ever)."""
-    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                 0o600)
+    try:  # a kept worker's snapshot is rewritten in place: its owner and mode stay the grader's
+        fd = os.open(target, os.O_WRONLY | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     0o600)
     read = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     with open(fd, "wb") as copy, open(read, "rb") as original:
         shutil.copyfileobj(original, copy)
@@ -109,6 +129,5 @@ def _judge(frame, lesson, partial):
     if "problem" in frame:
         return str(frame["problem"]), [], []
     listed = manifest.read(lesson).get("tests", {})
-    layers = frame.get("layers")
-    layers = layers if type(layers) is list and all(type(x) is str for x in layers) else []
-    return "", tally.outcomes(frame.get("tests", []), listed, partial=partial), layers
+    return ("", tally.outcomes(frame.get("tests", []), listed, partial=partial),
+            protocol.layers_of(frame))

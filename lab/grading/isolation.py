@@ -48,7 +48,7 @@ SCRATCH_MB = 256        # the size of the sandbox's /scratch; /tmp and /dev/shm 
 TMP_MB = 64
 BASE_UID = 3_000_000_000  # uid mode: far above real accounts and what containers usually map
 INSIDE = "/lab-bundle"
-# The lab's modules a student's code may use are STUDENT_MODULES. The rest of lab (lessons,
+# The lab's modules a student's code may use are worker/bundle.py's STUDENT_MODULES. The rest of lab (lessons,
 # harnesses, lab_check, grading, checkpoint B's clinic) knows where the answers are, and stays
 # out of the sandbox.
 LAB = pathlib.Path(__file__).resolve().parent.parent
@@ -167,47 +167,6 @@ def exposed_submissions(folder):
     """The submissions in a batch `folder` that any user could read: in uid isolation, one
     student's code could read, and hand in, another's."""
     return [str(p) for p in pathlib.Path(folder).glob("*/*.py") if readable_by_others(p)]
-
-
-# -- the bundle ------------------------------------------------------------------------------
-
-# What the sandbox holds of the lab, by name: the modules `import lab` loads (and the figure a
-# lesson's notebook draws), none of which knows an answer. Declared here, never found by
-# reading imports: putting a module in the sandbox is a decision, and the suite proves that
-# this list is exactly what `import lab` needs (tests/test_untrusted.py).
-STUDENT_MODULES = ("__init__", "disk", "display", "drive", "figures", "ids", "messages", "model",
-                   "shell", "validate", "wire", "wire_figure", "workspace")
-
-
-class Bundle:
-    """A folder holding what the sandbox may import: lab/ (the student-facing modules only),
-    lab_inside/ (the zygote and the code that serves a test), and damaged.py. Made once for a
-    grading, readable by anyone, deleted with it."""
-
-    def __init__(self, parent=None):
-        self.path = None
-        self._parent = parent
-
-    def __enter__(self):
-        import tempfile
-
-        self.path = tempfile.mkdtemp(prefix="lab-bundle-", dir=self._parent)
-        os.mkdir(os.path.join(self.path, "lab"))
-        for name in STUDENT_MODULES:
-            shutil.copyfile(LAB / f"{name}.py", os.path.join(self.path, "lab", f"{name}.py"))
-        shutil.copytree(LAB / "grading" / "inside", os.path.join(self.path, "lab_inside"),
-                        ignore=shutil.ignore_patterns("__pycache__"))
-        damaged = PROJECT / "damaged.py"
-        if damaged.exists():
-            shutil.copyfile(damaged, os.path.join(self.path, "damaged.py"))
-        for root, folders, files in os.walk(self.path):
-            os.chmod(root, 0o755)
-            for name in files:
-                os.chmod(os.path.join(root, name), 0o644)
-        return self
-
-    def __exit__(self, *exc):
-        shutil.rmtree(self.path, ignore_errors=True)
 
 
 # -- starting the zygote ---------------------------------------------------------------------

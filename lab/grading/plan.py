@@ -26,7 +26,7 @@ import os
 import random
 from dataclasses import asdict, dataclass, field, replace
 
-from .sandbox import Limits
+from .inside.protocol import Limits
 
 SEED_MODES = ("class", "per-student")
 
@@ -62,13 +62,14 @@ class Plan:
             return self
         return replace(self, seed=random.SystemRandom().randrange(1, 2**31))
 
-    def grade(self, harness, lesson, name=None):
+    def grade(self, harness, lesson, name=None, warm=None):
         """The Grade of `harness` on `lesson` under this plan; `name` is the submission's, for
-        a seed per student."""
+        a seed per student; `warm`, a worker started ahead (grade.grade's)."""
         from .grade import grade
 
         return grade(harness, lesson, tests=list(self.tests) or None, select=self.select,
-                     limits=self.limits, seed=self.seed_for(name), isolated=self.isolated)
+                     limits=self.limits, seed=self.seed_for(name), isolated=self.isolated,
+                     warm=warm)
 
     def isolation(self):
         """(the isolation this machine gives, or None; why a grading under this plan cannot

@@ -61,7 +61,7 @@ def text_report(grade, lesson=None, verbose=False):
     Every text is shown through escape.printable: a terminal shows it, never acts on it."""
     grade = printable_grade(grade)
     lesson = lesson or _lesson(grade.lesson)
-    lines = [f"lab_check: lesson {grade.lesson}, {grade.title}: {grade.harness}", ""]
+    lines = [f"lab_check: lesson {grade.lesson}, {grade.title}: {_one_line(grade.harness)}", ""]
     stamp = grade.version + (f", file sha256 {grade.sha256}" if grade.sha256 else "") \
         + (f", seed {grade.seed}" if grade.seed else "") \
         + (f"\nisolation: {grade.isolation} ({', '.join(grade.layers)})" if grade.layers else "") \
@@ -274,6 +274,12 @@ def _wrap(text, indent="", first=None):
     return textwrap.wrap(text, WIDTH, initial_indent=indent if first is None else first,
                          subsequent_indent=indent, break_on_hyphens=False,
                          break_long_words=False) or [""]
+
+
+def _one_line(name):
+    """A file name, already printable, on one line: a newline in it would start a report line
+    of its own (a score, a pass) that the grading never wrote."""
+    return str(name).replace("\n", "\\x0a").replace("\t", "\\x09")
 
 
 def printable_grade(grade):

@@ -1,6 +1,8 @@
 """The worker: one grading's tests, run by pytest in a process of its own, watched by the host.
 
-    python -P -m lab.grading.supervise RESULTS_FD      (the Job as JSON on standard input)
+    python -P -m lab.grading.worker.main RESULTS_FD [--serve]
+                            (the Job, a protocol frame, on standard input; --serve: Job after
+                            Job until it closes, lab-check --watch's kept worker)
 
 The Job (the snapshot's path, the seed, the tests) goes over a pipe, never on the command
 line, which any user of the machine can read. The worker makes itself undumpable at once, so
@@ -20,47 +22,60 @@ import subprocess
 import sys
 import time
 
-from . import manifest, problems
-from .inside import reaper, wire
-from .job import Job
+from . import manifest, problems, tidy
+from .inside import protocol
 from .results import Outcome
 
+PROJECT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STARTUP = 60  # seconds for starting Python and pytest, on a slow machine, on top of the tests
+STOP_GRACE = 5  # seconds a worker told to stop has to close its sandbox before it is killed
 
 
 def run(job, private, lesson):
     """Run `job` in a worker working in `private`; its frame (a dict), or an Outcome."""
-    sandboxes = os.path.join(private, "sandboxes")
-    os.mkdir(sandboxes)
-    for folder in (private, sandboxes):
-        os.chmod(folder, 0o711)
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS")}
-    # the tests import lab and damaged from the project, whatever the folder it runs in
-    paths = [str(lesson.folder.parent.parent), *filter(None, env.get("PYTHONPATH", "").split(":"))]
-    env.update(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PYTHONDONTWRITEBYTECODE="1", TMPDIR=sandboxes,
-               PYTHONPATH=":".join(paths))
-    points = manifest.total(lesson)
     ceiling = ceiling_for(lesson, job.limits)
     results_r, results_w = os.pipe()
-    # -P: the working folder, which may be the student's, is never searched for modules
-    command = [sys.executable, "-P", "-m", "lab.grading.supervise", str(results_w)]
-    with subprocess.Popen(command, cwd=private, env=env, stdin=subprocess.PIPE,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                          pass_fds=(results_w,)) as worker:
+    with _start(private, results_w) as worker:
         os.close(results_w)
         try:
             try:
-                worker.stdin.write(job.to_json().encode())
+                protocol.write_frame(worker.stdin.fileno(), {"job": job.to_dict()})
                 worker.stdin.close()
             except OSError:
                 pass  # it died before reading: its exit says how
             frame, status = _read(worker, results_r, time.monotonic() + ceiling)
         except BaseException:  # Ctrl-C, say: the worker goes too, and its sandboxes after it
-            worker.kill()
+            stop(worker)
             raise
         finally:
             os.close(results_r)
+    return _ended(frame, status, ceiling, lesson)
+
+
+def _start(private, results_w, serve=False):
+    """A worker working in `private`, writing its frames to `results_w`; `serve`: one that
+    grades Job after Job (Warm)."""
+    sandboxes = os.path.join(private, "sandboxes")
+    os.makedirs(sandboxes, exist_ok=True)
+    for folder in (private, sandboxes):
+        os.chmod(folder, 0o711)
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS")}
+    # the tests import lab and damaged from the project, whatever the folder it runs in
+    paths = [str(PROJECT), *filter(None, env.get("PYTHONPATH", "").split(":"))]
+    env.update(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PYTHONDONTWRITEBYTECODE="1", TMPDIR=sandboxes,
+               PYTHONPATH=":".join(paths))
+    # -P: the working folder, which may be the student's, is never searched for modules
+    command = [sys.executable, "-P", "-m", "lab.grading.worker.main", str(results_w),
+               *(["--serve"] if serve else [])]
+    return subprocess.Popen(command, cwd=private, env=env, stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            pass_fds=(results_w,))
+
+
+def _ended(frame, status, ceiling, lesson):
+    """The worker's frame, or the Outcome that stands for every test when it sent none."""
+    points = manifest.total(lesson)
     if status is None:
         return Outcome(test="grading", outcome="error", points=points, message=(
             f"the grading ran past its ceiling of {ceiling:g} s and was stopped, though "
@@ -75,10 +90,117 @@ def run(job, private, lesson):
     return frame
 
 
+class Warm:
+    """A worker kept between gradings of one file (lab-check --watch): pytest and the plugin
+    imported, the sandbox's zygote started and kept (it runs none of the student's code
+    itself: each test's process is forked from it clean, as within one grading). Its folders
+    are its own for as long as it lives; the snapshot is rewritten in place for each grading,
+    so the sandbox that reads it stays the same. A Job it cannot take (another isolation,
+    other limits) or a worker that died starts a new one. Use it in a with block."""
+
+    def __init__(self):
+        self.private = self.public = None
+        self._folders, self._worker, self._results, self._key = [], None, None, None
+
+    def __enter__(self):
+        self._folders = [tidy.GraderFolder("grade"), tidy.GraderFolder("public")]
+        self.private, self.public = (folder.path for folder in self._folders)
+        os.chmod(self.public, 0o711)
+        return self
+
+    def __exit__(self, *exc):
+        self._stop()
+        for folder in self._folders:
+            folder.__exit__(None, None, None)
+        return False
+
+    def run(self, job, lesson):
+        """As `run`, from the kept worker: its frame (a dict), or an Outcome."""
+        key = (job.isolation, job.limits, job.snapshot, job.public)
+        if self._worker is None or self._worker.poll() is not None or key != self._key:
+            self._stop()
+            results_r, results_w = os.pipe()
+            self._worker = _start(self.private, results_w, serve=True)
+            os.close(results_w)
+            self._results, self._key = results_r, key
+        ceiling = ceiling_for(lesson, job.limits)
+        try:
+            try:
+                protocol.write_frame(self._worker.stdin.fileno(), {"job": job.to_dict()})
+            except OSError:
+                pass  # it died: reading says how
+            frame = _read_one(self._results, time.monotonic() + ceiling, self._worker)
+        except BaseException:
+            self._stop()
+            raise
+        if frame is None:  # dead or past its ceiling: its status says which; a new one next
+            status = self._worker.poll()
+            self._stop()
+            return _ended(None, status, ceiling, lesson)
+        return frame
+
+    def _stop(self):
+        if self._worker is not None:
+            try:
+                self._worker.stdin.close()  # no more Jobs: it closes its sandbox and ends
+            except OSError:
+                pass
+            try:
+                self._worker.wait(timeout=STOP_GRACE)
+            except subprocess.TimeoutExpired:
+                stop(self._worker)
+            self._worker = None
+        if self._results is not None:
+            os.close(self._results)
+            self._results = None
+
+
+def _read_one(fd, deadline, worker):
+    """The next frame from a serving worker, or None when it died, garbled, or the deadline
+    passed (then it is killed)."""
+    buffer = protocol.FrameBuffer()
+    with selectors.DefaultSelector() as watch:
+        watch.register(fd, selectors.EVENT_READ)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                stop(worker, grace=0)
+                return None
+            if watch.select(timeout=min(left, 1.0)):
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    worker.wait()
+                    return None
+                buffer.feed(chunk)
+                try:
+                    frame = buffer.next_frame()
+                except protocol.Garbled:
+                    stop(worker, grace=0)
+                    return None
+                if frame is not None:
+                    return frame
+
+
+def stop(worker, grace=STOP_GRACE):
+    """End the worker: asked first (SIGTERM: it ends its tests and closes its sandbox, whose
+    processes may run as another user), killed if it has not ended in `grace` seconds."""
+    if worker.poll() is None:
+        if grace <= 0:
+            worker.kill()
+            worker.wait()
+            return
+        worker.terminate()
+        try:
+            worker.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+
+
 def _read(worker, fd, deadline):
     """The worker's one frame (None if it sent none) and its exit status (None: killed at the
     ceiling)."""
-    buffer, frame = wire.FrameBuffer(), None
+    buffer, frame = protocol.FrameBuffer(), None
     with selectors.DefaultSelector() as watch:
         watch.register(fd, selectors.EVENT_READ)
         while True:
@@ -94,7 +216,7 @@ def _read(worker, fd, deadline):
                 buffer.feed(chunk)
                 try:
                     frame = frame or buffer.next_frame()
-                except wire.Garbled:
+                except protocol.Garbled:
                     frame = None
                     break
     try:
@@ -109,46 +231,3 @@ def ceiling_for(lesson, limits):
     """Seconds the whole grading may take: STARTUP, and every test's limit many times over."""
     count = len(manifest.read(lesson).get("tests", {})) or 20
     return STARTUP + 20 * limits.seconds * (count + 1)
-
-
-def main(results_fd):
-    """The worker: shut itself to its own user, adopt orphans, read the Job, start the
-    sandbox, check the import, run pytest."""
-    from .inside import linux
-
-    linux.prctl(linux.PR_SET_DUMPABLE, 0)
-    reaper.become_subreaper()
-    job = Job.from_json(sys.stdin.read())
-    from . import isolation
-    from .sandbox import Zygote
-
-    # the bundle's path is on the zygote's command line, which anyone may read: it is put in
-    # the host's public folder, not the private one, so that it names nothing of the grading
-    with isolation.Bundle(job.public or None) as bundle:
-        zygote = Zygote(job.isolation, job.snapshot, bundle, os.environ.get("TMPDIR"), job.limits)
-        zygote.warm()  # it starts on the other core while pytest is imported here
-        try:
-            import pytest  # here: only the worker runs pytest
-
-            from . import checks, plugin
-
-            problem = checks.import_problem(zygote, job)
-            if problem:
-                wire.write_frame(results_fd, {"problem": problem})
-                return 0
-            return int(pytest.main(pytest_args(job),
-                                   plugins=[plugin.Grading(job, zygote, results_fd)]))
-        finally:
-            zygote.close()
-
-
-def pytest_args(job):
-    """pytest's own arguments; everything else the plugin takes from the Job itself."""
-    args = [*job.tests, "-p", "hypothesis.extra.pytestplugin",
-            "-p", "no:cacheprovider", "--rootdir", os.getcwd(), "-c", os.devnull, "-q",
-            "--hypothesis-seed", str(job.seed)]
-    return args + (["-k", job.select] if job.select else [])
-
-
-if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1])))

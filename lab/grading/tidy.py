@@ -64,3 +64,63 @@ def _run(*command):
                        stderr=subprocess.DEVNULL, timeout=COMMAND_SECONDS, check=False)
     except (OSError, subprocess.SubprocessError):  # no such command, or it hung
         pass
+
+
+# -- the grader's own folders ------------------------------------------------------------------
+
+PREFIX = "lab-check-"  # every folder a grading makes in the temporary folder: lab-check-<kind>-<pid>-
+
+
+class GraderFolder:
+    """A new folder of the grader's in the machine's temporary folder, named for the process
+    that made it (lab-check-<kind>-<pid>-...), readable by its owner only, and removed with
+    everything in it when the block ends, however it ends. Should the process be killed
+    outright (SIGKILL: no block ends), the next grading on the machine removes it
+    (`sweep_abandoned`)."""
+
+    def __init__(self, kind):
+        import tempfile
+
+        self.path = tempfile.mkdtemp(prefix=f"{PREFIX}{kind}-{os.getpid()}-")
+
+    def __enter__(self):
+        return self.path
+
+    def __exit__(self, *exc):
+        remove_tree(self.path)
+        return False
+
+
+def sweep_abandoned(folder=None):
+    """Remove the grader's folders (as GraderFolder names them) that this user owns and whose
+    process is gone: what a grading killed outright left. Never raises."""
+    import re
+    import tempfile
+
+    folder = folder or tempfile.gettempdir()
+    named = re.compile(re.escape(PREFIX) + r"[a-z-]+?-(\d+)-[^/]+$")
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        found = named.match(name)
+        if not found:
+            continue
+        path = os.path.join(folder, name)
+        try:
+            if os.lstat(path).st_uid != os.geteuid() or _alive(int(found.group(1))):
+                continue
+        except (OSError, ValueError):
+            continue
+        remove_tree(path)
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # someone else's process, or no pid at all: not ours to judge
+    return True

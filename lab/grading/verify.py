@@ -19,15 +19,14 @@ exactly as a student's would be.
 """
 
 import pathlib
-import tempfile
 from dataclasses import dataclass, field
 from functools import partial
 
 from .. import lessons
 from ..starter import GapError, make_starter
-from . import batch, manifest
+from . import batch, manifest, tidy
 from .results import VERSION
-from .sandbox import Limits
+from .inside.protocol import Limits
 
 # The seed every answer is graded with: a student's grading varies its inputs, a proof of the
 # lesson's tests is the same every time it runs (and a surprise can be replayed).
@@ -60,7 +59,7 @@ def verify(lesson, *, jobs=None, limits=Limits(), progress_stream=None):
                 for a in lesson.wrong_answers]
     answers += [(f"right/{a.name}", lesson.variant(a), partial(passes_everything, listed))
                 for a in lesson.right_answers]
-    with tempfile.TemporaryDirectory(prefix="lab-check-verify-") as scratch:
+    with tidy.GraderFolder("verify") as scratch:
         folders = []
         for subject, text, _ in answers:
             folder = pathlib.Path(scratch, subject.removesuffix(".py").replace("/", "-"))
@@ -122,7 +121,7 @@ def edition_leaks_nothing(lesson):
     if held_back:
         return Check("student's edition", "is not handed out, and says why", "not handed out",
                      [])
-    with tempfile.TemporaryDirectory(prefix="lab-check-verify-edition-") as scratch:
+    with tidy.GraderFolder("verify-edition") as scratch:
         try:
             folder = edition.build(lesson, pathlib.Path(scratch, "edition"))
             archive = gradescope.build(lesson, pathlib.Path(scratch, "autograder.zip"))

@@ -47,8 +47,8 @@ def run(harness_file, grade_once, render, out=None):
 def _digest(path):
     """The sha256 of the file's bytes, or "" when it cannot be read."""
     try:
-        with open(path, "rb") as source:
-            return hashlib.sha256(source.read()).hexdigest()
+        with open(path, "rb", opener=lambda p, f: os.open(p, f | os.O_NONBLOCK)) as source:
+            return hashlib.sha256(source.read(64 * 1024 * 1024) or b"").hexdigest()  # /dev/zero
     except OSError:
         return ""
 

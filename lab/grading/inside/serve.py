@@ -11,7 +11,7 @@ Every request carries an "id"; every answer echoes it:
     {"op": "facts", "name": "repair_tool_history", "messages": [...]}
     {"op": "value", "name": "safe_trim", "args": [...]}
 
-A value that is not plain data stays here and goes back as a marker (see plain.py); the grader
+A value that is not plain data stays here and goes back as a marker (protocol.Codec); the grader
 turns it into a proxy, so a test can drive a Harness object that lives here. Objects of the
 grader's (a scripted model, a tool's execute) arrive as markers too and are called back: the
 process sends {"cb": n, "target": k, "method": name, "args": [...]} and serves the grader's
@@ -32,8 +32,8 @@ import sys
 import threading
 import traceback
 
-from . import wire
-from .plain import Codec, NotPlain
+from . import protocol
+from .protocol import Codec, NotPlain
 
 CLIP = 500  # characters kept of an exception's message or a line of source
 HARNESS = "harness"
@@ -85,21 +85,21 @@ class Server:
             return
         self.codec.keep(module)  # number 0
         self.send(self.names(module))
-        while (request := wire.read_frame(self.fd)) is not None:
+        while (request := protocol.read_frame(self.fd)) is not None:
             self.send(self.answer(request))
 
     def send(self, answer):
         """Write one answer; one JSON cannot hold, or too large, is reported as not plain."""
         try:
-            frame = wire.encode(answer, default=self.codec.marker_for)
+            frame = protocol.encode(answer, default=self.codec.marker_for)
         except BaseException as error:  # a circle, a depth, or the student's code raising
-            frame = wire.encode({"id": answer.get("id"), "not_plain": "the answer could not "
+            frame = protocol.encode({"id": answer.get("id"), "not_plain": "the answer could not "
                                  f"be sent as JSON ({type(error).__name__}: {error})"[:CLIP]})
-        if len(frame) > wire.LARGEST:
-            frame = wire.encode({"id": answer.get("id"), "not_plain": f"the answer is "
-                                 f"{len(frame)} bytes of JSON, more than the {wire.LARGEST} "
+        if len(frame) > protocol.LARGEST:
+            frame = protocol.encode({"id": answer.get("id"), "not_plain": f"the answer is "
+                                 f"{len(frame)} bytes of JSON, more than the {protocol.LARGEST} "
                                  "the grader reads"})
-        wire.write_bytes(self.fd, frame)
+        protocol.write_bytes(self.fd, frame)
 
     # -- requests --------------------------------------------------------------------------
 
@@ -172,7 +172,7 @@ class Server:
         self.send({"cb": mine, "target": number, "method": method,
                    "args": list(args), "kwargs": dict(kwargs)})
         while True:
-            message = wire.read_frame(self.fd)
+            message = protocol.read_frame(self.fd)
             if message is None:
                 os._exit(0)  # the grader has gone: nothing is left to answer
             if message.get("cb") == mine:

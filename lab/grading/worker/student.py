@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 import lab
 
-from .problems import StudentMissingName, StudentNotPlain, StudentRaised, StudentTimeout
-from .verdict import explain
+from ..problems import StudentMissingName, StudentNotPlain, StudentRaised, StudentTimeout
+from ..verdict import explain
 from .sandbox import PowerCut, Remote
 
 __all__ = ["PowerCut", "Returned", "Student", "Value"]

@@ -20,11 +20,10 @@ import os
 import selectors
 import socket
 import time
-from dataclasses import dataclass
 
-from . import isolation, problems
-from .inside import wire
-from .inside.plain import Codec, NotPlain
+from .. import isolation, problems
+from ..inside import protocol
+from ..inside.protocol import Codec, NotPlain, Limits
 
 KEEP = 4096            # bytes of output kept from the start, and again from the end
 POLL = 0.25            # seconds between looks at whether the process is still there
@@ -35,12 +34,6 @@ FACTS = {"type", "message", "exit_code", "line", "function", "source"}
 CPU_FACTOR = 6         # a test's process may use this many times its time limit in CPU time
 TEST_FACTOR = 6        # one test's process may answer for this many time limits in all
 RECEIVED = 32 << 20    # bytes of answers one test's process may send the grader in all
-
-
-@dataclass(frozen=True)
-class Limits:
-    seconds: float = 5.0      # for one answer of the student's code, its import included
-    memory_mb: int = 1024     # what the student's code may allocate on top of its process's own
 
 
 class PowerCut(Exception):
@@ -69,7 +62,7 @@ class Output:
 
 class Zygote:
     """The sandbox of one grading: `kind` of isolation, the grader's private `snapshot` of the
-    student's file, a `bundle` (isolation.Bundle) and the grading's `private` folder."""
+    student's file, a `bundle` (bundle.Bundle) and the grading's `private` folder."""
 
     def __init__(self, kind, snapshot, bundle, private, limits=Limits()):
         self.kind, self.snapshot, self.bundle = kind, snapshot, bundle
@@ -138,6 +131,16 @@ class Zygote:
                    "processes": isolation.processes_allowed(self.kind)}
         return self._ask(request, fds)["pid"]
 
+    def reload(self):
+        """Have a running zygote read and compile the student's file again (rewritten in place
+        for the next grading, lab-check --watch); one that is not running reads it as it starts."""
+        if self._launched is None:
+            return
+        try:
+            self._ask({"op": "reload"})
+        except (OSError, ValueError):
+            self.close()  # it will be started anew, and read the file then
+
     def dump(self, pid):
         """Have the test's process `pid` write every thread's stack to its stacks pipe."""
         try:
@@ -189,7 +192,7 @@ class StudentProcess:
         self._channel, self._printed, self._stacks = ours, printed_r, stacks_r
         os.set_blocking(self._stacks, False)
         self._channel.setblocking(False)
-        self._frames, self._unsent = wire.FrameBuffer(), bytearray()
+        self._frames, self._unsent = protocol.FrameBuffer(), bytearray()
         self._printing, self._next_id, self._deadline = True, 0, None
         self._received = 0
         self._ends = time.monotonic() + TEST_FACTOR * self.limits.seconds
@@ -259,7 +262,7 @@ class StudentProcess:
 
     def _send(self, message, doing):
         try:
-            self._unsent += wire.encode(message, default=self.codec.marker_for)
+            self._unsent += protocol.encode(message, default=self.codec.marker_for)
         except (TypeError, ValueError) as error:  # the grader handed over something odd
             raise RuntimeError(f"the grader could not send {message.get('op')}: {error}")
         self._flush(doing)
@@ -326,7 +329,7 @@ class StudentProcess:
     def _next_frame(self, doing):
         try:
             return self._frames.next_frame()
-        except wire.Garbled as error:
+        except protocol.Garbled as error:
             raise self._fail(problems.garbled(str(error), doing)) from None
 
     def _serve(self, frame, doing):

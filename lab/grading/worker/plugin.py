@@ -1,7 +1,7 @@
 """The pytest plugin behind lab_check: the `student` fixture, the sandbox, and the results.
 
-lab_check's worker (supervise.py) runs the lesson's tests.py under real pytest with one
-`Grading` object as its plugin: it holds the Job (job.py), the sandbox the worker has started
+lab_check's worker runs the lesson's tests.py under real pytest with one `Grading` object as
+its plugin: it holds the Job (inside/protocol.py), the sandbox the worker has started
 (sandbox.Zygote) and the pipe only the host and the worker hold, and pytest reaches them
 through it, not through module globals. Each test gets a clean process forked from that one
 sandbox. A test that fails because of the student's code carries the explanation of a
@@ -20,11 +20,11 @@ import time
 import pytest
 from hypothesis import HealthCheck, settings
 
-from . import manifest, problems
-from .inside import wire
-from .problems import StudentProblem
+from .. import problems
+from ..inside import protocol
+from ..problems import StudentProblem
 from .student import Student
-from .verdict import GradeFailure
+from ..verdict import GradeFailure
 
 JUDGED = (GradeFailure, StudentProblem)
 SHRINKING = 2  # times the time limit hypothesis may spend shrinking a failing example
@@ -45,8 +45,9 @@ class Grading:
     """The plugin for one grading: `job` (job.Job), `zygote` (the sandbox, started), and
     `results_fd`, where every outcome is written at the end."""
 
-    def __init__(self, job, zygote, results_fd):
+    def __init__(self, job, zygote, results_fd, keep_open=False):
         self.job, self.zygote, self.results_fd = job, zygote, results_fd
+        self.keep_open = keep_open  # a serving worker's pipe, for the next grading's frame
 
     def pytest_configure(self, config):
         hypothesis_profile()
@@ -56,14 +57,15 @@ class Grading:
         from hypothesis.internal.conjecture import engine
 
         engine.MAX_SHRINKING_SECONDS = SHRINKING * self.job.limits.seconds
-        config.pluginmanager.register(Outcomes(self.results_fd, self.zygote), "lab-outcomes")
+        config.pluginmanager.register(Outcomes(self.results_fd, self.zygote, self.keep_open),
+                                      "lab-outcomes")
 
     @pytest.fixture
     def student(self, request):
         """The student's harness, in a clean process of its own for this test."""
         folder = pathlib.Path(request.node.path).parent
         you = Student(self.zygote, scenarios=scenarios_of(folder / "scenarios.py"),
-                      gaps=manifest.read_file(folder / "manifest.toml").get("gaps", {}))
+                      gaps=self.job.gaps)
         try:
             yield you
         finally:
@@ -160,13 +162,15 @@ class Outcomes:
     host's pipe, with the walls the sandbox had (`zygote.layers`). A test is "passed" only when
     its call phase passed and no phase failed."""
 
-    def __init__(self, fd, zygote=None):
+    def __init__(self, fd, zygote=None, keep_open=False):
         self.fd, self.zygote, self.tests, self.started = fd, zygote, {}, time.monotonic()
+        self.keep_open = keep_open
 
     def pytest_runtest_logreport(self, report):
-        entry = self.tests.setdefault(report.nodeid, {
-            "test": getattr(report, "lab_test", "") or report.nodeid, "outcome": "unfinished",
-            "message": "", "judged": True, "seconds": 0.0, "printed": ""})
+        # kept by node id here, in the worker; only the test's name crosses to the host
+        entry = self.tests.setdefault(report.nodeid, protocol.ReportedTest(
+            test=getattr(report, "lab_test", ""), outcome="unfinished", message="",
+            judged=True, seconds=0.0, printed=""))
         entry["seconds"] += report.duration
         entry["printed"] = _clipped(dict(report.user_properties).get("printed", entry["printed"]))
         if report.failed and entry["outcome"] in ("unfinished", "passed"):
@@ -181,7 +185,7 @@ class Outcomes:
     def pytest_sessionfinish(self, session):
         if self.fd is not None:
             layers = self.zygote.layers if self.zygote is not None else None
-            wire.write_frame(self.fd, {"tests": list(self.tests.values()),
-                                       "seconds": time.monotonic() - self.started,
-                                       "layers": layers or []})
-            os.close(self.fd)
+            protocol.write_frame(self.fd, protocol.report(
+                self.tests.values(), time.monotonic() - self.started, layers or []))
+            if not self.keep_open:
+                os.close(self.fd)

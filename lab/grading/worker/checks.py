@@ -1,0 +1,28 @@
+"""Checks made in the worker before any test runs: does the harness import in the sandbox, and
+does it have the names every test needs (the Job says which)? Each returns None, or the sentence for a grading in
+which nothing could be graded."""
+
+from ..problems import StudentProblem
+
+
+def import_problem(zygote, job):
+    """Import the harness in a clean process of the sandbox and look at its names."""
+    try:
+        process = zygote.open()
+    except StudentProblem as error:
+        return f"{error} Nothing could be graded: fix that and run lab_check again."
+    try:
+        names = process.names
+    finally:
+        process.close()
+    missing = [name for name in job.needs if name not in names]
+    if job.withheld and not missing:  # a student's copy of a checkpoint: see lab.release.edition
+        return (f"Your file imports and has what every test needs, and that is all this copy can "
+                f"check: the tests run your cases on harnesses the grader keeps "
+                f"({', '.join(job.withheld)}), which a student's copy never holds. Submit it to "
+                "be graded. Nothing was graded here.")
+    if missing:
+        return (f"harness.py has no {', '.join(f'`{n}`' for n in missing)}, which lesson "
+                f"{job.lesson} gives you and every test needs. Copy "
+                f"{'it' if len(missing) == 1 else 'them'} back from {job.starter}.")
+    return None

@@ -1,0 +1,105 @@
+"""The worker: one grading's tests (or, kept, one after another), run by pytest in a process of
+its own, watched by the host (lab.grading.supervise starts it and reads its frames).
+
+    python -P -m lab.grading.worker.main RESULTS_FD [--serve]
+
+The Job comes as a protocol frame on standard input, never on the command line, which any user
+of the machine can read; --serve: Job after Job until standard input closes (lab-check
+--watch's kept worker). The worker makes itself undumpable at once, so that no process of its
+user can open its descriptors through /proc, and asks to be told when the host dies. It builds
+the student bundle (bundle.py), starts the sandbox's zygote (sandbox.Zygote), checks the
+import in a clean process (checks.py), then runs pytest with this project's plugin (plugin.py)
+and no other, its output, report and bytecode written nowhere, in the grading's private
+folder; each grading's one frame (a Problem or a Report) goes to the results pipe.
+"""
+
+import itertools
+import os
+import signal
+import sys
+
+from ..inside import linux, protocol, reaper
+from ..inside.protocol import Job
+from .bundle import Bundle
+from .sandbox import Zygote
+
+
+def main(results_fd, serve=False):
+    """The worker: shut itself to its own user, adopt orphans, read the Job, start the
+    sandbox, check the import, run pytest."""
+
+    linux.prctl(linux.PR_SET_DUMPABLE, 0)
+    # When the host goes (killed outright, even), the worker is told, ends its tests and its
+    # sandbox, and removes the host's folders for it: no one else would.
+    linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGTERM)
+    host, private = os.getppid(), os.getcwd()
+    signal.signal(signal.SIGTERM, _interrupted)
+    reaper.become_subreaper()
+    coming = _jobs()
+    job = next(coming, None)  # a host gone before it sent one: no Job, and no grading
+    jobs = itertools.chain([job], coming) if serve else [job]
+    try:
+        return _work(job, jobs, results_fd, keep=serve) if job is not None else 0
+    finally:
+        if os.getppid() != host:
+            from ..tidy import remove_tree
+
+            for folder in (private, job.public if job is not None else ""):
+                if folder:
+                    remove_tree(folder)
+
+
+def _jobs():
+    """The Jobs a serving worker is sent, one frame each, until its standard input closes."""
+    while True:
+        message = protocol.read_frame(0)
+        if message is None:
+            return
+        yield Job.from_dict(message["job"])
+
+
+def _interrupted(number, frame):
+    """SIGTERM: stop as Ctrl-C stops pytest, so that every finally (the sandbox's) runs."""
+    raise KeyboardInterrupt
+
+
+def _work(first, jobs, results_fd, keep=False):
+    """Grade each of `jobs` (the first is `first`), all on the sandbox started for the first;
+    `keep`: the results pipe stays open for the next (a serving worker's)."""
+
+    # the bundle's path is on the zygote's command line, which anyone may read: it is put in
+    # the host's public folder, not the private one, so that it names nothing of the grading
+    with Bundle(first.public or None) as bundle:
+        zygote = Zygote(first.isolation, first.snapshot, bundle, os.environ.get("TMPDIR"),
+                        first.limits)
+        zygote.warm()  # it starts on the other core while pytest is imported here
+        try:
+            import pytest  # here: only the worker runs pytest
+
+            from . import checks, plugin
+
+            status = 0
+            for job in jobs:
+                if job is not first:
+                    zygote.reload()  # the snapshot was rewritten for this grading
+                problem = checks.import_problem(zygote, job)
+                if problem:
+                    protocol.write_frame(results_fd, protocol.problem(problem))
+                    continue
+                status = int(pytest.main(pytest_args(job), plugins=[
+                    plugin.Grading(job, zygote, results_fd, keep_open=keep)]))
+            return status
+        finally:
+            zygote.close()
+
+
+def pytest_args(job):
+    """pytest's own arguments; everything else the plugin takes from the Job itself."""
+    args = [*job.tests, "-p", "hypothesis.extra.pytestplugin",
+            "-p", "no:cacheprovider", "--rootdir", os.getcwd(), "-c", os.devnull, "-q",
+            "--hypothesis-seed", str(job.seed)]
+    return args + (["-k", job.select] if job.select else [])
+
+
+if __name__ == "__main__":
+    sys.exit(main(int(sys.argv[1]), serve="--serve" in sys.argv[2:]))
