@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import pathlib
-import tomllib
+from lab import tomlread
 from dataclasses import dataclass
 
 from . import course, lessons
@@ -111,4 +111,4 @@ def graded_whole(grade, lesson: lessons.Lesson) -> bool:
 
 
 def _manifest(path: pathlib.Path) -> dict:
-    return tomllib.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    return tomlread.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}

@@ -1,6 +1,7 @@
 """The worker: one grading's tests, run by pytest in a process of its own, watched by the host.
 
-    python -P -m lab.grading.supervise RESULTS_FD      (the Job as JSON on standard input)
+    python -P -m lab.grading.supervise RESULTS_FD      (the Job as JSON on standard input;
+                                                        lab.module_run, on 3.10 too)
 
 The Job (the snapshot's path, the seed, the tests) goes over a pipe, never on the command
 line, which any user of the machine can read. The worker makes itself undumpable at once, so
@@ -20,6 +21,7 @@ import subprocess
 import sys
 import time
 
+from .. import module_run
 from . import manifest, problems
 from .inside import reaper, wire
 from .job import Job
@@ -43,8 +45,8 @@ def run(job, private, lesson):
     points = manifest.total(lesson)
     ceiling = ceiling_for(lesson, job.limits)
     results_r, results_w = os.pipe()
-    # -P: the working folder, which may be the student's, is never searched for modules
-    command = [sys.executable, "-P", "-m", "lab.grading.supervise", str(results_w)]
+    # as -P would: the working folder, which may be the student's, is never searched for modules
+    command = module_run.command("lab.grading.supervise", results_w)
     with subprocess.Popen(command, cwd=private, env=env, stdin=subprocess.PIPE,
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                           pass_fds=(results_w,)) as worker:

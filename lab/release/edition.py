@@ -39,7 +39,7 @@ the edition is made, and their sessions saved into it (sessions.json, see lab.ca
 import pathlib
 import re
 import shutil
-import tomllib
+from lab import tomlread
 
 import nbformat
 
@@ -173,5 +173,5 @@ def _has_walkthrough(lesson):
 
 def requires_python():
     """The Python the course asks for, as its pyproject.toml says it (">=3.11")."""
-    project = tomllib.loads((lessons.PROJECT / "pyproject.toml").read_text())["project"]
+    project = tomlread.loads((lessons.PROJECT / "pyproject.toml").read_text())["project"]
     return project.get("requires-python", ">=3.11")

@@ -6,7 +6,7 @@ commands are in fenced `sh` blocks under "## 1. Install" and "## 2. Check": the 
 them from there, word for word, so the README cannot drift from what works.
 """
 
-import tomllib
+from lab import tomlread
 from dataclasses import dataclass
 
 from .. import lessons
@@ -121,7 +121,7 @@ def pyproject(facts, packages, *, with_readme=True):
     """The pyproject.toml of a copy of the lab made for lesson `facts.lesson` (an edition, or
     Gradescope's autograder): the lab's `packages`, installed from that folder, with what it
     needs to grade and to run the notebook (a kernel)."""
-    project = tomllib.loads((lessons.PROJECT / "pyproject.toml").read_text())["project"]
+    project = tomlread.loads((lessons.PROJECT / "pyproject.toml").read_text())["project"]
     needs = [*project.get("dependencies", []), "ipykernel>=6.29"]
     quoted = ", ".join(f'"{p}"' for p in packages)
     wanted = ", ".join(f'"{d}"' for d in needs)

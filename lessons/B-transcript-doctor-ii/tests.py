@@ -17,7 +17,7 @@ with its record and request), which is what a diagnosis is reasoned from.
 """
 
 import pathlib
-import tomllib
+from lab import tomlread
 
 from lab import clinic, lessons, rules
 from lab.grading.problems import StudentProblem
@@ -25,7 +25,7 @@ from lab.grading.verdict import expect
 from lab.harnesses import load_harness, nearly_right
 
 HERE = pathlib.Path(__file__).resolve().parent
-IDEAS = tomllib.loads((HERE / "ideas.toml").read_text())["ideas"]
+IDEAS = tomlread.loads((HERE / "ideas.toml").read_text())["ideas"]
 
 DIAGNOSIS = ("DIAGNOSIS names, for each harness, the idea it is missing: one id of "
              "ideas.toml.")
