@@ -131,8 +131,9 @@ def requirements():
     installed here, where the lab was proved (what is not installed here is not needed)."""
     project = tomlread.loads((lessons.PROJECT / "pyproject.toml").read_text())["project"]
     wanted = [_name(r) for r in project.get("dependencies", []) if not _marker(r)]
-    # one wanted only on some Pythons (tomli, on 3.10) keeps its marker and is left unpinned
-    pinned, seen = [r.replace('"', "'") for r in project.get("dependencies", []) if _marker(r)], set()
+    # one wanted only on some Pythons (tomli, on 3.10) keeps its marker, pinned to the version
+    # here (the suite installs it on every Python, to read TOML both ways)
+    pinned, seen = [_pinned_where(r) for r in project.get("dependencies", []) if _marker(r)], set()
     while wanted:
         name = wanted.pop(0)
         key = name.lower().replace("_", "-")
@@ -146,6 +147,15 @@ def requirements():
         pinned.append(f"{dist.metadata['Name']}=={dist.version}")
         wanted += [_name(r) for r in dist.requires or [] if "extra ==" not in r and _here(r)]
     return "".join(f"{line}\n" for line in sorted(pinned, key=str.lower))
+
+
+def _pinned_where(requirement):
+    """`requirement` with a marker, as one word: pinned to the version installed here if any."""
+    marker = _marker(requirement).replace(" ", "").replace('"', "'")
+    try:
+        return f"{_name(requirement)}=={importlib.metadata.version(_name(requirement))};{marker}"
+    except importlib.metadata.PackageNotFoundError:
+        return f"{requirement.partition(';')[0].strip()};{marker}"
 
 
 def _here(requirement):
