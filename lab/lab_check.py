@@ -13,6 +13,7 @@ right and wrong; for an instructor, grade a whole class, and prove the lesson's 
                                                  from your own file, which is kept as a backup)
     lab-check --harness harness.py --lesson 10 --format gradescope --output results.json
     lab-check --lesson 10 --batch submissions/ --output results/ [--format json] [--jobs 2]
+    lab-check --lesson 10 --batch submissions/ --output results/ --resume   (after a Ctrl-C)
     lab-check --verify 10
     lab-check --where 10
     lab-check --harness doctor.py --lesson B      (checkpoint B: a letter, not a number)
@@ -31,7 +32,7 @@ your file: nothing in your folder is written but lab-check's own record of the g
 .lab-check/progress.json beside your file, for --course (and but by --reset and --next, which
 keep your file as a backup and say what they did). Of a batch:
 0 every submission has its result, 3 the grader broke on some (see summary.csv), 2 no batch to
-grade. Of --verify: 0 the lesson's tests hold, 1 some check surprised (the table says which).
+grade, 130 stopped by Ctrl-C (every finished result kept; --resume goes on). Of --verify: 0 the lesson's tests hold, 1 some check surprised (the table says which).
 --format text|json|junit|gradescope writes the result as a person, a program, a CI system or
 Gradescope reads it (see lab/grading/formats.py); a result is written even when nothing could
 be graded.
@@ -112,7 +113,20 @@ def _instructor_options(g):
                    "holding a harness.py), each in a process of its own; needs --output")
     g.add_argument("--seed", type=int, metavar="N",
                    help="the seed the tests' inputs are varied with (a result records the one "
-                        "it used): the same seed replays a grading exactly")
+                        "it used): the same seed replays a grading exactly. Of a --batch, the "
+                        "class's seed (a new one when not given; summary.json records it)")
+    g.add_argument("--seed-per-student", action="store_true",
+                   help="with --batch, grade each student with a seed of their own, derived "
+                        "from the class's seed and the submission's name")
+    g.add_argument("--resume", action="store_true",
+                   help="with --batch, go on with the batch in --output: grade only the "
+                        "submissions it has no result for under the same lesson, seed and file")
+    g.add_argument("--only", nargs="+", metavar="NAME",
+                   help="with --batch, grade only these submissions (folder names), again, into "
+                        "the results and summary already in --output")
+    g.add_argument("--show-hidden", action="store_true",
+                   help="let what a student reads (a batch's feedback files, Gradescope's "
+                        "overall output) name and count the hidden tests too")
     g.add_argument("--require-isolation", action="store_true",
                    help="refuse to grade unless the student's code runs in a sandbox (implied "
                         "by --batch and --format gradescope)")
@@ -262,6 +276,12 @@ def _mistake(args):
         return "--batch grades submissions and --verify grades the lesson: use one of them."
     if args.batch and not args.output:
         return f"--batch {args.batch} needs --output OUTDIR, the folder for the results."
+    batch_only = [f"--{name.replace('_', '-')}" for name in ("resume", "only", "seed_per_student")
+                  if getattr(args, name)]
+    if batch_only and not args.batch:
+        return f"{' and '.join(batch_only)} go with --batch DIR --output OUTDIR."
+    if args.resume and args.only:
+        return "--resume grades what is left, --only NAME... grades some again: use one of them."
     if args.verify is not None and (args.tests or args.select or args.format or args.output):
         return "--verify runs every test of the lesson on its own answers and prints a table: " \
                "leave out test files, -k, --format and --output."
@@ -282,18 +302,18 @@ def _mistake(args):
 def _graded(args, harness, lesson, tests, limits):
     """The Grade of the harness; when it cannot be found, or the grader itself breaks, a Grade
     that says so."""
-    from lab.grading import manifest
-    from lab.grading.grade import grade
+    import dataclasses
+
+    from lab.grading import manifest, plan
     from lab.grading.results import Grade
 
     if isinstance(harness, project.NotFound):
         return Grade(lesson=lesson.number, title=manifest.title(lesson), harness=args.harness,
                      problem=str(harness))
     try:
-        isolated = (args.require_isolation or (args.format or "text") != "text") \
-            and not args.allow_unisolated
-        return grade(harness, lesson, tests=tests, select=args.select, limits=limits,
-                     seed=args.seed, isolated=isolated)
+        chosen = dataclasses.replace(plan.from_args(args), limits=limits,
+                                     tests=tuple(str(t) for t in tests))
+        return chosen.grade(harness, lesson)
     except Exception as error:  # the grader's own bug: still leave a result that says so
         traceback.print_exc()
         why = (f"the grader itself failed ({type(error).__name__}: {error}). This is a bug in "
@@ -313,11 +333,11 @@ def _grade(args, harness, lesson, tests, limits):
         _remember(harness, lesson, result)
     if not args.output:
         sys.stdout.write(text_report(result, lesson, verbose=args.verbose) if fmt == "text"
-                         else formats.render(result, fmt))
+                         else formats.render(result, fmt, args.show_hidden))
         sys.stdout.write(manifest.on_submission(lesson) if fmt == "text" else "")
         return result.exit_code
     try:
-        written = formats.write(result, fmt, args.output)
+        written = formats.write(result, fmt, args.output, args.show_hidden)
     except OSError as error:
         print(f"lab_check: cannot write {args.output} ({error.strerror or error}). Name a file "
               "in a folder you can write to.", file=sys.stderr)
@@ -500,38 +520,17 @@ def _lab(lesson):
 # -- for instructors ------------------------------------------------------------------------
 
 def _batch(args, lesson, limits):
-    from lab.grading import batch
+    """Grade a class (lab/grading/batch.py); Ctrl-C stops it cleanly and says how to go on."""
+    import dataclasses
 
-    fmt = args.format or "json"
-    from lab.grading import grade, isolation
+    from lab.grading import batch, plan
 
+    chosen = dataclasses.replace(plan.from_args(args), limits=limits)
     try:
-        kind = isolation.detect()
-        problem = grade.isolation_problem(kind, required=not args.allow_unisolated)
-    except isolation.Unavailable as error:
-        kind, problem = None, str(error)
-    if kind == "uid" and not problem and isolation.exposed_submissions(args.batch):
-        problem = (f"without namespaces, each submission runs as a user of its own, and the "
-                   f"submissions in {args.batch} are readable by any user: one could hand in "
-                   f"another's. Run: chmod -R o-rwx {args.batch}")
-    if problem:
-        print(f"lab_check: {problem}", file=sys.stderr)
-        return 2
-    try:
-        rows = batch.run(args.batch, lesson, args.output, fmt=fmt, jobs=args.jobs,
-                         limits=limits, select=args.select, tests=args.tests,
-                         isolated=not args.allow_unisolated)
-    except ValueError as error:
-        print(f"lab_check: {error}", file=sys.stderr)
-        return 2
-    broke = [r["submission"] for r in rows if r["exit_code"] == 3]
-    ungraded = sum(r["exit_code"] == 2 for r in rows)
-    print(f"lab_check: graded {len(rows)} submissions of lesson {lesson.number} "
-          f"({ungraded} could not be graded); {fmt} results and summary.csv in {args.output}")
-    if broke:
-        print(f"lab_check: the grader broke on {', '.join(broke)}: see the problem column of "
-              "summary.csv", file=sys.stderr)
-    return 3 if broke else 0
+        return batch.command(args, lesson, chosen)
+    except KeyboardInterrupt:  # before the grading began: nothing to keep
+        print("lab_check: stopped before any submission was graded.", file=sys.stderr)
+        return batch.INTERRUPTED
 
 
 def _verify(args, lesson, limits):

@@ -19,7 +19,8 @@ json, this project's own shape (`Grade.as_dict`), keys in this order:
     visibility, score. Tests come in the order tests.py defines them.
 
 gradescope, as Gradescope's autograder specification gives results.json:
-    score, execution_time (whole seconds), output (for the whole submission), stdout_visibility
+    score, execution_time (whole seconds), output (for the whole submission, which every
+    student sees: it names and counts the visible tests only, unless show_hidden), stdout_visibility
     ("hidden": lab_check's own printing may show hidden tests), extra_data (version, lesson,
     harness, sha256, exit_code), tests: each with name, number, score, max_score, status
     (passed or failed; a grader error is failed, and its output says whose fault it is),
@@ -46,7 +47,7 @@ import re
 import tempfile
 import xml.etree.ElementTree as ET
 
-from .report import printable_grade, text_report
+from .report import HIDDEN_NOTE, printable_grade, student_view, text_report
 from .results import Outcome
 
 EXTENSIONS = {"text": ".txt", "json": ".json", "junit": ".xml", "gradescope": ".json",
@@ -54,28 +55,31 @@ EXTENSIONS = {"text": ".txt", "json": ".json", "junit": ".xml", "gradescope": ".
 FORMATS = tuple(EXTENSIONS)
 
 
-def render(grade, fmt):
-    """The whole result file for `grade` in format `fmt`, one of FORMATS."""
+def render(grade, fmt, show_hidden=False, heading=""):
+    """The whole result file for `grade` in format `fmt`, one of FORMATS. `show_hidden`: the
+    overall output Gradescope shows the student names and counts hidden tests too; `heading`
+    goes before a text report."""
     if fmt not in EXTENSIONS:
         raise ValueError(f"no result format {fmt!r}; choose one of {', '.join(FORMATS)}")
     grade = printable_grade(grade)
     if fmt == "text":
-        return text_report(grade)
+        return heading + text_report(grade)
     if fmt == "json":
         return json.dumps(grade.as_dict(), indent=1, ensure_ascii=False) + "\n"
     if fmt == "gradescope":
-        return json.dumps(gradescope(grade), indent=1, ensure_ascii=False) + "\n"
+        return json.dumps(gradescope(grade, show_hidden), indent=1, ensure_ascii=False) + "\n"
     if fmt == "classroom":
         return json.dumps(classroom(grade), indent=1, ensure_ascii=False) + "\n"
     return junit(grade)
 
 
-def write(grade, fmt, path):
-    """Write `grade` to `path` in format `fmt`, making the folder if need be. The file appears
-    whole or not at all: it is written next to `path` and renamed into place."""
+def write(grade, fmt, path, show_hidden=False, heading=""):
+    """Write `grade` to `path` in format `fmt` (see `render`), making the folder if need be.
+    The file appears whole or not at all: it is written next to `path` and renamed into
+    place."""
     path = pathlib.Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = render(grade, fmt)
+    text = render(grade, fmt, show_hidden, heading)
     with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False,
                                      prefix=f".{path.name}.", suffix=".part") as part:
         part.write(text)
@@ -85,12 +89,14 @@ def write(grade, fmt, path):
 
 # -- gradescope -----------------------------------------------------------------------------
 
-def gradescope(grade):
-    """`grade` as the dict Gradescope reads from /autograder/results/results.json."""
+def gradescope(grade, show_hidden=False):
+    """`grade` as the dict Gradescope reads from /autograder/results/results.json. Each test
+    carries its visibility, which Gradescope honours; the overall output, which every student
+    sees, names and counts the visible tests only, unless `show_hidden`."""
     return {
         "score": float(grade.score),
         "execution_time": math.ceil(grade.seconds),
-        "output": _summary(grade),
+        "output": _summary(grade, show_hidden),
         "stdout_visibility": "hidden",
         "extra_data": {"version": grade.version, "lesson": grade.lesson,
                        "harness": grade.harness, "sha256": grade.sha256,
@@ -108,7 +114,8 @@ def gradescope(grade):
     }
 
 
-def _summary(grade):
+def _summary(grade, show_hidden=False):
+    shown, hid = student_view(grade, show_hidden)
     graded = (f"{grade.version}, lesson {grade.lesson} ({grade.title}): "
               f"{os.path.basename(grade.harness)}"
               + (f", sha256 {grade.sha256}" if grade.sha256 else "") + ".")
@@ -116,6 +123,9 @@ def _summary(grade):
         graded += f"\n{grade.warning}."
     if grade.problem:
         return f"{grade.problem}\n\nNothing was graded: score 0.\n{graded}"
+    if hid:
+        return (f"Visible tests: {shown.passed} passed, {shown.failed} failed, {shown.score:g} "
+                f"of {shown.max_score:g} points.\n{HIDDEN_NOTE}\n{graded}")
     return (f"{grade.passed} passed, {grade.failed} failed: {grade.score:g} of "
             f"{grade.max_score:g} points.\n{graded}")
 

@@ -85,6 +85,29 @@ def text_report(grade, lesson=None, verbose=False):
     return "\n".join(lines + body + [LEGEND, stamp, score] + _sentences(said)) + "\n"
 
 
+HIDDEN_NOTE = ("Some of the lab's tests are hidden: they count in your grade, and are not "
+               "shown or counted here.")
+
+
+def student_view(grade, show_hidden=False):
+    """(`grade` with only the tests a student may read: those whose visibility is "visible";
+    whether any were left out). With `show_hidden`, the grade as it is. A hidden test's
+    name, outcome and points stay out of what a student reads; they stay in the grade itself,
+    which the instructor's summary is made from."""
+    if show_hidden:
+        return grade, False
+    kept = [test for test in grade.tests if test.visibility == "visible"]
+    return replace(grade, tests=kept), len(kept) < len(grade.tests)
+
+
+def student_report(grade, lesson=None, show_hidden=False):
+    """The text report of what a student may read of `grade` (see `student_view`), saying so
+    when tests were left out."""
+    shown, hid = student_view(grade, show_hidden)
+    text = text_report(shown, lesson)
+    return text + (f"\n{HIDDEN_NOTE}\n" if hid else "")
+
+
 def first_failing(grade, lesson=None):
     """The name of the test the report sends the student to first, or None when all pass."""
     lesson = lesson or _lesson(grade.lesson)

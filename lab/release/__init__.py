@@ -39,7 +39,8 @@ def main(args, lesson):
         if args.output:
             made.append(("student's edition", edition.build(lesson, args.output)))
         if args.gradescope:
-            made.append(("Gradescope autograder", gradescope.build(lesson, args.gradescope)))
+            made.append(("Gradescope autograder", gradescope.build(
+                lesson, args.gradescope, show_hidden=getattr(args, "show_hidden", False))))
     except FileExistsError as error:
         print(f"lab_check: {error}", file=sys.stderr)
         return 2
@@ -54,7 +55,16 @@ def main(args, lesson):
 
 
 def _size(path):
+    """ "70 files, 163 KiB": the files a folder holds, or a zip (the files in it), and its
+    size on disk."""
+    import zipfile
+
     path = pathlib.Path(path)
-    files = [path] if path.is_file() else [p for p in path.rglob("*") if p.is_file()]
-    total = sum(p.stat().st_size for p in files)
-    return f"{len(files)} file{'s' if len(files) != 1 else ''}, {total / 1024:.0f} KiB"
+    if path.is_file():
+        count = len([i for i in zipfile.ZipFile(path).infolist() if not i.is_dir()]) \
+            if zipfile.is_zipfile(path) else 1
+        total = path.stat().st_size
+    else:
+        files = [p for p in path.rglob("*") if p.is_file()]
+        count, total = len(files), sum(p.stat().st_size for p in files)
+    return f"{count} file{'s' if count != 1 else ''}, {total / 1024:.0f} KiB"

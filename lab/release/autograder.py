@@ -8,11 +8,19 @@ is submission/harness.py; failing that, a harness.py anywhere in the submission 
 uploaded a folder), the shallowest first; failing that, the only Python file there is, under
 whatever name. Several Python files and none called harness.py, or none at all, is a score of
 0 with a sentence saying what to upload. The grade is written in Gradescope's format
-(lab.grading.formats.gradescope), each test with the manifest's visibility; what lab_check
-would print goes to stdout, which Gradescope keeps from the student (it names hidden tests).
-Exit status 0 whenever results.json was written: a low score is not a failure of the grader.
-It grades as an instructor's grading does (isolated): never without a sandbox, and without
-namespaces only once setup.sh has closed the project's folder to other users.
+(lab.grading.formats.gradescope), each test with the manifest's visibility, and the overall
+output, which every student sees, naming and counting the visible tests only (all of them with
+--show-hidden, which `lab-check --release N --gradescope FILE.zip --show-hidden` bakes into
+run_autograder); what lab_check would print goes to stdout, which Gradescope keeps from the
+student (it names hidden tests).
+
+It grades under the plan of every instructor's grading (lab.grading.plan.for_gradescope):
+isolated, never without a sandbox, and without namespaces only once setup.sh has closed the
+project's folder to other users. A failure of the grader's own is never the student's zero:
+when no sandbox can start here, or the grader breaks while grading, no results.json is written
+and the exit status is 1, with a message for the instructor on stdout and stderr, so that
+Gradescope shows the run as failed (to be fixed and regraded), not as a score. Exit status 0
+whenever results.json was written: a low score is not a failure of the grader; 2 no such lesson.
 """
 
 import argparse
@@ -23,8 +31,7 @@ import pathlib
 import sys
 
 from .. import lessons
-from ..grading import formats, manifest
-from ..grading.grade import grade
+from ..grading import formats, manifest, plan
 from ..grading.report import text_report
 from ..grading.results import Grade
 
@@ -56,17 +63,29 @@ def find_submission(folder):
                   "and submit again.")
 
 
-def run(lesson, root):
-    """Grade the submission under `root` and write root/results/results.json; the dict."""
+class GraderFailed(Exception):
+    """The grader could not grade this submission for a reason of its own; the message says
+    what, for the instructor."""
+
+
+def run(lesson, root, show_hidden=False):
+    """Grade the submission under `root` and write root/results/results.json; the dict.
+    GraderFailed, with nothing written, when the failure is the grader's."""
     root = pathlib.Path(root)
+    chosen = plan.for_gradescope(show_hidden)
+    _, problem = chosen.isolation()
+    if problem:
+        raise GraderFailed(f"no sandbox can start here: {problem}")
     harness, note = find_submission(root / "submission")
     if harness is None:
         result = Grade(lesson=lesson.number, title=manifest.title(lesson), harness=HARNESS,
                        problem=note)
     else:
-        result = dataclasses.replace(grade(harness, lesson, isolated=True),
+        result = dataclasses.replace(chosen.grade(harness, lesson),
                                      harness=str(harness.relative_to(root / "submission")))
-    results = formats.gradescope(result)
+    if result.exit_code == 3:
+        raise GraderFailed(_what_broke(result))
+    results = formats.gradescope(result, show_hidden=chosen.show_hidden)
     if note and harness is not None:
         results["output"] = f"{note}\n\n{results['output']}"
     sys.stdout.write(text_report(result))
@@ -76,18 +95,38 @@ def run(lesson, root):
     return results
 
 
+def _what_broke(result):
+    """What the instructor is told of a grading the grader broke on: how many tests, and the
+    explanation of the first."""
+    broken = [test for test in result.tests if test.outcome == "error"]
+    return (f"the grader broke on {len(broken)} of {len(result.tests)} tests of "
+            f"{result.harness} (sha256 {result.sha256 or 'unknown'}). The first said:\n"
+            + broken[0].message)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m lab.release.autograder",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--lesson", required=True, help="the lab's id: 10, or B")
     parser.add_argument("--root", default=os.environ.get("AUTOGRADER_ROOT", "/autograder"))
+    parser.add_argument("--show-hidden", action="store_true",
+                        help="let the overall output name and count the hidden tests too")
     args = parser.parse_args(argv)
     try:
         lesson = lessons.lesson(args.lesson)
     except (LookupError, ValueError) as error:
         print(f"autograder: {error}", file=sys.stderr)
         return 2
-    run(lesson, args.root)
+    try:
+        run(lesson, args.root, show_hidden=args.show_hidden)
+    except GraderFailed as failure:
+        said = (f"autograder: the grader failed, not the submission, so no score was given: "
+                f"{failure}\nNo results.json was written, and Gradescope shows this run as "
+                "failed. Fix the autograder (or the machine it runs on) and regrade the "
+                "submission.\n")
+        sys.stdout.write(said)
+        sys.stderr.write(said)
+        return 1
     return 0
 
 

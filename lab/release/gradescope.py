@@ -84,17 +84,20 @@ RUN = """#!/usr/bin/env bash
 ROOT="${{AUTOGRADER_ROOT:-/autograder}}"
 SOURCE="$ROOT/source"
 PY="$(cat "$SOURCE/.python" 2>/dev/null || command -v python3)"
-cd "$SOURCE" && exec """ + module_run.shell("lab.release.autograder") + """ --lesson {lesson} --root "$ROOT"
+cd "$SOURCE" && exec """ + module_run.shell("lab.release.autograder") + """ --lesson {lesson} --root "$ROOT"{more}
 """
 
 
-def build(lesson, zip_path):
-    """Write the autograder zip of `lesson` to `zip_path`; returns its path."""
+def build(lesson, zip_path, show_hidden=False):
+    """Write the autograder zip of `lesson` to `zip_path`; returns its path. `show_hidden`:
+    the overall output every student sees names and counts the hidden tests too."""
     zip_path = pathlib.Path(zip_path)
     with tempfile.TemporaryDirectory(prefix="lab-release-gradescope-") as scratch:
         folder = pathlib.Path(scratch)
         (folder / "setup.sh").write_text(SETUP)
-        (folder / "run_autograder").write_text(RUN.format(lesson=lesson.number))
+        (folder / "run_autograder").write_text(RUN.format(lesson=lesson.number,
+                                                         more=" --show-hidden" if show_hidden
+                                                         else ""))
         (folder / "requirements.txt").write_text(requirements())
         edition.copy_lab(folder / "lab")
         shutil.copytree(lessons.PROJECT / "lab" / "release", folder / "lab" / "release",
