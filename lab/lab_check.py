@@ -124,6 +124,19 @@ def _instructor_options(g):
     g.add_argument("--only", nargs="+", metavar="NAME",
                    help="with --batch, grade only these submissions (folder names), again, into "
                         "the results and summary already in --output")
+    g.add_argument("--export", choices=("canvas", "csv"),
+                   help="with --batch, write the gradebook to import into the LMS: canvas "
+                        "(Canvas's gradebook import CSV, and gradebook.csv) or csv (gradebook.csv: "
+                        "a row a student, the late policy applied and shown)")
+    g.add_argument("--roster", metavar="CSV", help="with --export, the class list that names "
+                   "each student from the LMS's id (Canvas's own gradebook export will do)")
+    g.add_argument("--assignment", metavar="NAME", help="with --export canvas, the gradebook "
+                   "column to fill, as Canvas's export names it (\"Lab 10 (4321)\")")
+    g.add_argument("--due", metavar="WHEN", help="with --export, the deadline, ISO 8601 "
+                   "(2026-12-01T23:59-05:00; UTC without an offset)")
+    g.add_argument("--late-policy", metavar="POLICY", help="with --export, what late work "
+                   "loses: none (the default), zero, or 10%%/day, 5%%/hour, with ,max=50%% "
+                   "and ,grace=MINUTES")
     g.add_argument("--show-hidden", action="store_true",
                    help="let what a student reads (a batch's feedback files, Gradescope's "
                         "overall output) name and count the hidden tests too")
@@ -280,6 +293,11 @@ def _mistake(args):
                   if getattr(args, name)]
     if batch_only and not args.batch:
         return f"{' and '.join(batch_only)} go with --batch DIR --output OUTDIR."
+    exporting = [f"--{name.replace('_', '-')}" for name in ("export", "roster", "due",
+                                                           "late_policy", "assignment")
+                 if getattr(args, name)]
+    if exporting and not args.batch:
+        return f"{' and '.join(exporting)} go with --batch DIR --output OUTDIR."
     if args.resume and args.only:
         return "--resume grades what is left, --only NAME... grades some again: use one of them."
     if args.verify is not None and (args.tests or args.select or args.format or args.output):
@@ -523,11 +541,18 @@ def _batch(args, lesson, limits):
     """Grade a class (lab/grading/batch.py); Ctrl-C stops it cleanly and says how to go on."""
     import dataclasses
 
-    from lab.grading import batch, plan
+    from lab.grading import batch, gradebook, plan
 
     chosen = dataclasses.replace(plan.from_args(args), limits=limits)
     try:
-        return batch.command(args, lesson, chosen)
+        gradebook.check(args)  # the export's options, before an hour of grading
+    except ValueError as error:
+        print(f"lab_check: {error}", file=sys.stderr)
+        return 2
+    try:
+        status = batch.command(args, lesson, chosen)
+        return (gradebook.command(args, lesson) or status) if args.export and status in (0, 3) \
+            else status
     except KeyboardInterrupt:  # before the grading began: nothing to keep
         print("lab_check: stopped before any submission was graded.", file=sys.stderr)
         return batch.INTERRUPTED

@@ -436,7 +436,7 @@ def _pick(candidates, staging):
     exact = [(p, own) for p, own in candidates if plain(own) == HARNESS]
     if len(exact) == 1:
         path, own = exact[0]
-        return path, ("" if own == HARNESS else
+        return path, ("" if RESENT.sub("", own) == HARNESS else
                       f"Graded {shown_name(own)} as your {HARNESS}.")
     if len(exact) > 1:
         return None, ("You handed in more than one harness.py ("
