@@ -107,7 +107,8 @@ def build(lesson, output, *, with_notebook=True):
     (output / ".gitignore").write_text("__pycache__/\n*.pyc\n.venv/\n.ipynb_checkpoints/\n.lab-check/\n")
     if facts.graded_here:  # a workflow that could grade nothing would fail on every push
         (output / WORKFLOW).parent.mkdir(parents=True)
-        (output / WORKFLOW).write_text(classroom.workflow(facts))
+        (output / WORKFLOW).write_text(classroom.workflow(facts, [
+            (name, m.get("points", 1)) for name, m in shown.items() if name not in hidden]))
     if facts.has_notebook:
         if not facts.graded_here:  # its examples' sessions, run where the grader's files are
             outputs.record_sessions(lesson, output / casebook.SAVED)
