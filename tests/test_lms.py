@@ -284,3 +284,29 @@ def test_an_export_with_a_typo_fails_before_any_grading(tmp_path):
          "--late-policy", "10%/week"], capture_output=True, text=True, cwd=PROJECT, timeout=120)
     assert ran.returncode == 2 and "is not a policy" in ran.stderr
     assert not (tmp_path / "o").exists()
+
+
+def test_every_command_the_readme_shows_from_download_to_gradebook_works(tmp_path):
+    from lab import lab_check as cli
+    import shlex
+
+    readme = (PROJECT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### From an LMS download to its gradebook"):
+                     readme.index("### Proving a lesson")]
+    block = section.split("```sh\n", 1)[1].split("```", 1)[0]
+    lines = [line for line in block.splitlines() if line.strip()]
+    assert [line.split()[0] for line in lines] == ["python", "chmod", "lab-check"], lines
+    # the unzip, run for real on a Canvas-like zip: the files land flat, as the batch reads them
+    zipped(tmp_path / "submissions.zip", {"smithjane_1_2_harness.py": b"x = 1\n"})
+    for line in lines[:2]:
+        ran = subprocess.run(shlex.split(line), cwd=tmp_path, capture_output=True, text=True,
+                             timeout=60)
+        assert ran.returncode == 0, (line, ran.stderr)
+    assert (tmp_path / "download" / "smithjane_1_2_harness.py").is_file()
+    assert not os.stat(tmp_path / "download").st_mode & 0o077
+    args = cli.parser().parse_args(shlex.split(lines[2])[1:])
+    assert args.batch and args.export == "canvas" and cli._mistake(args) is None
+    write(tmp_path / "export.csv", "Student,ID\nA,1\n")
+    args.roster = str(tmp_path / "export.csv")
+    policy, due, roster = gradebook.check(args)
+    assert policy.spec == "10%/day,max=50%" and due.utcoffset() == datetime.timedelta(hours=-5)
