@@ -134,9 +134,9 @@ def _instructor_options(g):
                    "column to fill, as Canvas's export names it (\"Lab 10 (4321)\")")
     g.add_argument("--due", metavar="WHEN", help="with --export, the deadline, ISO 8601 "
                    "(2026-12-01T23:59-05:00; UTC without an offset)")
-    g.add_argument("--late-policy", metavar="POLICY", help="with --export, what late work "
-                   "loses: none (the default), zero, or 10%%/day, 5%%/hour, with ,max=50%% "
-                   "and ,grace=MINUTES")
+    g.add_argument("--late-policy", metavar="POLICY", help="with --export (or --release "
+                   "--gradescope, by Gradescope's submission times), what late work loses: none "
+                   "(the default), zero, or 10%%/day, 5%%/hour, with ,max=50%% and ,grace=MINUTES")
     g.add_argument("--show-hidden", action="store_true",
                    help="let what a student reads (a batch's feedback files, Gradescope's "
                         "overall output) name and count the hidden tests too")
@@ -295,7 +295,7 @@ def _mistake(args):
         return f"{' and '.join(batch_only)} go with --batch DIR --output OUTDIR."
     exporting = [f"--{name.replace('_', '-')}" for name in ("export", "roster", "due",
                                                            "late_policy", "assignment")
-                 if getattr(args, name)]
+                 if getattr(args, name) and not (name == "late_policy" and args.gradescope)]
     if exporting and not args.batch:
         return f"{' and '.join(exporting)} go with --batch DIR --output OUTDIR."
     if args.resume and args.only:

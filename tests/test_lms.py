@@ -310,3 +310,41 @@ def test_every_command_the_readme_shows_from_download_to_gradebook_works(tmp_pat
     args.roster = str(tmp_path / "export.csv")
     policy, due, roster = gradebook.check(args)
     assert policy.spec == "10%/day,max=50%" and due.utcoffset() == datetime.timedelta(hours=-5)
+
+
+# -- late work on Gradescope ----------------------------------------------------------------
+
+def gradescope_root(tmp_path, created, due):
+    write(tmp_path / "submission_metadata.json", json.dumps({
+        "id": 1, "created_at": created, "assignment": {"due_date": due, "late_due_date": None,
+                                                       "title": "Lab 10", "total_points": "27"},
+        "users": [{"email": "s@example.com", "id": 9, "name": "S"}]}))
+    return tmp_path
+
+
+def test_gradescopes_submission_time_meets_the_declared_late_policy(tmp_path):
+    results = {"tests": [{"score": 2, "max_score": 2}, {"score": 0, "max_score": 8}],
+               "output": "Visible tests: ..."}
+    policy = LatePolicy.parse("10%/day")
+    late = gradescope_root(tmp_path / "late", "2026-12-03T10:00:00.123456-07:00",
+                           "2026-12-01T23:00:00.000000-07:00")
+    on_time = gradescope_root(tmp_path / "ok", "2026-12-01T22:59:00.000000-07:00",
+                              "2026-12-01T23:00:00.000000-07:00")
+    charged = autograder.late(results, late, policy)
+    assert charged["score"] == 0  # 2 of 10 points, two days begun late: 2 points off
+    assert charged["output"].startswith("Submitted after the due date") and "20% off" in \
+        charged["output"]
+    assert autograder.late(results, on_time, policy) == results
+    assert autograder.late(results, late, None) == results, "no policy: Gradescope's own"
+    assert autograder.late(results, tmp_path / "nowhere", policy) == results
+
+
+def test_a_released_autograder_carries_the_late_policy_to_run_autograder(tmp_path):
+    from lab.release import gradescope
+
+    made = gradescope.build(LESSON, tmp_path / "a.zip", late_policy="10%/day,max=30%")
+    with zipfile.ZipFile(made) as archive:
+        run = archive.read("run_autograder").decode()
+    assert run.rstrip().endswith("--late-policy 10%/day,max=30%"), run
+    assert autograder.main(["--lesson", "10", "--root", str(tmp_path), "--late-policy",
+                            "often"]) == 2

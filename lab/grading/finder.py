@@ -136,8 +136,8 @@ def in_folder(folder, staging=None):
         return python[0], (f"Graded {_rel(folder, python[0])} as your {HARNESS}: it is the "
                            f"only Python file you submitted. Next time, name it {HARNESS}.")
     if not python:
-        return None, (f"Your submission holds no {HARNESS} and no other Python file. Upload "
-                      f"your {HARNESS} (the file with your filled-in gaps) and submit again.")
+        return None, (f"Your submission holds no Python file. Upload your {HARNESS} (the "
+                      "file with your filled-in gaps) and submit again.")
     shown = ", ".join(_rel(folder, p) for p in python[:8])
     return None, (f"Your submission holds {len(python)} Python files ({shown}) and none called "
                   f"{HARNESS}, so it is not clear which one to grade. Upload your {HARNESS} "

@@ -22,10 +22,16 @@ when no sandbox can start here, or the grader breaks while grading, no results.j
 and the exit status is 1, with a message for the instructor on stdout and stderr, so that
 Gradescope shows the run as failed (to be fixed and regraded), not as a score. Exit status 0
 whenever results.json was written: a low score is not a failure of the grader; 2 no such lesson.
+
+With --late-policy (baked in by `lab-check --release N --gradescope FILE.zip --late-policy
+10%/day`), a submission that Gradescope's submission_metadata.json dates after the assignment's
+due date loses what the policy says (lab.grading.gradebook.LatePolicy): the overall score is
+lowered and the output's first line says by how much and why.
 """
 
 import argparse
 import dataclasses
+import datetime
 import json
 import os
 import pathlib
@@ -33,7 +39,7 @@ import sys
 import tempfile
 
 from .. import lessons
-from ..grading import finder, formats, manifest, plan
+from ..grading import finder, formats, gradebook, manifest, plan
 from ..grading.report import text_report
 from ..grading.results import Grade
 
@@ -52,7 +58,32 @@ class GraderFailed(Exception):
     what, for the instructor."""
 
 
-def run(lesson, root, show_hidden=False):
+def late(results, root, policy):
+    """`results` (Gradescope's dict) with the declared late `policy` applied, when Gradescope's
+    ROOT/submission_metadata.json says the submission came after its due date: the overall
+    score less the penalty, and a line saying so first in the output. Unchanged when there is
+    no policy, no metadata, or the submission was on time."""
+    if policy is None:
+        return results
+    try:
+        meta = json.loads((pathlib.Path(root) / "submission_metadata.json").read_text())
+        submitted = datetime.datetime.fromisoformat(meta["created_at"])
+        due = datetime.datetime.fromisoformat(meta["assignment"]["due_date"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return results
+    if submitted <= due:
+        return results
+    tests = results.get("tests", [])
+    score = results.get("score", sum(t.get("score", 0) for t in tests))
+    worth = sum(t.get("max_score", 0) for t in tests)
+    off, why = policy.charge(worth, submitted - due, False)
+    final = max(score - off, 0)
+    return dict(results, score=final, output=(
+        f"Submitted after the due date ({due.isoformat()}): {why}: {final:g} of {worth:g} "
+        f"points.\n\n{results.get('output', '')}"))
+
+
+def run(lesson, root, show_hidden=False, late_policy=None):
     """Grade the submission under `root` and write root/results/results.json; the dict.
     GraderFailed, with nothing written, when the failure is the grader's."""
     root = pathlib.Path(root)
@@ -73,6 +104,7 @@ def run(lesson, root, show_hidden=False):
     results = formats.gradescope(result, show_hidden=chosen.show_hidden)
     if note and harness is not None:
         results["output"] = f"{note}\n\n{results['output']}"
+    results = late(results, root, late_policy)
     sys.stdout.write(text_report(result))
     target = root / "results" / "results.json"
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -105,14 +137,18 @@ def main(argv=None):
     parser.add_argument("--root", default=os.environ.get("AUTOGRADER_ROOT", "/autograder"))
     parser.add_argument("--show-hidden", action="store_true",
                         help="let the overall output name and count the hidden tests too")
+    parser.add_argument("--late-policy", metavar="POLICY",
+                        help="take points off late work (lab.grading.gradebook.LatePolicy), "
+                             "by submission_metadata.json's times")
     args = parser.parse_args(argv)
     try:
         lesson = lessons.lesson(args.lesson)
+        policy = gradebook.LatePolicy.parse(args.late_policy) if args.late_policy else None
     except (LookupError, ValueError) as error:
         print(f"autograder: {error}", file=sys.stderr)
         return 2
     try:
-        run(lesson, args.root, show_hidden=args.show_hidden)
+        run(lesson, args.root, show_hidden=args.show_hidden, late_policy=policy)
     except GraderFailed as failure:
         said = (f"autograder: the grader failed, not the submission, so no score was given: "
                 f"{failure}\nNo results.json was written, and Gradescope shows this run as "

@@ -23,6 +23,7 @@ lessons/: a submission that goes looking finds the lab, which holds no answer, a
 import importlib.metadata
 import pathlib
 import re
+import shlex
 import shutil
 import tempfile
 from lab import tomlread
@@ -88,16 +89,18 @@ cd "$SOURCE" && exec """ + module_run.shell("lab.release.autograder") + """ --le
 """
 
 
-def build(lesson, zip_path, show_hidden=False):
+def build(lesson, zip_path, show_hidden=False, late_policy=None):
     """Write the autograder zip of `lesson` to `zip_path`; returns its path. `show_hidden`:
-    the overall output every student sees names and counts the hidden tests too."""
+    the overall output every student sees names and counts the hidden tests too; `late_policy`
+    (a LatePolicy spec, or None): what a late submission loses."""
     zip_path = pathlib.Path(zip_path)
     with tempfile.TemporaryDirectory(prefix="lab-release-gradescope-") as scratch:
         folder = pathlib.Path(scratch)
         (folder / "setup.sh").write_text(SETUP)
         (folder / "run_autograder").write_text(RUN.format(lesson=lesson.number,
-                                                         more=" --show-hidden" if show_hidden
-                                                         else ""))
+                                                         more=(" --show-hidden" if show_hidden
+                                                               else "") + (
+            f" --late-policy {shlex.quote(late_policy)}" if late_policy else "")))
         (folder / "requirements.txt").write_text(requirements())
         edition.copy_lab(folder / "lab")
         shutil.copytree(lessons.PROJECT / "lab" / "release", folder / "lab" / "release",
