@@ -165,3 +165,38 @@ def test_the_editions_grading_install_leaves_the_notebooks_kernel_to_an_extra():
     assert not any("ipykernel" in d for d in made["dependencies"])
     assert made["optional-dependencies"]["notebook"] == ["ipykernel>=6.29"]
     assert 'pip install -e ".[notebook]"' in readme.student_readme(facts)
+
+
+def test_when_nothing_is_graded_every_classroom_runner_fails_with_the_reason(tmp_path):
+    import base64
+
+    import yaml
+
+    from lab.grading import formats, manifest
+    from lab.grading.results import Grade
+
+    lesson = lessons.lesson(10)
+    listed = manifest.read(lesson)["tests"]
+    tests = [(n, m["points"]) for n, m in listed.items() if m["visibility"] == "visible"]
+    facts = readme.Facts(lesson=10, title="t", visible=len(tests), visible_points=0, hidden=0,
+                         hidden_points=0, has_notebook=False, python=">=3.10")
+    steps = yaml.safe_load(classroom.workflow(facts, tests))["jobs"]["run-autograding-tests"][
+        "steps"]
+    grade_step = next(s for s in steps if s.get("id") == "grade")["run"]
+    script = grade_step.split("<<'SPLIT'\n", 1)[1].rsplit("SPLIT", 1)[0]
+    nothing = Grade(lesson=10, title="t", harness="harness.py",
+                    problem="harness.py does not import: a syntax error on line 3")
+    (tmp_path / classroom.RESULT).write_text(json.dumps(formats.classroom(nothing)))
+    (tmp_path / "out").write_text("")
+    ran = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=60, env=dict(os.environ,
+                                                         GITHUB_OUTPUT=str(tmp_path / "out")))
+    assert ran.returncode == 0, ran.stderr
+    outputs = dict(line.split("=", 1) for line in (tmp_path / "out").read_text().splitlines())
+    assert list(outputs) == [classroom.runner(i) for i in range(1, len(tests) + 1)]
+    for (name, points), encoded in zip(tests, outputs.values()):
+        result = json.loads(base64.b64decode(encoded))
+        assert result["max_score"] == points and result["status"] == "fail"
+        (test,) = result["tests"]
+        assert test["score"] == 0 and "syntax error on line 3" in test["message"]
+        assert test["name"] == name.removeprefix("test_").replace("_", " ")

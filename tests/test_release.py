@@ -254,8 +254,9 @@ def points(results):
 @pytest.mark.parametrize("which", ["finished", "starter", "partial"])
 def test_classroom_workflow_run_step_by_step_gives_the_reporter_the_manifests_points(
         edition, venv, tmp_path, which):
-    harness = {"finished": LESSON.finished, "starter": LESSON.starter,
-               "partial": LESSON.folder / "wrong" / "last_duplicate_wins.py"}[which].read_text()
+    harness = (LESSON.variant(LESSON.folder / "wrong" / "last_duplicate_wins.py")
+               if which == "partial" else
+               (LESSON.finished if which == "finished" else LESSON.starter).read_text())
     copy = copy_of(edition, tmp_path, harness_text=harness)
     worth = sum(LISTED[name]["points"] for name in VISIBLE)
 

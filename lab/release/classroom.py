@@ -44,7 +44,8 @@ by_code = {{t.get("test_code", "").split()[-1]: t for t in got.get("tests", [])}
 why = got["tests"][0]["message"] if got.get("tests") else "nothing was graded"
 with open(os.environ["GITHUB_OUTPUT"], "a", encoding="utf-8") as out:
     for index, (name, points) in enumerate(wanted, 1):
-        test = by_code.get(name) or {{"name": name, "status": "fail", "score": 0,
+        title = name[len("test_"):].replace("_", " ") if name.startswith("test_") else name
+        test = by_code.get(name) or {{"name": title, "status": "fail", "score": 0,
                                       "message": why, "test_code": "lab_check -k " + name,
                                       "filename": "tests.py", "line_no": 0, "duration": 0}}
         passed = test["status"] == "pass"
