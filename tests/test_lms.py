@@ -350,3 +350,14 @@ def test_a_released_autograder_carries_the_late_policy_to_run_autograder(tmp_pat
     assert run.rstrip().endswith("--late-policy 10%/day,max=30%"), run
     assert autograder.main(["--lesson", "10", "--root", str(tmp_path), "--late-policy",
                             "often"]) == 2
+
+
+def test_a_folder_of_nothing_but_files_no_lms_named_is_refused_as_the_wrong_folder(tmp_path):
+    write(tmp_path / "alice.py")
+    write(tmp_path / "notes.txt")
+    with pytest.raises(ValueError, match="holds no submission folders") as refused:
+        finder.in_class(tmp_path, staging=tmp_path / "st", skip=tmp_path / "out")
+    assert "alice/harness.py" in str(refused.value) and "alice.py" in str(refused.value)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ValueError, match="holds no submission folders"):
+        finder.in_class(tmp_path / "empty", staging=tmp_path / "st")

@@ -362,10 +362,14 @@ def in_class(folder, *, staging, roster=None, skip=None, timezone=None):
         unique += same if len(same) == 1 else [
             replace(one, name=f"{name} [{one.lms or 'folder'} {one.student_id or one.sources[0]}]")
             for one in same]
-    if not unique:
-        raise ValueError(f"{folder} holds nothing to grade: no folders and no files. Each "
-                         f"submission is a folder with its {HARNESS} in it ({folder}/alice/"
-                         f"{HARNESS}, ...), or the files of an LMS's download.")
+    if len(loose) == len(unique):  # nothing but files no LMS named: the wrong folder, surely
+        some = ", ".join(shown_name(p.name) for p in loose[:3]) + (", ..." if len(loose) > 3
+                                                                   else "")
+        raise ValueError(f"{folder} holds no submission folders and no file an LMS named"
+                         f"{f' (only {some})' if loose else ''}. "
+                         f"Each submission is a folder with its {HARNESS} in it ({folder}/alice/"
+                         f"{HARNESS}, ...), or the files of Canvas's, Moodle's or Blackboard's "
+                         "download, unzipped, as they come.")
     return sorted(unique, key=lambda one: one.name)
 
 
