@@ -6,8 +6,8 @@ and OpenAI's wire formats: see lab.wire), ways to print a transcript, a driver f
 events, an in-memory workspace with a small shell over it, and a disk that can lose power at
 any byte; for the lesson notebooks, SVG figures of transcripts (and lab.wire_figure, one
 request in several formats) and the choice of which harness the examples run on. For
-checkpoint B, lab.clinic runs a case written as plain data on a harness, and lab.rules judges
-what it did; for lesson 16, lab.loopback serves a provider's HTTP API on 127.0.0.1 and
+the checkpoints (A and B), lab.clinic runs a case written as plain data on a harness, lab.rules
+judges what it did, and lab.checkup grades a student's cases and diagnoses; for lesson 16, lab.loopback serves a provider's HTTP API on 127.0.0.1 and
 lab.sdk's models talk to it (or to the real API) through the official SDKs (import them by
 name). Importing it has no side effects.
 """

@@ -1,10 +1,14 @@
-"""Checkpoint B's worked examples, run where their harnesses are and replayed where they are not.
+"""A checkpoint's worked examples, run where their harnesses are and replayed where they are not.
 
-The walkthrough examines two harnesses a student's copy cannot hold: lesson 10's finished
-harness, and fir, which is that harness with one idea taken out. Both carry lesson 10's answer.
-So the walkthrough asks for a session by the harness's name:
+A checkpoint's walkthrough examines two harnesses a student's copy cannot hold: the finished
+harness of the lab the checkpoint builds on, and its example, that harness with one idea taken
+out (checkpoint B's fir, checkpoint A's finch: the one patch its manifest's [release]
+grader_only names). Both carry a lab's answer. So the walkthrough asks for a session by the
+harness's name:
 
-    seen = casebook.visit("fir", case)        # a lab.clinic.Visit
+    book = casebook.of("A")
+    seen = book.visit("finch", case)          # a lab.clinic.Visit
+    seen = casebook.visit("fir", case)        # checkpoint B's book, as its walkthrough asks
 
 Where the harness is (the course's own project, and the release while it makes an edition),
 the case runs on it, live. In a student's copy the session is read back from sessions.json,
@@ -12,18 +16,17 @@ which the release wrote beside the notebook by running the walkthrough's own cas
 grader's side (LAB_CASEBOOK_RECORD names the file to write). Only the running is replayed:
 everything done with the session afterwards (rules.judge, describe, explain, picture) runs on
 the reader's machine. A case the copy holds no session for is refused with a sentence; the
-student's own cases run on the five harnesses when doctor.py is graded.
+student's own cases run on the checkpoint's harnesses when their file is graded.
 """
 
 import json
 import os
 import pathlib
 
-from . import lessons
+from . import course, lessons
 from .clinic import Visit
 from .clinic import visit as run_case
 
-HARNESSES = ("finished", "fir")
 SAVED = "sessions.json"          # in the checkpoint's folder of a student's copy
 RECORD = "LAB_CASEBOOK_RECORD"   # names a file to write every live session into
 
@@ -32,41 +35,75 @@ class NotSaved(LookupError):
     """A case asked of a harness this copy does not hold, and has no saved session for."""
 
 
+class Casebook:
+    """Checkpoint `checkpoint`'s two harnesses, "finished" and its example, by name."""
+
+    def __init__(self, checkpoint):
+        from .grading import manifest
+
+        self.lesson = lessons.lesson(checkpoint)
+        self.base = course.find(self.lesson.number).builds_on
+        meta = manifest.read(self.lesson)
+        patch = next(p for p in meta["release"]["grader_only"] if p.endswith(".patch"))
+        self.example = patch.removesuffix(".patch")
+        self.names = ("finished", self.example)
+        self.student_file = meta.get("student_file", "doctor.py")
+
+    def live(self):
+        """True where the walkthrough's harnesses are here to run on (not a student's copy)."""
+        try:
+            return lessons.lesson(self.base).finished.is_file() and self._example_file().is_file()
+        except (LookupError, ValueError):
+            return False
+
+    def harness(self, name):
+        """The harness module `name` ("finished" or the example), afresh; NotSaved in a
+        student's copy."""
+        if name not in self.names:
+            raise ValueError(f"the casebook holds {' and '.join(self.names)}, not {name!r}")
+        if not self.live():
+            raise NotSaved(f"{name} is the grader's, and this copy does not hold it")
+        from .harnesses import load_harness, nearly_right
+
+        return load_harness(lessons.lesson(self.base).finished) if name == "finished" \
+            else nearly_right(self._example_file(), lesson=self.base)
+
+    def visit(self, name, case):
+        """The session `case` makes on the harness `name`: run now where the harness is (and
+        written down when RECORD names a file), else the one saved in this copy."""
+        if self.live():
+            seen = run_case(self.harness(name), case)
+            if os.environ.get(RECORD):
+                _write(pathlib.Path(os.environ[RECORD]), name, case, seen)
+            return seen
+        saved = _read(self.lesson.folder / SAVED).get(_key(name, case))
+        if saved is None:
+            raise NotSaved(f"{name} is the grader's harness, so this copy holds its sessions for "
+                           "the walkthrough's own cases only, saved when the copy was made; this "
+                           "case is not one of them. Your own cases run on the checkpoint's "
+                           f"harnesses when {self.student_file} is graded.")
+        return Visit.from_data(saved)
+
+    def _example_file(self):
+        return self.lesson.folder / f"{self.example}.patch"
+
+
+def of(checkpoint):
+    """The casebook of checkpoint `checkpoint` ("A", "B")."""
+    return Casebook(checkpoint)
+
+
+# Checkpoint B's walkthrough asks the module itself: casebook.visit("fir", case).
 def live():
-    """True where the walkthrough's harnesses are here to run on (not a student's copy)."""
-    try:
-        return lessons.lesson(10).finished.is_file() and _fir_file().is_file()
-    except (LookupError, ValueError):
-        return False
+    return of("B").live()
 
 
 def harness(name):
-    """The harness module `name` ("finished" or "fir"), afresh; NotSaved in a student's copy."""
-    if name not in HARNESSES:
-        raise ValueError(f"the casebook holds {' and '.join(HARNESSES)}, not {name!r}")
-    if not live():
-        raise NotSaved(f"{name} is the grader's, and this copy does not hold it")
-    from .harnesses import load_harness, nearly_right
-
-    return load_harness(lessons.lesson(10).finished) if name == "finished" \
-        else nearly_right(_fir_file())
+    return of("B").harness(name)
 
 
 def visit(name, case):
-    """The session `case` makes on the harness `name`: run now where the harness is (and
-    written down when RECORD names a file), else the one saved in this copy."""
-    if live():
-        seen = run_case(harness(name), case)
-        if os.environ.get(RECORD):
-            _write(pathlib.Path(os.environ[RECORD]), name, case, seen)
-        return seen
-    saved = _read(_saved_file()).get(_key(name, case))
-    if saved is None:
-        raise NotSaved(f"{name} is the grader's harness, so this copy holds its sessions for "
-                       "the walkthrough's own cases only, saved when the copy was made; this "
-                       "case is not one of them. Your own cases run on the five harnesses "
-                       "when doctor.py is graded.")
-    return Visit.from_data(saved)
+    return of("B").visit(name, case)
 
 
 def _key(name, case):
@@ -83,11 +120,3 @@ def _write(path, name, case, seen):
     entries = {**_read(path), _key(name, case): seen.to_data()}
     path.write_text(json.dumps([{"key": key, "visit": data} for key, data in entries.items()],
                                indent=1, sort_keys=True) + "\n", encoding="utf-8")
-
-
-def _fir_file():
-    return lessons.lesson("B").folder / "fir.patch"
-
-
-def _saved_file():
-    return lessons.lesson("B").folder / SAVED

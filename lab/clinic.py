@@ -2,7 +2,7 @@
 
 A case describes one session, not code that runs it: what the record holds when the harness
 is made, the session's tools and what each does, the model's replies in order, and the
-prompts typed one after another. Checkpoint B's student writes cases; the grader runs them.
+prompts typed one after another. A checkpoint's student writes cases; the grader runs them.
 
     case = {
         "record": [...],     # the transcript the harness starts from (default: empty)
@@ -14,14 +14,23 @@ prompts typed one after another. Checkpoint B's student writes cases; the grader
         "replies": [lab.reply(lab.call("bash", {"command": "pytest"})), lab.say("Done.")],
         "prompts": [{"text": "Run the tests.", "walk_away_after": 5},  # stop after 5 events
                     {"text": "Did they pass?"}],                        # run to its end
+        "max_turns": 3,      # the harness's limit on requests a prompt (default: none)
     }
+
+Two kinds of harness can be visited. One with a `Harness` class (lesson 08 on: checkpoint B's)
+is driven through Harness(...).prompt(text), whose events are counted and may be walked away
+from. One with only `run_agent` (lessons 03 to 05: checkpoint A's) is driven by calling
+run_agent(model, SYSTEM, record, tools, text, max_turns=...) once a prompt, on one list that is
+the record; such a loop hands out no events and takes no steering, so a case for it may not
+walk away or steer (`problem(case, harness)` says so).
 
 The model is a lab.ScriptedModel: it refuses a malformed request as a provider does, hands out
 call ids c1, c2, ... to calls written without one, and, once the replies run out, answers
 every later request with the words "Done.". `problem(case)` says what is wrong with a case
 (None when nothing is); `visit(harness, case)` runs it on a harness module and returns a
 Visit, the facts lab.rules judges: every request with the record as it stood when it was sent,
-the events of each prompt, the record after each, and every tool run with the call it was for.
+the events of each prompt (none, for a run_agent harness), the record after each, and every
+tool run with the call it was for.
 """
 
 import copy
@@ -33,7 +42,8 @@ from .messages import forever, say
 from .model import ScriptedModel
 from .validate import validate
 
-KEYS = {"record", "tools", "replies", "prompts"}
+KEYS = {"record", "tools", "replies", "prompts", "max_turns"}
+LISTS = ("record", "tools", "replies", "prompts")  # the keys whose values are lists
 # A case is a few lines. These bound what one can make a grader do: every call in the replies
 # may run a tool and lengthen every later request.
 MOST = {"record": 100, "tools": 10, "replies": 50, "prompts": 20}
@@ -85,6 +95,7 @@ class Visit:
     runs: list = field(default_factory=list)
     typed: list = field(default_factory=list)
     raised: str = ""
+    loop: str = "Harness"  # how the harness was driven: "Harness", or "run_agent" (no events)
 
     @property
     def record(self):
@@ -100,7 +111,8 @@ class Visit:
             cut, walked = prompt.get("walk_away_after"), ""
             if cut is not None and len(events) == cut:
                 walked = f", walked away after event {cut}" + (f" ({events[-1]})" if events else "")
-            lines.append(f"prompt {k + 1} {prompt['text']!r}: {len(events)} events{walked}")
+            counted = f": {len(events)} events{walked}" if self.loop == "Harness" else ""
+            lines.append(f"prompt {k + 1} {prompt['text']!r}{counted}")
             for n, sent in enumerate(self.requests, 1):
                 if sent.prompt == k:
                     lines.append(f"  request {n}: {_shape_or_empty(sent.messages)}"
@@ -135,26 +147,36 @@ class Visit:
 
 
 def visit(harness, case):
-    """Run `case` on `harness` (a harness module with Harness and SYSTEM) and return what
-    happened as a Visit. CaseError when the case cannot be run; an exception the harness
-    raises ends the session and is kept in `raised`, as a fact to judge."""
-    why = problem(case)
+    """Run `case` on `harness` (a harness module with SYSTEM, and Harness or run_agent) and
+    return what happened as a Visit. CaseError when the case cannot be run; an exception the
+    harness raises ends the session and is kept in `raised`, as a fact to judge."""
+    why = problem(case, harness)
     if why:
         raise CaseError(why)
-    case = _with_defaults(case)
-    seen = Visit(case=case, interrupted=getattr(harness, "INTERRUPTED", ""))
+    limit, case = case.get("max_turns"), _with_defaults(case)
+    seen = Visit(case=case, interrupted=getattr(harness, "INTERRUPTED", ""),
+                 loop="Harness" if hasattr(harness, "Harness") else "run_agent")
     model = _Model(case["replies"], seen)
     tools = [_tool(spec, model, seen) for spec in case["tools"]]
     try:
-        model.harness = harness.Harness(model, harness.SYSTEM, tools,
-                                        messages=copy.deepcopy(case["record"]))
-        seen.start = _snapshot(model.harness)
+        if seen.loop == "Harness":
+            model.harness = harness.Harness(model, harness.SYSTEM, tools, max_turns=limit,
+                                            messages=copy.deepcopy(case["record"]))
+            model.record = lambda: model.harness.messages
+        else:
+            record = copy.deepcopy(case["record"])
+            model.record = lambda: record
+        seen.start = _snapshot(model.record())
         for prompt in case["prompts"]:
             seen.typed.append(prompt["text"])
             seen.events.append([])
-            _drive(model.harness.prompt(prompt["text"]), prompt.get("walk_away_after"),
-                   seen.events[-1])
-            seen.records.append(_snapshot(model.harness))
+            if seen.loop == "Harness":
+                _drive(model.harness.prompt(prompt["text"]), prompt.get("walk_away_after"),
+                       seen.events[-1])
+            else:
+                harness.run_agent(model, harness.SYSTEM, record, tools, prompt["text"],
+                                  max_turns=limit)
+            seen.records.append(_snapshot(model.record()))
     except Exception as error:  # a fact about the harness, judged like any other
         seen.raised = f"{type(error).__name__}: {error}"
     return seen
@@ -173,8 +195,8 @@ def _drive(run, stop_after, events):
         run.close()
 
 
-def _snapshot(h):
-    return copy.deepcopy(list(h.messages))
+def _snapshot(messages):
+    return copy.deepcopy(list(messages))
 
 
 class _Model:
@@ -183,10 +205,10 @@ class _Model:
 
     def __init__(self, replies, seen):
         self._model = ScriptedModel(list(replies) + [forever(lambda request: say(DONE))])
-        self._seen, self.harness = seen, None
+        self._seen, self.harness, self.record = seen, None, None
 
     def complete(self, system, messages, tools):
-        record = _snapshot(self.harness) if self.harness is not None else []
+        record = _snapshot(self.record()) if self.record is not None else []
         reply = self._model.complete(system, messages, tools)
         sent = self._model.calls[-1].messages
         refused = bool(validate(sent))  # what made the scripted model refuse it
@@ -235,14 +257,19 @@ def _tool(spec, model, seen):
 
 # -- what a case may hold -------------------------------------------------------------------
 
-def problem(case):
+def problem(case, harness=None):
     """What is wrong with `case`, in a sentence that says what to change; None when it can
-    be run."""
+    be run (on `harness`, when one is given: a run_agent harness takes no walk-away and no
+    steer)."""
     if type(case) is not dict:
         return f"a case is a dict with {', '.join(sorted(KEYS))}; this is a {type(case).__name__}"
     extra = sorted(set(case) - KEYS)
     if extra:
         return f"a case has no {', '.join(map(repr, extra))}; its keys are {', '.join(sorted(KEYS))}"
+    limit = case.get("max_turns")
+    if limit is not None and (type(limit) is not int or not 1 <= limit <= MOST["replies"]):
+        return (f"case['max_turns'] is a whole number of requests from 1 to {MOST['replies']}, "
+                f"not {limit!r}")
     for key, most in MOST.items():
         value = case.get(key, [])
         if type(value) is not list:
@@ -279,11 +306,21 @@ def problem(case):
         if not _is_prompt(prompt):
             return (f"case['prompts'][{k}] is not a prompt: a dict with a \"text\", and maybe "
                     "\"walk_away_after\" (a whole number of events, 1 or more)")
+    if harness is not None and not hasattr(harness, "Harness"):
+        if any("walk_away_after" in prompt for prompt in case["prompts"]):
+            return ("this harness's loop is run_agent, which hands out no events, so there is "
+                    "nothing to walk away after: leave out \"walk_away_after\"")
+        if any("steer" in spec for spec in case.get("tools", [])):
+            return ("this harness's loop is run_agent, which takes no steering: leave out "
+                    "the tool's \"steer\"")
     return None
 
 
 def _with_defaults(case):
-    return {key: copy.deepcopy(case.get(key, [])) for key in sorted(KEYS)}
+    """The case's lists, each one there (empty when the case left it out), and its max_turns
+    only when it gives one, so that a case without a limit reads as it always did."""
+    full = {key: copy.deepcopy(case.get(key, [])) for key in sorted(LISTS)}
+    return full | ({"max_turns": case["max_turns"]} if "max_turns" in case else {})
 
 
 def _is_message(m):

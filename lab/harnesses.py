@@ -4,7 +4,7 @@ The student's own harness.py is used once it does what the lesson builds; until 
 finished harness stands in, and the lesson says so. `pick_harness` makes that choice,
 `with_repair` makes it again where the examples start to need lesson 10's repair,
 `starter_harness` loads the file the lesson began from, `nearly_right` loads the finished
-harness with a patch applied (checkpoint B's harnesses), and `patched` lends
+harness with a patch applied (the checkpoints' harnesses), and `patched` lends
 a module a different function for the length of a `with` block.
 
 In a student's copy of the lesson (an edition: no finished file, see lab.release) nothing
@@ -118,15 +118,19 @@ def load_harness(path, name="harness"):
     return module
 
 
-def nearly_right(path, lesson=10):
-    """The lesson's finished harness with one idea taken out: the patch at `path` (see
-    lab.patches) applied to it, its gaps filled. A module of its own, named after the file,
-    not put in sys.modules; its MISSING is the idea the patch's description names on its
-    "Missing:" line."""
+def nearly_right(path, lesson=None):
+    """A lab's finished harness with one idea taken out: the patch at `path` (see lab.patches)
+    applied to it, its gaps filled. The lab is `lesson`, or else the one the patch's own
+    header names ("--- lesson 05's finished harness"), or else lesson 10. A module of its own,
+    named after the file, not put in sys.modules; its MISSING is the idea the patch's
+    description names on its "Missing:" line."""
     from . import patches, starter  # the instructor's side: a student's copy holds neither
 
     path = pathlib.Path(path)
     patch = path.read_text(encoding="utf-8")
+    if lesson is None:
+        named = re.search(r"^--- lesson (\w+)'s finished harness$", patch, re.MULTILINE)
+        lesson = named.group(1) if named else 10
     base = starter.solve(lessons.lesson(lesson).finished.read_text(encoding="utf-8"))
     module = types.ModuleType(path.stem)
     module.__file__ = str(path)

@@ -18,8 +18,8 @@ from .validate import validate
 RULES = {
     "provider": "the provider never refuses a request.",
     "record": "the record keeps what happened and is never rewritten: it only grows, and holds "
-              "nothing but prompts and steers typed, replies the model gave and results tools "
-              "produced.",
+              "nothing but prompts and steers typed, replies the model gave, results tools "
+              "produced, and the harness's own note that a run reached max_turns.",
     "told": "the model is never told something nothing supports: every message of a request is "
             "one the record holds, or INTERRUPTED for a call whose tool never finished.",
     "real_wins": "a real result beats a made-up one: a call whose result is on the record is "
@@ -29,6 +29,10 @@ RULES = {
     "failed": "a failed reply is never acted on: no tool runs for a call in a failed reply.",
     "raised": "a session never crashes the harness: what a model or a tool does wrong is data "
               "in the record, not an exception.",
+    "ended": "a run ends only when the model stops asking: a prompt left to run leaves the "
+             "record ending on a reply that asks for no tool, or on a failed one.",
+    "limit": "a run makes at most max_turns requests: the limit counts every request of a "
+             "prompt, the first one too.",
 }
 
 
@@ -46,7 +50,7 @@ def judge(visit):
     """Every breach of every rule in `visit`, rule by rule, in the order of RULES; within a
     rule, the first time each distinct thing went wrong."""
     found = []
-    for rule in (provider, record, told, real_wins, steering, failed, raised):
+    for rule in (provider, record, told, real_wins, steering, failed, raised, ended, limit):
         for breach in rule(visit):
             if breach.what not in {b.what for b in found}:
                 found.append(breach)
@@ -136,6 +140,33 @@ def raised(visit):
         yield Breach("raised", f"The harness raised {visit.raised}.")
 
 
+def ended(visit):
+    for k, (prompt, after) in enumerate(zip(visit.case["prompts"], visit.records)):
+        cut = prompt.get("walk_away_after")
+        if cut is not None and len(visit.events[k]) >= cut:
+            continue  # the user walked away: the run was stopped, not left to end
+        last = after[-1] if after else None
+        if last is None or last.get("role") != "assistant":
+            yield Breach("ended", f"Prompt {k + 1}'s run stopped on "
+                                  f"{show(after[-1:], clip=50) or 'nothing'}, with no reply "
+                                  "after it.")
+        elif last.get("stop_reason") != "error" and any(
+                b.get("type") == "toolCall" for b in last.get("content", [])):
+            yield Breach("ended", f"Prompt {k + 1}'s run stopped on a reply whose calls were "
+                                  f"never answered: {show([last], clip=50)}.")
+
+
+def limit(visit):
+    most = visit.case.get("max_turns")
+    if most is None:
+        return
+    for k in range(len(visit.case["prompts"])):
+        made = [n for n, sent in enumerate(visit.requests) if sent.prompt == k]
+        if len(made) > most:
+            yield Breach("limit", f"Prompt {k + 1} made {len(made)} requests; max_turns is "
+                                  f"{most}.", made[most])
+
+
 # -- showing a breach -----------------------------------------------------------------------
 
 def explain(visit, breach):
@@ -174,7 +205,9 @@ def _happened(visit, message):
     if role == "user":
         return message.get("content") in visit.typed
     if role == "assistant":
-        return message in visit.replies
+        return message in visit.replies or (visit.case.get("max_turns") is not None
+                                            and message.get("stop_reason") == "error"
+                                            and not message.get("content"))
     tools = {spec["name"] for spec in visit.case["tools"]}
     asked = {c["id"]: c["name"] for reply in visit.replies for c in reply["content"]
              if c["type"] == "toolCall"}
@@ -187,8 +220,10 @@ def _happened(visit, message):
 
 
 def _is_interrupted(visit, message):
-    return (message.get("role") == "toolResult" and message.get("content") == visit.interrupted
-            and message.get("is_error") is True)
+    """A made-up INTERRUPTED result; a harness that has no INTERRUPTED (lesson 05's) makes
+    none up."""
+    return (bool(visit.interrupted) and message.get("role") == "toolResult"
+            and message.get("content") == visit.interrupted and message.get("is_error") is True)
 
 
 def _one(messages, index):

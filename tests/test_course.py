@@ -28,7 +28,7 @@ def scratch(tmp_path):
     for folder in ("lab", "lessons"):
         shutil.copytree(PROJECT / folder, tmp_path / folder,
                         ignore=shutil.ignore_patterns("__pycache__", "*.ipynb"))
-    for name in ("harness.py", "doctor.py", "damaged.py"):
+    for name in ("harness.py", "doctor.py", "doctor_a.py", "damaged.py"):
         shutil.copy(PROJECT / name, tmp_path / name)
     return tmp_path
 

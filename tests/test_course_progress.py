@@ -18,7 +18,7 @@ import pytest
 from conftest import PROJECT
 from lab.starter import BEGIN, END, SWAP
 
-COPIED = ("lab", "lessons", "harness.py", "doctor.py", "damaged.py", "pyproject.toml")
+COPIED = ("lab", "lessons", "harness.py", "doctor.py", "doctor_a.py", "damaged.py", "pyproject.toml")
 ORDER = ["01", "02", "03", "04", "05", "A", "06", "07", "08", "09", "10", "B", "11", "12", "13",
          "14", "15", "16"]
 COURSE = tomllib.loads((PROJECT / "lessons" / "course.toml").read_text())["lab"]

@@ -32,12 +32,12 @@ made, by running every cell on the finished harness, so that you can read each e
 you write a line. Run the cells yourself and they run on *your* `harness.py`: while its gaps
 are empty, the examples show what your code does, which is the failure the lesson is about."""
 SAVED_NOTE = """\
-**The outputs under the cells were saved when this copy was made**, with `doctor.py` as you
-were given it. The harnesses the examples examine, fir and lesson 10's finished one, are the
+**The outputs under the cells were saved when this copy was made**, with `{student}` as you
+were given it. The harnesses the examples examine, {example} and lesson {base}'s finished one, are the
 grader's: their sessions ran there, and this copy holds what they did (`sessions.json`). Run
 the cells yourself and every verdict and figure is worked out again on your machine, from those
-sessions; the last cell reads your own `doctor.py`. Your cases run on the five harnesses when
-`doctor.py` is graded."""
+sessions; the last cell reads your own `{student}`. Your cases run on the five harnesses when
+`{student}` is graded."""
 
 
 def executed(lesson, edition, with_finished=True):
@@ -54,10 +54,19 @@ def executed(lesson, edition, with_finished=True):
         _run(nb, work, {k: v for k, v in os.environ.items() if k not in (ENV, "PYTHONPATH")},
              scratch)
         _scrub(nb, [str(work.resolve()), str(work), scratch])
-    note = NOTE if with_finished else SAVED_NOTE
+    note = NOTE if with_finished else saved_note(lesson)
     nb.cells.insert(0, nbformat.v4.new_markdown_cell(note, id=NOTE_ID))
     nb.metadata.pop("widgets", None)
     return nb
+
+
+def saved_note(lesson):
+    """SAVED_NOTE for checkpoint `lesson`: its student's file, its example, its base lab."""
+    from .. import course
+
+    book = casebook.of(lesson.number)
+    return SAVED_NOTE.format(student=book.student_file, example=book.example,
+                             base=course.find(book.base).label)
 
 
 def record_sessions(lesson, path):

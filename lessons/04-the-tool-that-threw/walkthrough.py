@@ -231,12 +231,13 @@ def stage_prop(request):
     return lab.say("Something went wrong and I cannot tell what. Could you check the file?")
 
 
+moves = {}
 for label, results in candidates.items():
     model = lab.ScriptedModel([lab.forever(stage_prop)])
     answer = model.complete(harness.SYSTEM, before + results, [])
-    move = (f"asks for {harness.tool_calls(answer)[0]['arguments']['path']}"
-            if harness.tool_calls(answer) else outcome(answer))
-    print(f"{label:16} {lab.shape(before + results):12} -> {move}")
+    moves[label] = (f"asks for {harness.tool_calls(answer)[0]['arguments']['path']}"
+                    if harness.tool_calls(answer) else outcome(answer))
+    print(f"{label:16} {lab.shape(before + results):12} -> {moves[label]}")
 print()
 mine = attempt(harness.run_tool, tools, asked)
 print("your run_tool on c1:", lab.show([mine]) if isinstance(mine, dict) else mine)
@@ -246,6 +247,18 @@ print("your run_tool on c1:", lab.show([mine]) if isinstance(mine, dict) else mi
 # The last line is your `run_tool` on the same call: a result marked `[is_error]` holding the
 # message once the gap in `run_tool` is filled; until then, the exception it raised.
 #
+# Figure 4.2 draws the three requests as the provider and the stage prop received them, with
+# what came back for each underneath: a refusal, a shrug, and a second try at the right file.
+
+# %% id="figure-4-2"
+lab.draw(*[lab.Panel(label, before + results, note=f"what came back: {moves[label]}")
+           for label, results in candidates.items()],
+         title="Figure 4.2  One failure, told three ways",
+         caption="No result is refused before the model reads a word. A bare 'Error' is taken "
+                 "and leaves the model guessing; the tool's own message is taken and names "
+                 "the file to ask for instead.")
+
+# %% [markdown]
 # Where the words come from matters. `run_tool` does not write error messages; it passes on
 # the one the tool raised, `str(exc)`. The read tool the lesson gives you raises
 # `FileNotFoundError` with the file it could not find and the names it could, because a
@@ -433,10 +446,10 @@ print("the run:          ", "returned" if isinstance(said, list) else said)
 
 # %% [markdown]
 # Three calls, three results, and the write happened after the failure. (On the starter the
-# run raises at `deploy` and the write never runs.) Figure 4.2 sets the record lesson 03 leaves
+# run raises at `deploy` and the write never runs.) Figure 4.3 sets the record lesson 03 leaves
 # beside yours.
 
-# %% id="figure-4-2"
+# %% id="figure-4-3"
 model = lab.ScriptedModel([
     lab.reply(lab.text("Three steps."), lab.call("read", {"path": "config.py"}),
               lab.call("deploy", {}), lab.call("write", {"path": "NOTES.md", "content": "tried\n"}))])
@@ -444,7 +457,7 @@ died = []
 with lab.patched(harness, run_tool=lesson_03_run_tool):
     attempt(harness.run_agent, model, harness.SYSTEM, died, batch_tools, "Read, deploy, note.")
 lab.draw(("lesson 03: the tool raised", died), ("your harness", batch), compare=True,
-         title="Figure 4.2  The same batch, two harnesses",
+         title="Figure 4.3  The same batch, two harnesses",
          caption="Lesson 03's run stops at the failing call and leaves two calls unanswered; "
                  + ("yours answers all three, one of them with the failure, and the model "
                     "writes the last word." if isinstance(said, list) else
@@ -1006,6 +1019,16 @@ print("the answer:      ", outcome(record[-1]) if isinstance(said, list) else sa
 # mistake, and a correct `run_tool` raises it at once, before any tool is looked at, because
 # the lookup sits outside the `try`. Lesson 05 meets the provider's version of the
 # cut-off reply, a reply that fails mid-stream, and stores it with `stop_reason` "error".
+#
+# Common answers, and what each one misses:
+#
+# - *"Raise: arguments that are not even a dict are a bug."* A bug in what the model wrote, on
+#   this turn; the model can write them again if it is told, and the run dies if it is not.
+# - *"Repair the JSON: close the quote and the brace, and run the read."* Then the model is
+#   answered about `conf`, a file it never finished naming, and told nothing was wrong.
+# - *"Catch everything in `run_tool`, the caller's mistakes too, so nothing ever raises."* Then
+#   `run_tool(None, call)` sends the model a message about your harness's own bug, which the
+#   model cannot fix and you never see.
 #
 # </details>
 

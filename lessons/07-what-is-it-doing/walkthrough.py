@@ -183,6 +183,49 @@ print("the record:", lab.shape(record))
 # | `tool_execution_end` | it has run | `call`, `result` |
 # | `turn_end` | the turn's reply and all its results are in | `message`: the reply |
 # | `agent_end` | last, once | `messages`: everything this run added |
+#
+# Figure 7.2 is that run as the screen lived it: one row for each event it was handed, what the
+# event carried, and the record at the very moment the event arrived. The dashed bands are the
+# steps, placed between the two events they ran between.
+
+# %% id="figure-7-2"
+from lab import timeline
+
+ran, record, rows, announced, started, behind = [], [], [], 0, set(), 0
+run = harness.run_agent(lab.ScriptedModel([lab.forever(three_steps)]), harness.SYSTEM, record,
+                        job(ran), "Do the job.")
+for k, event in enumerate(run, 1):
+    for n in ran[sum(isinstance(row, timeline.Band) for row in rows):]:
+        rows.append(timeline.Band(
+            f"step {n} runs here: after its start was announced, before the event that carries "
+            "its result" if n in started else f"step {n} runs here, before any event about it"))
+    if event["type"] == "tool_execution_start":
+        started.add(event["call"]["arguments"].get("n"))
+    announced += event["type"] == "message_end"
+    carried = event.get("message") or event.get("call") or {}
+    if "role" in carried:
+        carries = timeline.message_cell(carried)
+    elif event["type"] == "agent_end":
+        carries = timeline.Cell(lab.shape(event["messages"]))
+    else:
+        carries = timeline.Cell(carried.get("id", ""), "muted")
+    ahead = len(record) - announced
+    behind += ahead != 0
+    rows.append([str(k), event["type"], carries,
+                 timeline.Cell(lab.shape(record) or "(empty)", "bad" if ahead else "plain"),
+                 timeline.Cell("the same" if not ahead else f"{ahead} messages ahead"
+                               if ahead > 0 else f"{-ahead} messages behind",
+                               "bad" if ahead else "good")])
+timeline.table(["#", "the event handed out", "it carries", "the record at that moment",
+                "record vs. announced"], rows,
+               title="Figure 7.2  One run, event by event",
+               caption=("Every message is on the record by the time its message_end arrives, "
+                        "and never sooner; each step runs only after its tool_execution_start "
+                        "has been handed out." if rows and not behind else
+                        "Red: at that event the record and what the screen had been told "
+                        "disagree. On the starter the whole job is on the record before the "
+                        "first event, so the screen hears of a run that is already over. Fill "
+                        "the run_agent gap of harness.py, then run this cell again."))
 
 # %% [markdown]
 # ## What should an event carry?
@@ -331,18 +374,18 @@ print(f"walk-aways that leave a step unrecorded: the teammate's "
 # %% [markdown]
 # Three walk-aways leave the teammate's record holding a step that ran and has no result:
 # each right after the `message_end` of a result, before its append. Yours leaves none, at any
-# of the twenty-one. Figure 7.2 sets the two records side by side after a walk-away at event
+# of the twenty-one. Figure 7.3 sets the two records side by side after a walk-away at event
 # 6: step 1's result was on the screen in both, and only one of them wrote it down. (Both
 # still hold a call for step 2, which never ran: that hole is true, and lesson 10's.)
 
-# %% id="figure-7-2"
+# %% id="figure-7-3"
 walked = 6
 _, ours_left, _ = await unrecorded_after_walking_away(harness.run_agent, walked)
 lab.draw(lab.Panel("1 · announce, then append", holes[walked], check=False,
                    note="step 1 ran; the screen showed its result"),
          lab.Panel("2 · append, then announce", ours_left, check=False,
                    note="the same moment: the result is on the record"),
-         title="Figure 7.2  Walked away at the sixth event, two ways",
+         title="Figure 7.3  Walked away at the sixth event, two ways",
          caption="The consumer stopped right after it was handed step 1's result. Announced "
                  "first, the result never reaches the record; appended first, it is there "
                  "before anybody hears of it.")
@@ -608,7 +651,7 @@ for story, model, options in (("answered", three_steps, {}), ("failed", outage, 
 #   and every one is late: that is the opening's ten minutes of nothing.
 # - **"Yield first, append after: the screen should hear as soon as possible."** The screen
 #   hears a microsecond sooner, and a walk-away at that event leaves a tool that ran with no
-#   result. Figure 7.2.
+#   result. Figure 7.3.
 # - **"Run the tool, then announce the start and end together."** The spinner appears when
 #   the work is over, and the user can no longer stop a step by closing the run.
 # - **"The last words seen are the answer."** Only of a run that reached `agent_end`.
@@ -670,6 +713,14 @@ for story, model, options in (("answered", three_steps, {}), ("failed", outage, 
 # hypothesis makes up, stopped anywhere. Two feed `FinalTextRenderer` runs that ended and runs
 # walked away from after every event. The last checks `JsonRenderer`, which you are given.
 #
+# <details><summary>A hint for the loop</summary>
+#
+# List, in order, every moment of a turn at which something happens: a message added, a tool
+# about to run, a tool done, the turn over. At which of them is a consumer allowed to be told,
+# and what must already be true of the record when it is?
+#
+# </details>
+#
 # <details><summary>An outline of the loop</summary>
 #
 # Keep lesson 06's loop and its two ways out, and put a `yield` at each place something
@@ -677,6 +728,13 @@ for story, model, options in (("answered", three_steps, {}), ("failed", outage, 
 # after each tool, at the bottom of each turn, and after the loop. A small helper that
 # appends a message and returns its `message_end` keeps the order right everywhere. Let the
 # loop end by its condition rather than a `return`, so the line after it always runs.
+#
+# </details>
+#
+# <details><summary>A hint for the frontend</summary>
+#
+# Which event does every run that ends send, and a walked-away or dead run never does? What
+# should `finish()` say when it has not seen that event, whatever words went past before it?
 #
 # </details>
 #
@@ -729,38 +787,84 @@ for (ok, said), ks in verdicts.items():
 # %% [markdown]
 # ## In your own words
 #
-# Your loop appends a message and only then hands out its `message_end`. In a sentence or
-# two: what does that promise a consumer that stops listening, and what does it not promise?
+# Two questions; answer each in a sentence or two before you open ours.
 #
-# <details><summary>A model answer</summary>
+# 1. Your loop appends a message and only then hands out its `message_end`. What does that
+#    promise a consumer that stops listening, and what does it not promise?
+# 2. `FinalTextRenderer` and `JsonRenderer` are both folds over the same events, and the loop
+#    knows neither. Why is it the frontend, and not the loop, that decides whether a run ended
+#    well?
 #
-# It promises that the record holds everything the consumer was told, so no tool that
-# finished is ever left without its result. It does not promise that the consumer showed
-# what it was handed, or that the record is complete: a call whose start was announced and
-# whose tool never ran stays on the record unanswered, which is true, and lesson 10's problem.
+# <details><summary>A hint</summary>
+#
+# For the first, look at Figure 7.3 and at the walk-aways at a `tool_execution_start`: which
+# of them leave a call with no result, and is that record false? For the second: who, besides
+# the screen, reads the loop's events, and do they all want the same verdict on the same run?
 #
 # </details>
 #
-# **Common answers, and what each one misses.** "It promises the record is complete": it is
-# honest, not complete, and a call whose tool never ran stays unanswered (lesson 10). "It
-# makes walk-aways impossible": a consumer can always stop; the rule only makes stopping
-# safe.
+# <details><summary>Our answer</summary>
+#
+# 1. It promises that the record holds everything the consumer was told: whatever event a
+#    consumer stops at, no tool that finished is left without its result, and nothing was
+#    announced that the record does not hold. It does not promise that the consumer showed what
+#    it was handed, or that the record is complete: a call whose start was announced and whose
+#    tool never ran stays on the record unanswered. That record is true, and sending it is
+#    lesson 10's problem.
+# 2. Because "ended well" depends on who is asking. A script behind `> answer.txt` needs the
+#    answer and an exit code; a log needs every event and a verdict it can check for itself; a
+#    screen may want neither. The loop's job is to say what happened, in order, and to end every
+#    run it finishes with `agent_end`; each frontend reads that and judges for its own reader.
+#    Put the verdict in the loop and every frontend inherits one reader's idea of success.
+#
+# Common answers, and what each one misses:
+#
+# - *"It promises the record is complete."* It is honest, not complete: a call whose tool
+#   never ran stays unanswered, which is the truth about that run.
+# - *"It makes walk-aways impossible."* A consumer can always stop; the rule only makes
+#   stopping safe.
+# - *"The loop should raise when a run fails, so every frontend notices."* Lesson 05 made a
+#   failure a reply on the record; an exception would skip `turn_end` and `agent_end`, and
+#   every frontend would have to catch it to close its pairs.
+#
+# </details>
 
 # %% [markdown]
 # ## A further case
 #
 # Your events go to a browser over a websocket, and the connection drops after the browser
 # received `message_end` for step 2's result. The harness notices only when its next send
-# fails. Which rule decides whether the record must hold step 2's result, and does it?
+# fails. Which rule decides whether the record must hold step 2's result, and does it? Write
+# the rule in one sentence, so that it also settles the next case like it.
 #
-# <details><summary>The rule</summary>
+# <details><summary>A hint</summary>
 #
-# Mutate, then announce, wherever "announce" happens: nothing may be sent to anybody that
-# the record does not already hold. The result was appended before the event was sent, so
-# the record has it; a reconnecting browser can be sent whatever it missed from the record.
-# The same rule settles the next case like it: when lesson 11 writes the record to disk,
-# a message is saved before it is announced, so a crash never leaves the screen having shown
-# something the disk does not know.
+# The websocket is just another consumer that stops listening. At the moment the browser was
+# handed step 2's result, where was that result already?
+#
+# </details>
+#
+# <details><summary>Our answer</summary>
+#
+# The rule: **nothing may be announced to anybody that the record does not already hold**;
+# mutate, then announce, wherever "announce" happens. The result was appended before the event
+# was sent, so the record has it, and a reconnecting browser can be sent whatever it missed,
+# from the record, which is the one list that is never behind. The same rule settles the next
+# case like it: when lesson 11 writes the record to disk, a message is saved before it is
+# announced, so a crash never leaves the screen having shown something the disk does not know.
+# [general] It is the same order a database uses for its log: written, then acknowledged.
+#
+# Common answers, and what each one misses:
+#
+# - *"Keep a copy of every event sent, and replay it to the browser."* A second list that can
+#   disagree with the first; the record already is that copy, and it is the one the model is
+#   sent.
+# - *"Stop the run when the browser goes away."* A reasonable policy for a screen, and a
+#   different question: it decides what runs next, not what the record must hold about what
+#   already ran.
+# - *"Send the event first, so the browser is never behind."* Then a drop between the send and
+#   the append leaves a result the user saw and the record lost: the teammate's loop of
+#   Figure 7.3.
 #
 # </details>
 

@@ -9,8 +9,9 @@ own model and tools, and judges the plain facts that come back.
 
 First the story of the lesson, as cards (the second prompt refused on the caller's line and
 what its message says; the run that holds the harness from the moment prompt() returns; the
-door, after every event in turn, before the first event, and after a failure); then two tests
-of code the lesson gives you (what a walk-away does to a tool); last, the rule on schedules of
+door, after every event in turn, before the first event, and after a failure); then three
+tests of code the lesson gives you (what a walk-away does to a tool, and the record it leaves
+after every event in turn); last, the rule on schedules of
 prompts and walk-aways made up by hypothesis.
 """
 
@@ -47,6 +48,9 @@ NOT_STARTED_TOOL = ("code the lesson gives you (lesson 07's loop): a consumer th
 FINISHED_TOOL = ("code the lesson gives you (lesson 07's loop): a consumer that walks away after "
                  "a tool's result was announced leaves that result on the record, and the next "
                  "tool never starts.")
+TOLD_IS_KEPT = ("code the lesson gives you (lesson 07's loop), through the Harness: a consumer that "
+                "walks away after any event in turn leaves a record holding exactly the messages "
+                "it was told about, and a result for every step that ran.")
 ANY_SCHEDULE = ("any schedule of prompts and walk-aways by two callers: a prompt is refused "
                 "exactly while another run is going, is_running says so, and every run's "
                 "messages sit together in the record, in the order the runs were taken.")
@@ -163,7 +167,7 @@ def test_is_running_is_true_from_prompt_until_the_run_has_ended(student, variati
 # -- the door -----------------------------------------------------------------------------------
 
 def test_walking_away_after_any_event_frees_the_harness(student, variation):
-    for k in range(1, EVENTS):
+    for k in range(1, EVENTS + 1):
         seen = play(student, variation, ["prompt", "screen", JOB], ["take", "screen", k],
                     ["close", "screen"], ["prompt", "screen", "Are you still there?"],
                     ["take", "screen", None])
@@ -230,6 +234,22 @@ def test_a_tool_whose_result_was_announced_stays_recorded(student, variation):
            got=f"{seen['outcomes'][1]['events'][-1:]}; steps run: {seen['ran']}")
     wanted = f"U A[{asked[0]},{asked[1]}] R({asked[0]})"
     expect(lab.shape(seen["record"]) == wanted, FINISHED_TOOL, expected=wanted, got=seen["record"])
+
+
+def test_walking_away_after_any_event_leaves_the_record_the_screen_was_told(student, variation):
+    for k in range(1, EVENTS + 1):
+        seen = play(student, variation, ["prompt", "screen", JOB], ["take", "screen", k],
+                    ["close", "screen"])
+
+        taken = seen["outcomes"][1]["events"]
+        story = f"the screen walked away after event {k} ({(taken[-1:] or ['no event'])[0]})"
+        results = [m["content"] for m in seen["record"] if m["role"] == "toolResult"]
+        expect(len(seen["record"]) == taken.count("message_end"), TOLD_IS_KEPT, given=story,
+               expected=f"{taken.count('message_end')} messages on the record, one for each "
+                        "message_end the screen took",
+               got=seen["record"])
+        expect(results == [f"step {n}: ok" for n in seen["ran"]], TOLD_IS_KEPT, given=story,
+               expected=f"a result for each step that ran (steps {seen['ran']})", got=results)
 
 
 # -- the rule, on schedules hypothesis makes up ------------------------------------------------------

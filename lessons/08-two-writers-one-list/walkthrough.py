@@ -696,6 +696,72 @@ except Exception as error:
 print("is_running:", h.is_running, "  the record:", lab.shape(h.messages))
 
 # %% [markdown]
+# That is every way a run can end, met one question at a time. Figure 8.3 puts them in one
+# table, for three harnesses: the starter's (lesson 07's way to start a run), the draft from
+# "Closed before it started", and the harness the examples use. Each cell is a live run: the
+# situation is played on a fresh harness, and then a second `prompt()` is tried.
+
+# %% id="figure-8-3"
+from lab import timeline
+
+
+async def situation(make, story):
+    """Play `story` on a fresh harness made by `make`; what a second prompt() then meets."""
+    model = dropped if story == "its model raised" else the_job
+    tool = {"name": "step", "description": "Do one step.", "parameters": STEP,
+            "execute": lambda arguments: f"step {arguments['n']}: ok"}
+    h = make(lab.ScriptedModel([lab.forever(model)]), harness.SYSTEM, [tool])
+    if story == "made, dropped, never iterated":
+        run = h.prompt(JOB)
+        held = h.is_running
+        del run  # the last reference goes, and nobody ever took an event
+    else:
+        run = h.prompt(JOB)
+        held = h.is_running
+        if story == "a second prompt, three events in":
+            for _ in range(3):
+                next(run)
+        else:
+            stop = {"finished": None, "walked away after event 5": 5,
+                    "closed before its first event": 0, "its model raised": None}[story]
+            try:
+                await lab.drive(run, stop_after=stop)
+            except ConnectionError:
+                pass
+    try:
+        h.prompt("Are you still there?").close()
+        let_in = True
+    except RuntimeError:
+        let_in = False
+    if story == "a second prompt, three events in":
+        run.close()
+        return timeline.Cell("let in: two writers", "bad") if let_in else \
+            timeline.Cell("refused, on the caller's line", "good")
+    if not held:
+        return timeline.Cell("free, but it never held", "muted")
+    return timeline.Cell("free: the next prompt is taken", "good") if let_in else \
+        timeline.Cell("held for good: refused", "bad")
+
+
+STORIES = ("a second prompt, three events in", "finished", "walked away after event 5",
+           "closed before its first event", "made, dropped, never iterated", "its model raised")
+makers = (yesterday.Harness, Draft, harness.Harness)
+rows = []
+for story in STORIES:
+    rows.append([story])
+    for make in makers:
+        rows[-1].append(await situation(make, story))
+timeline.table(["what happened to the run", "the starter", "the draft", "the examples' harness"],
+               rows, title="Figure 8.3  One writer, and a door that opens on every way out",
+               caption="Green is the promise kept. The starter never holds the harness, so it "
+                       "never refuses a second writer; the draft holds it and refuses, but two "
+                       "ways out leave it held for good; " + (
+                           "the armed door keeps both halves." if all(
+                               row[3].tone == "good" for row in rows) else
+                           "the last column does not keep both yet: fill the gap in Harness, "
+                           "then run this cell again."))
+
+# %% [markdown]
 # ## Compared with production harnesses
 #
 # **pi-mono** (badlogic/pi-mono, read at commit `83378aa`), in `packages/agent/src/agent.ts`:
@@ -739,8 +805,8 @@ print("is_running:", h.is_running, "  the record:", lab.shape(h.messages))
 # `_run`. The starter's `prompt` is lesson 07's way to start a run, as a method: it returns
 # run_agent's generator for whoever asks, at any time.
 #
-# **Ten graded tests** (two grade code the lesson gives you, for no points; one is hidden until
-# you submit):
+# **Eleven graded tests** (three grade code the lesson gives you, for no points; one is hidden
+# until you submit):
 #
 # - a second prompt while the job runs (after a number of events that differs every grading) is
 #   refused with RuntimeError on the call itself, and the job's record is whole;
@@ -748,13 +814,17 @@ print("is_running:", h.is_running, "  the record:", lab.shape(h.messages))
 # - a run holds the harness from the moment `prompt()` returns, before any event: a second
 #   prompt is refused, and the run, taken, starts at `agent_start` with all 21 events;
 # - `is_running` is True after `prompt()` and after every event, and False after the end;
-# - walking away after any event in turn frees the harness, and the next prompt is answered;
+# - walking away after any event in turn, all 21 of them, frees the harness, and the next
+#   prompt is answered;
 # - a run closed before its first event frees it too, and leaves nothing in the record;
 # - a run whose model raises frees it: the exception reaches the consumer, the next prompt is
 #   answered;
 # - (given) walking away at `tool_execution_start` leaves a tool that never ran;
 # - (given) walking away after a result was announced leaves it recorded, and the next tool
 #   never starts;
+# - (given) walking away after each of the 21 events in turn, through your `Harness`, leaves a
+#   record holding exactly the messages the screen was told about, and a result for every step
+#   that ran: lesson 07's ordering, kept by the door;
 # - (hidden) schedules of prompts, events taken and walk-aways by two callers, made up by
 #   hypothesis: a prompt is refused exactly while another run is going, `is_running` agrees,
 #   and each run's messages sit together in the record.
@@ -859,6 +929,16 @@ for k in (0, 2, 5, 9, 14):
 # does the same, and none of them can forget the check, because none of them has one of its
 # own. pi-mono's `continue` has its own copy of the check, which is the kind of thing that
 # drifts.
+#
+# Common answers, and what each one misses:
+#
+# - *"Give `retry` its own `if self.is_running: raise`."* Correct today; the next way in is
+#   written by someone who copies `retry` without the check, or with last year's message.
+# - *"`retry` can call `run_agent` directly on `self._messages`; it is inside the class."* Then
+#   it has no door: the flag is never raised for it, so a `prompt()` during a retry is let in,
+#   and a retry during a run is a second writer again.
+# - *"Refuse `retry` altogether while anything is queued or running."* The refusal is right
+#   while a run is going; the rest is a policy about queues, which is lesson 09's to decide.
 #
 # </details>
 

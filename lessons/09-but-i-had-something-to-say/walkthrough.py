@@ -23,9 +23,11 @@
 # request is refused. So is every request after it.
 #
 # This lesson builds on lesson 08, whose `Harness` owns the transcript and refuses a second
-# `prompt()` while a run is going, with the words *"already running; use steer() or
-# follow_up()"*. New here? Start at lesson 01, or carry on: every lab is self-contained, and
-# the harness you start from is lesson 08's, finished.
+# `prompt()` while a run is going, telling the caller to wait for the run to end or close it.
+# Neither is what a user with a correction wants, and by the end of this lesson the refusal
+# says something better: *"already running; use steer() or follow_up()"*. New here? Start at
+# lesson 01, or carry on: every lab is self-contained, and the harness you start from is
+# lesson 08's, finished, with that refusal's new words already in it.
 #
 # By the end of it your harness can **take your input mid-run, at a safe point**: `steer`,
 # for words meant for the next gap between turns (*"use spaces instead"*), and `follow_up`,
@@ -190,14 +192,26 @@ lab.draw(
 # </details>
 
 # %% id="slots"
-batch = [lab.user("Reformat the two files."), steps(1, 2), None, None, lab.say("Done.")]
-batch[1]["content"][1]["id"], batch[1]["content"][2]["id"] = "c1", "c2"
-batch[2] = lab.tool_result(batch[1]["content"][1], "step 1 done")
-batch[3] = lab.tool_result(batch[1]["content"][2], "step 2 done")
+quiet, _ = job(harness, [steps(1, 2), lab.say("Done.")], prompts=["Reformat the two files."])
+batch = list(quiet.messages)  # a real run of one batch, with nothing typed during it
+tries = []
 for at in range(len(batch) + 1):
     tried = batch[:at] + [lab.user("Actually, use spaces.")] + batch[at:]
+    tries.append(tried)
     problems = lab.validate(tried)
     print(f"at {at}: {lab.shape(tried):34} {'refused: ' + problems[0] if problems else 'taken'}")
+
+# %% [markdown]
+# Figure 9.2 draws the six candidates, each checked the way a provider checks it. In the two
+# refused panels the red badges mark the call and the results that a user message has come
+# between.
+
+# %% id="figure-9-2"
+lab.draw(*[lab.Panel(f"the user speaks at {at}", tried) for at, tried in enumerate(tries)],
+         title="Figure 9.2  Six places for one user message",
+         caption="The record of one real batch, with a user message tried at each of its six "
+                 "places. The two inside the batch are refused; the other four are turns like "
+                 "any other.")
 
 # %% [markdown]
 # Two slots out of six are refused, and they are both inside the batch. That is the whole of
@@ -330,6 +344,70 @@ print("the record:", lab.shape(h.messages))
 print("user words:", [m["content"] for m in h.messages if m["role"] == "user"])
 
 # %% [markdown]
+# ## Words during the last answer
+#
+# The job is done and the model is writing its final reply, *"Reformatted."*, which asks for
+# no tools. While it is being written, the user steers: *"And mention the tests."* The reply
+# that comes back was written without those words. What does the loop do next?
+#
+# <details><summary><b>A</b> · Nothing: the reply asked for nothing, so the run is over, and the steer waits for the next <code>prompt()</code></summary>
+#
+# ✗ **No.** The run is not over until the loop has looked. At the bottom of every turn that
+# did not fail, the loop asks for steering, the last turn included; a steer that is waiting
+# is one more thing to do.
+#
+# </details>
+#
+# <details><summary><b>B</b> · It asks for steering, finds the words, and goes on: one more turn, whose request carries them</summary>
+#
+# ✓ **Right.** The reply asked for no calls, so every call is answered and the top of a new
+# turn is a safe place. The steer opens it, and the model answers again, this time having read
+# it. Only when steering gives nothing does the loop ask for follow-ups, and only when both
+# give nothing does the run end.
+#
+# </details>
+#
+# <details><summary><b>C</b> · It appends the words after the reply and ends the run; the record has them, which is what matters</summary>
+#
+# ✗ **No.** A user message the model never reads is a message the user thinks was heard. The
+# record would say the user spoke, and the run would end without anybody answering.
+#
+# </details>
+#
+# The model in the cell is a stage prop that calls `steer` itself, as it writes its first
+# answer: the moment a user types while a request is out.
+
+# %% id="last-answer"
+typed_once = []
+
+
+def final_words(request):
+    """Answers in words; while writing its first answer, the user steers."""
+    if "And mention the tests." in [m["content"] for m in request.messages if m["role"] == "user"]:
+        return lab.say("Reformatted, and the tests pass.")
+    if not typed_once:
+        typed_once.append(True)
+        h.steer("And mention the tests.")  # typed while this request is out
+    return lab.say("Reformatted.")
+
+
+model = lab.ScriptedModel([lab.forever(final_words)])
+h = harness.Harness(model, harness.SYSTEM, [])
+events = await lab.drive(h.prompt("Reformat main.py."))
+print("the record:     ", lab.shape(h.messages))
+print("user words:     ", [m["content"] for m in h.messages if m["role"] == "user"])
+print("model requests: ", len(model.calls), "  turns:", sum(e["type"] == "turn_start" for e in events))
+print("the last answer:", harness.text_of(h.messages[-1]))
+
+# %% [markdown]
+# On the harness the examples use: two turns in one run, and the last answer is the one written
+# after the steer was read. On the starter the words go straight into the record *before* the
+# reply that never read them (`U U A`): a transcript a provider takes, one model call, and a
+# user who was not heard. That is this lesson's rule from the other side: a user message joins
+# the record only when the loop asks for it, because that is the only moment it is sure to be
+# read next.
+
+# %% [markdown]
 # ## One at a time
 #
 # Two steers are typed during one batch: *"Actually, use spaces."*, then *"And no tabs in
@@ -448,19 +526,20 @@ print("user words:", [m["content"] for m in h.messages if m["role"] == "user"])
 #   (see below), and it still answers every call; a skipped call needs a result saying so.
 
 # %% [markdown]
-# ## Figure 9.2 · a session with both
+# ## A session with both
 #
-# One session, three prompts, words typed at five different moments. Every request it sent
-# is drawn: each starts at the top of a turn, and none is refused.
+# One session, a steer and a follow-up typed at two different moments of one job. Figure 9.3
+# draws every request it sent and the record it kept: each request starts at the top of a
+# turn, and none is refused.
 
-# %% id="figure-9-2"
+# %% id="figure-9-3"
 typed = {1: [("steer", "Actually, use spaces.")], 3: [("follow_up", "Now run the tests.")]}
 h, model = job(harness, [steps(1, 2), steps(3), lab.say("Spaces."), lab.say("Tests pass.")], typed)
 print("requests refused:", sum(bool(lab.validate(r.messages)) for r in model.calls),
       "of", len(model.calls))
 lab.draw(*[lab.Panel(f"request {n}", r.messages) for n, r in enumerate(model.calls[:3], 1)],
          lab.Panel("the record", list(h.messages)),
-         title="Figure 9.2  Every request starts where a user may speak",
+         title="Figure 9.3  Every request starts where a user may speak",
          caption="The steer typed during step 1 waits for step 2's result and opens the next "
                  "turn; the follow-up typed during step 3 waits for the run's last answer.")
 
@@ -517,13 +596,63 @@ lab.draw(*[lab.Panel(f"request {n}", r.messages) for n, r in enumerate(model.cal
 # - any job, words typed at any moment: every word lands where the rules say (loop, 2, generated)
 # - the same through the Harness, over several prompts (queues, 2, generated)
 #
-# Run `lab-check` from the project folder; `lab-check --hint` when one fails.
+# <details><summary>A hint for the gap in run_agent (loop)</summary>
+#
+# Walk through one job of two turns and mark every moment at which each call made so far has
+# its result. Which of those moments comes before a request, and which is the moment the run
+# would otherwise end? And what must the loop not do at all once a reply has failed?
+#
+# </details>
+#
+# <details><summary>An outline of the gap in run_agent (loop)</summary>
+#
+# Keep a list of user messages waiting to open the next turn: the prompt, plus whatever
+# steering says before the first request. An inner loop runs turns while the reply asked for
+# calls or something is waiting; at the top of each turn, record the waiting messages, then
+# make the request, record the reply, and run its calls as lesson 08's loop did. At the bottom
+# of a turn that did not fail, ask steering and keep what it gives for the next turn. When the
+# inner loop ends without a failure, ask the follow-ups; if they give anything, go round the
+# outer loop again with it as the waiting messages. A failed reply asks nobody. `agent_end`
+# stays the one way out.
+#
+# </details>
+#
+# <details><summary>A hint for the gap in Harness (queues)</summary>
+#
+# `steer` is called while a tool runs, in the middle of a batch. What is the one thing it may
+# do then that cannot put a message in the wrong place? Who, in the given code, reads what it
+# leaves behind?
+#
+# </details>
+#
+# <details><summary>An outline of the gap in Harness (queues)</summary>
+#
+# The Harness already owns two queues, one for steering and one for follow-ups, and `_run`
+# already hands the loop a function for each that gives out the oldest queued message, one per
+# ask. `steer` and `follow_up` each make a user message of the text and add it to the back of
+# their own queue; neither touches the record.
+#
+# </details>
+#
+# To grade your file, from the project root:
+#
+# ```sh
+# .venv/bin/lab-check --harness harness.py --lesson 09
+# ```
+#
+# The report ends with the next thing to do; `lab-check --hint` gives up to three hints for
+# the first failing test. When every test passes, run this notebook's first cell again: it
+# will choose your `harness.py`.
 
 # %% [markdown]
 # ## After it passes: a long afternoon
 #
-# Five prompts, a steer or a follow-up typed at random moments, some replies failing. On a
-# harness that passes, every request is one a provider takes.
+# Five prompts, a steer or a follow-up typed at moments picked by a seeded dice, some replies
+# failing with a 503. No tests here: read what it prints. On a harness that passes, every
+# request is one a provider takes, every steer lands at the top of a turn with the batch
+# before it answered, every follow-up lands after an answer, and whatever has not landed yet
+# is still waiting in its queue, not lost. On the starter the first steer typed mid-batch is
+# enough to have every later request refused.
 
 # %% id="after-pass"
 import random
@@ -531,59 +660,137 @@ import random
 chance = random.Random(9)
 script = [chance.choice([steps(1), steps(1, 2), lab.say("Done."), lab.fail("503 overloaded")])
           for _ in range(14)]
-typed = {n: [(chance.choice(["steer", "follow_up"]), f"note {n}")] for n in range(1, 12, 3)}
+typed = {n: [(chance.choice(["steer", "follow_up"]), f"note {n}")] for n in range(1, 7, 2)}
 h, model = job(harness, script, typed, prompts=[f"Task {n}." for n in range(5)])
 refused = [lab.validate(r.messages)[0] for r in model.calls if lab.validate(r.messages)]
 print("requests:", len(model.calls), " refused:", len(refused), refused[:1])
 print("the record:", lab.shape(h.messages))
+record = list(h.messages)
+executions = sum(m["role"] == "toolResult" for m in record)  # one result per tool that ran
+for at in sorted(typed):
+    for kind, words in typed[at]:
+        if at > executions:
+            print(f"  {kind:9} {words!r:9} never typed: the session ran only {executions} tools")
+            continue
+        where = [i for i, m in enumerate(record) if m["role"] == "user" and m["content"] == words]
+        if not where:
+            print(f"  {kind:9} {words!r:9} typed during tool {at}, not in the record: still queued")
+            continue
+        owed = sum(len(harness.tool_calls(m)) for m in record[:where[0]]
+                   if m["role"] == "assistant") - sum(m["role"] == "toolResult"
+                                                      for m in record[:where[0]])
+        print(f"  {kind:9} {words!r:9} typed during tool {at}, landed after "
+              f"{lab.shape(record[where[0] - 1:where[0]]):6} "
+              f"{'MID-BATCH: ' + str(owed) + ' calls still owed' if owed else 'every call answered'}")
 
 # %% [markdown]
 # ## In your own words
 #
-# A colleague asks why `steer()` does not simply append the message, "since the harness owns
-# the record anyway". In two sentences, what do you tell them?
+# Two questions. Answer each in a sentence or two before you open the model answer.
+#
+# 1. A colleague asks why `steer()` does not simply append the message, "since the harness
+#    owns the record anyway, and appending is what owning it means". What do you tell them?
+# 2. Your harness has two queues for user messages, and pi-mono's has the same two. Why two?
+#    What would one queue, asked at every gap, get wrong?
 #
 # <details><summary>A hint</summary>
 #
-# Who knows, at the moment the user types, whether a call is waiting for its result?
+# For the first: at the moment the user types, who knows whether a call is waiting for its
+# result? For the second: "use spaces" and "now run the tests" are both user messages. What is
+# the difference between them, and is it something the words themselves carry?
 #
 # </details>
 #
 # <details><summary>Our answer</summary>
 #
-# The user types at any moment, but a user message is only valid at the top of a turn, and
-# only the loop knows when that is; appending at once can land between a call and its result,
-# and the record keeps that hole for ever. So `steer` queues and the loop asks, at the gap it
-# knows is safe.
+# 1. Owning the record means deciding *when* something is written to it, not writing the moment
+#    you are asked. The user types at any time, but a user message is valid only at the top of a
+#    turn, and only the loop knows when a batch has been answered; `steer()` runs inside a tool,
+#    in the one place a user message must never go. So `steer` queues, and the loop asks at the
+#    gap it knows is safe. The record then never holds the hole, which matters because the
+#    record only grows: a message written in the wrong slot is refused on every request after it.
+# 2. Because the two kinds of words are meant for two different moments, and the moment is not
+#    in the words. A steer corrects the work that is under way, so it belongs at the next gap;
+#    a follow-up is about the work once it is done, so it belongs where the run would end. One
+#    queue asked at every gap would hand "now run the tests" to the model between the first
+#    batch and the second, before the change it tests exists; one queue asked only at the end
+#    would deliver "use spaces" after every file had been written with tabs.
 #
 # Common answers, and what each one misses:
 #
 # - *"It usually lands at a safe point."* Usually is the problem: the refusal, and every one
-#   after it, comes from the one time it did not.
-# - *"Lock the record while a tool runs."* Then the user waits for the tool, which is what the
-#   queue was for; and the lock does not say where the words go afterwards.
+#   after it, comes from the one time it did not, and a tool that calls back into the harness
+#   (as the opening's did) makes that time the common case.
+# - *"Lock the record while a tool runs, and let `steer` wait for the lock."* Then the user's
+#   program stalls until the tool is done, which is what a queue was for, and once the lock is
+#   released the words still go in wherever the run has got to: between `R(c1)` and `R(c2)`, if
+#   the batch has two calls.
+# - *"One queue is enough if the message says which kind it is."* It can work, if the loop reads
+#   that label exactly as two queues would; two queues make it impossible to hand the wrong one
+#   out at the wrong moment, and each keeps its own order.
+# - *"The model can cope with a user message mid-batch; it is only text."* The model never gets
+#   to try: the provider checks the shape of the request before any model reads it (lesson 10
+#   meets the same check from the other side).
 #
 # </details>
 
 # %% [markdown]
 # ## A further case
 #
-# The user types *"stop"* with `steer()` while a slow test suite runs. With our harness the
-# suite finishes, and the model reads *"stop"* at the next turn. Is that good enough? What
-# would it take to do better without breaking the rule of this lesson?
+# The user types *"stop"* with `steer()` while a slow test suite runs as the second call of a
+# batch of three. With our harness the suite finishes, the third call runs too, and the model
+# reads *"stop"* at the top of the next turn. Is that good enough? What would it take to stop
+# sooner without breaking the rule of this lesson? Write the rule you would apply in one
+# sentence, so that it also settles the next case like it.
+#
+# <details><summary>A hint</summary>
+#
+# Who can stop a running tool: the model, the words, or the harness? And if the harness does
+# stop the batch early, what does each call that never ran still need?
+#
+# </details>
 #
 # <details><summary>Our answer</summary>
 #
-# Words cannot stop a tool; only the harness can, by cancelling it, and then the call still
-# needs a result that says so, truthfully (that is lesson 10's problem, and pi-mono's skipped
-# calls). A steer is for changing the model's mind, not for stopping a process.
+# The rule: **a user's words go only to the model, at the top of a turn; anything that must act
+# sooner is the harness's to do, and every call it cuts short still gets a true result.** Words
+# cannot stop a process. A steer changes the model's mind at the next gap; it does nothing to
+# the tool that is running, and in our harness nothing to the calls of the batch still waiting.
+# To stop sooner, the harness must act: skip the calls not yet started, each answered with a
+# result that says it was skipped and why, and only then let *"stop"* in at the top of the next
+# turn. That is exactly what pi-mono does after each tool of a sequential batch (see "Compared
+# with pi-mono"). To stop the suite itself, mid-run, the harness would have to cancel the tool,
+# and then the call's result can honestly say only that it was interrupted: lesson 10 writes
+# that sentence. The next case like it: the user types *"wait, not that folder"* while a
+# `write` is queued as the third call. Same rule: the words wait for the gap; if the write must
+# not happen, it is the harness that skips it, with a result saying so.
+#
+# Common answers, and what each one misses:
+#
+# - *"Let a steer that says stop jump the queue and go in at once."* That is the opening's bug
+#   with a special case: a user message between a call and its result, refused on every request
+#   after it. What a message says does not change where it may go.
+# - *"Drop the rest of the batch when a steer arrives."* Dropping is not skipping: a call with
+#   no result is refused by the provider, and a call removed from the reply rewrites what the
+#   model said.
+# - *"The model will stop at the next turn anyway; nothing is lost."* Here nothing is; with a
+#   `write` or a deploy still in the batch, a great deal can be. "Good enough" depends on what
+#   the waiting calls do, which is why pi-mono pays for the extra code.
 #
 # </details>
+#
+# The cell runs the case on the harness the examples use: both steps run, and the model reads
+# *"stop"* only once the batch is answered.
 
 # %% id="further-case"
 typed = {1: [("steer", "stop")]}
 h, _ = job(harness, [steps(1, 2), lab.say("Stopping, as asked.")], typed)
-print("the record:", lab.shape(h.messages), " (both steps ran before 'stop' was read)")
+record = list(h.messages)
+said = [i for i, m in enumerate(record) if m["role"] == "user" and m["content"] == "stop"]
+print("the record:", lab.shape(record))
+print("results recorded before 'stop':",
+      [m["content"] for m in record[:said[0] if said else None] if m["role"] == "toolResult"])
+print("what came back after it:", record[-1].get("error_message") or harness.text_of(record[-1]))
 
 # %% [markdown]
 # ## Wrapping up
@@ -597,10 +804,18 @@ print("the record:", lab.shape(h.messages), " (both steps ran before 'stop' was 
 # **The principle:** the user may type at any time; the record takes a user message only at
 # the top of a turn, and only the loop knows when that is.
 #
-# **Your harness now** (new in this lesson in bold): messages and tools (lessons 01, 02), the
-# loop (03) that survives a failing tool (04) and a failing provider (05), with results in a
-# budget (06), events (07), the `Harness` that owns its record (08), and **`steer`,
-# `follow_up`, and `run_agent`'s `get_steering` and `get_follow_ups`**.
+# **Your harness now** (new in this lesson in bold):
+#
+# - `SYSTEM`, `user_message`, `text_of` (lesson 01)
+# - `tool_calls`, `tool_specs`, `run_tool`, `make_read_tool`, `make_write_tool`,
+#   `make_bash_tool` (lesson 02; `str_arg`, `int_arg` from lesson 04)
+# - `error_message`, `context_for_model` (lesson 05)
+# - `MAX_LINES`, `MAX_BYTES`, `fit_budget` (lesson 06)
+# - `JsonRenderer`, `FinalTextRenderer` (lesson 07)
+# - `Harness`: `messages`, `is_running`, `prompt` and the door in `_run` (lesson 08)
+# - `run_agent`, lessons 03, 05 and 07's loop, **now asking `get_steering` at every gap
+#   between turns and `get_follow_ups` where the run would end, and neither after a failure**
+# - **`Harness.steer`, `Harness.follow_up`**: two queues that outlive runs, one message per ask
 #
 # **Still open.** The user closes the tab while the tests are starting. The run is closed at
 # `tool_execution_start`, the tool never runs, and the record ends on a call with no result.

@@ -19,7 +19,8 @@
 # %% [markdown]
 # # 10 · The poisoned transcript
 #
-# *Part two of watching and steering a run · roughly 50 minutes · one lab*
+# *Part two of watching and steering a run · roughly 50 minutes · one lab · builds on 09 · But I
+# had something to say*
 #
 # Picture the session. Your user asks the agent to reformat a file and run the test suite,
 # and shuts the laptop lid just as pytest is about to launch. When they come back, they type
@@ -28,6 +29,12 @@
 #
 # This notebook takes you from that dead session to a harness that answers all three
 # prompts, and does it without inventing a single fact.
+#
+# This lesson builds on lesson 09, whose harness takes the user's words mid-run and lets them
+# in only at the top of a turn; it leans on lesson 05's failed reply, lesson 07's ordering rule
+# and lesson 08's door as well, and names each where it does. New here? Start at lesson 01, or
+# carry on: every lab is self-contained, and the harness you start from is lesson 09's,
+# finished, with this lesson's two gaps.
 #
 # **How to read it.** Run the cells from top to bottom. Each question lists its options folded
 # shut: settle on one in your head, then click to unfold the verdicts. Every figure is drawn
@@ -744,7 +751,7 @@ YESTERDAY = [lab.user("Reformat main.py and run the tests."),
 
 
 def view_before_this_lesson(messages):
-    """context_for_model as it stood before this lesson: failed replies with no content are left out."""
+    """context_for_model as lesson 5 left it: failed replies with no content are left out."""
     return [m for m in messages
             if m["content"] or m["role"] != "assistant" or m.get("stop_reason") != "error"]
 
@@ -1088,7 +1095,7 @@ for k in (5, 8, 14):
 #   (`src/tau_agent/tool_history.py`).
 # - **The view, not the record.** The repair lives in the function that builds the model's
 #   context, whose name and docstring both state that an empty failed turn is not context
-#   (`src/tau_agent/loop.py`): the earlier filter, then this lesson's repair.
+#   (`src/tau_agent/loop.py`): lesson 5's filter, then this lesson's repair.
 # - **Every request.** It runs where each provider call is assembled, not once on load.
 # - **A test per decision**, starting with the one you wrote first: valid history comes back
 #   unchanged (`tests/test_tool_history.py`). Its design notes name the idempotence property

@@ -520,12 +520,12 @@ if doctor is not None:
 #   call (`:436-442`, `:495`). Records, events, requests: your three places.
 #
 # Where the course's clinic is weaker. Our simplification: the model is a script, every tool
-# returns at once, and a session is judged against seven rules the course can state. pi-mono's
+# returns at once, and a session is judged against nine rules the course can state. pi-mono's
 # tests can also see timing, such as parallel tools that finish out of order and must still be
 # reported in the order they were asked for (`should execute tool calls in parallel and emit
 # tool results in source order`, `agent-loop.test.ts:310`), which a clinic of generators, one
 # tool at a time, cannot. For a checkpoint whose harnesses differ from the finished one in one
-# idea each, seven rules and a session are enough; for a harness in production, a rule nobody
+# idea each, nine rules and a session are enough; for a harness in production, a rule nobody
 # wrote is a bug nobody sees, which is the further case below.
 
 # %% [markdown]
@@ -553,14 +553,14 @@ if doctor is not None:
 # - *"Enough cases prove a harness correct."* Enough cases of the kinds you thought of. The five
 #   harnesses pass every session that is not aimed at their idea.
 # - *"A case proves nothing if the provider accepted every request."* The provider is one rule of
-#   seven, and some damage lives in the record alone, where no provider ever looks.
+#   nine, and some damage lives in the record alone, where no provider ever looks.
 
 # %% [markdown]
 # ## A further case
 #
 # Another team's harness, **hemlock**, answers every prompt, and every request it sends is
 # accepted. Its trick: when a request would be long, it leaves the oldest few messages out of
-# what it sends, calls and results together. Which of the seven rules does a case break on
+# what it sends, calls and results together. Which of the nine rules does a case break on
 # hemlock?
 #
 # <details><summary><b>A</b> · <code>provider</code>: a request that starts in the middle of a
@@ -579,7 +579,7 @@ if doctor is not None:
 #
 # </details>
 #
-# <details><summary><b>C</b> · None of the seven: no rule here looks at what a request leaves out</summary>
+# <details><summary><b>C</b> · None of the nine: no rule here looks at what a request leaves out</summary>
 #
 # ✓ hemlock is nearly right in a way this clinic cannot convict. To catch it you would need a
 # rule of its own ("a request leaves nothing out but an empty failed reply"), and a case long

@@ -1,0 +1,221 @@
+"""Checkpoint A, "transcript doctor I": its five harnesses on lesson 05, the clinic driving a
+run_agent harness, the two rules A needs (a run ends only when the model stops asking; a run
+makes at most max_turns requests), the report's evidence, hints, anatomy and the edition.
+
+lab-check --verify A, the notebook on a real kernel and the anatomy check are
+tests/test_labs.py's, as for every lab without a suite of its own; this file proves what is
+particular to A, in well under a minute.
+"""
+
+import pathlib
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+import lab
+from lab import casebook, clinic, course, lessons, notebook, patches, rules
+from lab.grading import hints
+from lab.harnesses import load_harness, nearly_right
+from lab.release import leaks
+from conftest import PROJECT
+
+CHECKPOINT = lessons.lesson("A")
+FIVE = ["auk", "bittern", "crane", "dunlin", "egret"]
+IDEAS = tomllib.loads((CHECKPOINT.folder / "ideas.toml").read_text())["ideas"]
+
+
+def harness(name):
+    return nearly_right(CHECKPOINT.folder / "harnesses" / f"{name}.patch")
+
+
+@pytest.fixture(scope="module")
+def finished():
+    return load_harness(lessons.lesson(5).finished)
+
+
+@pytest.fixture(scope="module")
+def doctor():
+    return load_harness(CHECKPOINT.finished, name="doctor")
+
+
+def lab_check(*args):
+    return subprocess.run([sys.executable, str(PROJECT / "lab" / "lab_check.py"), *args],
+                          capture_output=True, text=True, cwd=PROJECT, timeout=300)
+
+
+# -- the harnesses --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("patch", sorted(CHECKPOINT.folder.rglob("*.patch")), ids=lambda p: p.stem)
+def test_each_harness_is_lesson_05_with_a_few_lines_changed_and_one_idea_missing(patch):
+    text = patch.read_text()
+    changed = [line for line in text.splitlines()
+               if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+
+    assert "--- lesson 05's finished harness" in text
+    assert 0 < len(changed) <= 12, f"{patch.name} changes {len(changed)} lines"
+    assert nearly_right(patch).MISSING in IDEAS, patch.name
+    assert hasattr(nearly_right(patch), "run_agent") and not hasattr(nearly_right(patch), "Harness")
+
+
+def test_the_six_harnesses_miss_six_different_ideas_from_lessons_01_to_05():
+    missing = [nearly_right(p).MISSING for p in sorted(CHECKPOINT.folder.rglob("*.patch"))]
+
+    assert len(set(missing)) == 6, missing
+    assert {IDEAS[m]["lesson"] for m in missing} == {1, 2, 3, 4, 5}
+    assert {harness(name).MISSING for name in FIVE} == set(
+        load_harness(CHECKPOINT.finished, name="doctor").DIAGNOSIS.values())
+
+
+@pytest.mark.parametrize("name", FIVE)
+def test_the_reference_case_breaks_its_harness_and_nothing_on_lesson_05(finished, doctor, name):
+    case = getattr(doctor, f"case_{name}")()
+
+    assert rules.judge(clinic.visit(finished, case)) == []
+    assert rules.judge(clinic.visit(harness(name), case)), f"case_{name} breaks nothing on {name}"
+    assert rules.judge(clinic.visit(harness(name), doctor.healthy_session())) == []
+
+
+@pytest.mark.parametrize("name, rule", [("auk", "provider"), ("bittern", "provider"),
+                                        ("crane", "ended"), ("dunlin", "limit"), ("egret", "told")])
+def test_each_harness_shows_its_missing_idea_under_the_rule_the_walkthrough_says(doctor, name, rule):
+    broken = rules.judge(clinic.visit(harness(name), getattr(doctor, f"case_{name}")()))
+
+    assert broken[0].rule == rule, [str(b) for b in broken]
+
+
+# -- the clinic, on a run_agent harness -----------------------------------------------------------
+
+def test_a_run_agent_visit_has_no_events_and_records_each_prompt(finished):
+    case = {"tools": [{"name": "read", "error": "no such file"}],
+            "replies": [lab.reply(lab.call("read", {"path": "x"}))],
+            "prompts": [{"text": "Read x."}, {"text": "Again?"}]}
+
+    seen = clinic.visit(finished, case)
+
+    assert seen.loop == "run_agent" and seen.events == [[], []]
+    assert [lab.shape(r) for r in seen.records] == ["U A[c1] R(c1) A", "U A[c1] R(c1) A U A"]
+    assert [(r.call_id, r.is_error) for r in seen.runs] == [("c1", True)]
+    assert "events" not in seen.describe()
+    assert rules.judge(seen) == []
+
+
+@pytest.mark.parametrize("case, words", [
+    ({"prompts": [{"text": "Hi.", "walk_away_after": 2}]}, "nothing to walk away after"),
+    ({"prompts": [{"text": "Hi."}], "tools": [{"name": "t", "result": "ok", "steer": "Stop."}]},
+     "takes no steering"),
+], ids=["walk-away", "steer"])
+def test_a_run_agent_harness_refuses_what_only_a_Harness_can_do_with_a_sentence(finished, case, words):
+    assert clinic.problem(case) is None  # a case B's harnesses could run
+    assert words in clinic.problem(case, finished)
+    with pytest.raises(clinic.CaseError, match=words):
+        clinic.visit(finished, case)
+
+
+@pytest.mark.parametrize("limit", [0, -1, "2", 2.0, True, 51])
+def test_max_turns_is_a_whole_number_of_requests(limit):
+    assert "max_turns" in clinic.problem({"prompts": [{"text": "Hi."}], "max_turns": limit})
+
+
+def test_the_limit_rule_counts_requests_and_the_harness_s_stop_note_is_no_invention(finished):
+    asks = {"tools": [{"name": "step", "result": "ok"}],
+            "replies": [lab.reply(lab.call("step", {"n": n})) for n in range(4)],
+            "prompts": [{"text": "Go."}], "max_turns": 2}
+    without = dict(asks)
+    del without["max_turns"]
+
+    healthy, runaway = clinic.visit(finished, asks), clinic.visit(harness("dunlin"), asks)
+
+    assert len(healthy.requests) == 2 and rules.judge(healthy) == []
+    assert [b.rule for b in rules.judge(runaway)] == ["limit"]
+    assert "made 3 requests; max_turns is 2" in rules.judge(runaway)[0].what
+    assert rules.judge(clinic.visit(harness("dunlin"), without)) == []
+
+
+def test_a_lesson_10_harness_takes_max_turns_from_the_case_too():
+    ten = load_harness(lessons.lesson(10).finished)
+    asks = {"tools": [{"name": "step", "result": "ok"}],
+            "replies": [lab.reply(lab.call("step", {"n": n})) for n in range(4)],
+            "prompts": [{"text": "Go."}], "max_turns": 1}
+
+    seen = clinic.visit(ten, asks)
+
+    assert seen.loop == "Harness" and len(seen.requests) == 1
+    assert rules.judge(seen) == []
+
+
+# -- the casebook ---------------------------------------------------------------------------------
+
+def test_the_casebook_of_A_holds_finch_on_lesson_05_and_B_s_is_unchanged():
+    book = casebook.of("A")
+
+    assert book.names == ("finished", "finch") and book.live()
+    assert book.harness("finch").MISSING == "system_prompt_never_stored"
+    assert book.harness("finished").__name__ == "harness" and not hasattr(book.harness("finished"), "Harness")
+    assert casebook.of("B").names == ("finished", "fir") and casebook.harness("fir").MISSING
+    with pytest.raises(ValueError, match="not 'fir'"):
+        book.harness("fir")
+
+
+# -- the report ------------------------------------------------------------------------------------
+
+def test_a_wrong_diagnosis_is_shown_beside_the_rule_its_case_broke(tmp_path):
+    answer = tmp_path / "doctor_a.py"
+    answer.write_text(CHECKPOINT.finished.read_text()
+                      + '\nDIAGNOSIS = dict(DIAGNOSIS, crane="loop_until_it_stops_asking")\n')
+
+    run = lab_check("--harness", str(answer), "--lesson", "A", "-k", "crane")
+
+    assert run.returncode == 1, run.stdout + run.stderr
+    evidence = run.stdout[run.stdout.index("what case_crane did on crane:"):]
+    assert "ended: a run ends only when the model stops asking" in evidence, evidence
+    assert "the record:" in evidence, evidence
+
+
+# -- hints, the walkthrough -------------------------------------------------------------------------
+
+def test_every_graded_test_has_a_question_and_an_outline_and_a_section_the_notebook_has():
+    guide = hints.guide(CHECKPOINT)
+    headings = {line.lstrip("# ").strip() for line in
+                (CHECKPOINT.folder / notebook.SOURCE).read_text().splitlines()
+                if line.startswith(("# ## ", "# ### "))}
+    written = (CHECKPOINT.folder / "hints.toml").read_text()
+
+    for name in tomllib.loads(CHECKPOINT.manifest.read_text())["tests"]:
+        assert len(guide.hints(name)) == 2, name
+        assert guide.hints(name)[0].rstrip().endswith("?"), name
+        assert guide.section(name) in headings, f"{name}: {guide.section(name)!r}"
+    for gap in FIVE:
+        assert guide.section(gap=gap) in headings, gap
+    assert [i for i in IDEAS if i in written] == []
+    assert [line for line in leaks.answer_lines(CHECKPOINT.finished.read_text()) if line in written] == []
+
+
+def test_the_walkthrough_names_its_figures_the_harnesses_lessons_and_the_next_lab():
+    markdown = (CHECKPOINT.folder / notebook.SOURCE).read_text()
+    following = course.after(course.find("A"))
+
+    assert following.label == "06"
+    assert f"**Next:** {following.label} · {following.title}." in markdown
+    for figure in ("Figure A.1", "Figure A.2", "Figure A.3"):
+        assert f"**{figure}** ·" in markdown, figure
+    for name, lesson in (("auk", "02"), ("bittern", "03"), ("crane", "04"), ("dunlin", "05"),
+                         ("egret", "05")):
+        assert f"- {name}: lesson {lesson}'s" in markdown, name
+    assert "agent-loop.ts:" in markdown and "83378aa" in markdown and "a83fcae" in markdown
+
+
+# -- the student's edition ------------------------------------------------------------------------
+
+def test_the_edition_holds_no_answer_and_its_notebook_replays_finch(tmp_path):
+    folder = tmp_path / "edition"
+    made = lab_check("--release", "A", "--output", str(folder))
+    assert made.returncode == 0, made.stdout + made.stderr
+    files = {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
+
+    assert leaks.leaks(folder, CHECKPOINT) == []
+    assert {"doctor_a.py", "ideas.toml", "sessions.json", "walkthrough.ipynb", "tests.py"} <= files
+    assert not [f for f in files if f.startswith(("harnesses", "finch", "finished", "right", "wrong"))]
+    assert (folder / "doctor_a.py").read_text() == CHECKPOINT.starter.read_text()
+    assert "finch and lesson 05's finished one" in (folder / "walkthrough.ipynb").read_text()
