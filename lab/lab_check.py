@@ -545,7 +545,15 @@ def _batch(args, lesson, limits):
 
     from lab.grading import batch, gradebook, plan
 
-    chosen = dataclasses.replace(plan.from_args(args), limits=limits)
+    from lab.grading import selection
+
+    try:  # test files of one's own, found from here (each grading runs in a folder of its own)
+        tests = selection.test_files(args.tests, lesson) if args.tests else []
+    except selection.NoSuchTests as error:
+        print(f"lab_check: {error}", file=sys.stderr)
+        return 2
+    chosen = dataclasses.replace(plan.from_args(args), limits=limits,
+                                 tests=tuple(str(test) for test in tests))
     try:
         gradebook.check(args)  # the export's options, before an hour of grading
     except ValueError as error:
@@ -555,8 +563,9 @@ def _batch(args, lesson, limits):
         status = batch.command(args, lesson, chosen)
         return (gradebook.command(args, lesson) or status) if args.export and status in (0, 3) \
             else status
-    except KeyboardInterrupt:  # before the grading began: nothing to keep
-        print("lab_check: stopped before any submission was graded.", file=sys.stderr)
+    except KeyboardInterrupt:  # before the grading began, or as it ended
+        print(f"lab_check: stopped. What was graded is kept in {args.output}; go on with "
+              "--resume.", file=sys.stderr)
         return batch.INTERRUPTED
 
 

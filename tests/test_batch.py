@@ -303,3 +303,46 @@ def test_a_released_zip_is_counted_by_the_files_in_it(tmp_path):
             archive.writestr(name, "x")
 
     assert release._size(tmp_path / "a.zip").startswith("3 files, ")
+
+
+def test_only_a_name_the_class_does_not_have_is_refused_naming_it_and_grading_nothing(tmp_path):
+    make_class(tmp_path / "submissions", ["alice", "José García"])
+
+    run = lab_check("--lesson", "10", "--batch", str(tmp_path / "submissions"), "--output",
+                    str(tmp_path / "out"), "--only", "../x", "José García/")
+
+    assert run.returncode == 2 and "../x" in run.stderr and "José García" in run.stderr, \
+        run.stderr
+    assert "alice" in run.stderr, "the refusal should list the submissions there are"
+    assert not (tmp_path / "out" / "results").exists()
+
+
+@pytest.mark.parametrize("text", ["{not json", "[1, 2]"])
+def test_resuming_from_a_summary_that_is_not_one_is_refused_before_grading(tmp_path, text):
+    make_class(tmp_path / "submissions", ["alice"])
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "summary.json").write_text(text)
+
+    run = lab_check("--lesson", "10", "--batch", str(tmp_path / "submissions"), "--output",
+                    str(tmp_path / "out"), "--resume")
+
+    assert run.returncode == 2 and "summary.json" in run.stderr, run.stderr
+    assert (tmp_path / "out" / "summary.json").read_text() == text, "written over"
+
+
+def test_gradescopes_overall_output_counts_the_visible_tests_and_names_no_hidden_one(tmp_path):
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "submission" / "harness.py").write_text(LESSON.starter.read_text())
+
+    ran = subprocess.run([sys.executable, "-m", "lab.release.autograder", "--lesson", "10",
+                          "--root", str(tmp_path)], cwd=PROJECT, capture_output=True,
+                         text=True, timeout=300)
+
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    results = json.loads((tmp_path / "results" / "results.json").read_text())
+    visible = [t for t in results["tests"] if t["visibility"] == "visible"]
+    passed = sum(t["status"] == "passed" for t in visible)
+    assert f"Visible tests: {passed} passed, {len(visible) - passed} failed" \
+        in results["output"], results["output"]
+    assert not [t for t in HIDDEN if title(t) in results["output"]], results["output"]
+    assert len(results["tests"]) == len(LISTED), "every test, hidden ones too, goes to Gradescope"

@@ -218,8 +218,7 @@ def run(folder, lesson, out, *, fmt=None, jobs=None, plan=None, resume=False, on
         raise ValueError(f"the submissions {' and '.join(clashing)} would share a result file "
                          "(their names' hashes clash). Rename one of them.")
     chosen = _chosen(found, only)
-    rows = {row["id"]: row for row in (previous or {}).get("submissions", [])
-            if isinstance(row, dict) and "id" in row}
+    rows = {row["id"]: row for row in _rows_of(previous)}
     todo = [one for one in chosen if not (resume and not only and _done(rows.get(
         file_name(one.name)), one, plan, out))]
     outcome = Outcome(rows=[], skipped=len(chosen) - len(todo))
@@ -292,10 +291,22 @@ def _chosen(found, only):
     return sorted(picked.values(), key=lambda one: one.name)
 
 
+def _rows_of(summary):
+    """The rows of an earlier summary that are whole rows (a summary edited by hand, or not
+    this batch's, may hold anything): the others are as if never graded."""
+    listed = (summary or {}).get("submissions", [])
+    return [entry for entry in listed if isinstance(entry, dict) and isinstance(entry.get("id"), str)
+            and all(key in entry for key in COLUMNS)
+            and isinstance(entry["failed_tests"], list)
+            and all(isinstance(entry[key], (int, float)) for key in ("score", "max_score"))]
+
+
 def _done(entry, submission, plan, out):
     """Whether the summary's `entry` already holds this submission's result under this plan:
-    the same file, the same seed, a result file there, and not the grader's failure."""
+    the same file, the same seed, a result file there, not the grader's failure, and not
+    graded without a sandbox when this plan insists on one."""
     return (entry is not None and entry.get("status") in (GRADED, NOT_GRADED)
+            and not (plan.isolated and entry.get("isolation") == "none")
             and entry.get("seed") == plan.seed_for(submission.name)
             and entry.get("sha256") == file_sha256(submission)
             and (out / str(entry.get("result_file", ""))).is_file()
