@@ -25,6 +25,7 @@ lab/project.py); the lesson is --lesson, else the one the harness declares on it
 `# lab: lesson N` line, else the newest. Test files named on the command line run instead of
 the lesson's own; `tests.py`, when there is no such file where lab_check runs, is the lesson's.
     lab-check --release 10 --output DIR [--gradescope FILE.zip]   (see lab/release/)
+    lab-check --site DIR [--lesson 10]          (the course as a static web site: lab/site/)
 
 Exit status of one grading: 0 every test passed; 1 some test failed; 2 nothing could be graded
 (no such file, not Python, a syntax error, an import that fails, a missing name, no such
@@ -164,12 +165,16 @@ def _instructor_options(g):
                    "student's copy into --output DIR, and/or --gradescope FILE.zip")
     g.add_argument("--gradescope", metavar="FILE.zip", help="with --release, write Gradescope's "
                    "autograder zip")
+    g.add_argument("--site", metavar="DIR", help="write the course as a static web site into DIR "
+                   "(every written lab a page; with --lesson, that lab's page only; see lab/site/)")
 
 
 def main(argv=None):
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
     args = parser().parse_args(argv)
+    if args.site:
+        return _site(args)
     harness = _find_harness(args.harness)
     if args.course or args.next:
         mistake = _mistake(args)
@@ -232,7 +237,28 @@ def main(argv=None):
 
 
 # What the instructor's commands need beyond grading: building and running notebooks.
-INSTRUCTOR_MODULES = ("nbformat", "nbclient", "jupytext", "ipykernel")
+INSTRUCTOR_MODULES = ("nbformat", "nbclient", "jupytext", "ipykernel", "markdown_it")
+
+
+def _site(args):
+    """--site DIR: the course's static site (lab.site.build); 2 when it cannot be built."""
+    try:
+        if _needs_extra("--site"):
+            return 2
+        from lab.site import build, pyodide_files
+
+        build.build(args.site, only=[args.lesson] if args.lesson else None)
+    except ModuleNotFoundError as error:
+        if (error.name or "").startswith("lab."):  # a student's copy: lab/site is not in it
+            print("lab_check: --site needs the instructor's copy of the course; this is a "
+                  "student's copy.", file=sys.stderr)
+            return 2
+        return _needs_extra("--site", error)
+    except (pyodide_files.PyodideMissing, FileExistsError, LookupError, ValueError,
+            build.LeakFound) as error:
+        print(f"lab_check: {error}", file=sys.stderr)
+        return 2
+    return 0
 
 
 def _needs_extra(option, error=None):
