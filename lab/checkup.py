@@ -13,7 +13,7 @@ judges the two sessions.
 """
 
 import pathlib
-import tomllib
+from lab import tomlread
 
 from . import clinic, lessons, rules
 from .grading.problems import StudentProblem
@@ -38,7 +38,7 @@ class Checkup:
 
     def __init__(self, folder, base):
         self.folder, self.base = pathlib.Path(folder), base
-        self.ideas = tomllib.loads((self.folder / "ideas.toml").read_text())["ideas"]
+        self.ideas = tomlread.loads((self.folder / "ideas.toml").read_text())["ideas"]
 
     def harness(self, name):
         """The nearly-right harness `name`, afresh: harnesses/<name>.patch applied."""

@@ -19,7 +19,7 @@ Ids are as lab.lessons has them: an int for a lesson, a capital letter for a che
 from __future__ import annotations
 
 import pathlib
-import tomllib
+from lab import tomlread
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -142,7 +142,7 @@ def _course_file(project: pathlib.Path) -> pathlib.Path | None:
 
 @lru_cache(maxsize=8)
 def _parsed(path: pathlib.Path, stamp: float) -> dict:
-    return tomllib.loads(path.read_text(encoding="utf-8"))
+    return tomlread.loads(path.read_text(encoding="utf-8"))
 
 
 def _load(project: pathlib.Path) -> tuple[pathlib.Path | None, dict]:

@@ -14,6 +14,8 @@ right and wrong; for an instructor, grade a whole class, and prove the lesson's 
     lab-check --harness harness.py --lesson 10 --format gradescope --output results.json
     lab-check --lesson 10 --batch submissions/ --output results/ [--format json] [--jobs 2]
     lab-check --lesson 10 --batch submissions/ --output results/ --resume   (after a Ctrl-C)
+    lab-check --lesson 10 --batch download/ --output results/ --export canvas [--roster CSV]
+              [--due WHEN --late-policy 10%/day]   (an LMS's download to its gradebook)
     lab-check --verify 10
     lab-check --where 10
     lab-check --harness doctor.py --lesson B      (checkpoint B: a letter, not a number)
@@ -125,6 +127,19 @@ def _instructor_options(g):
     g.add_argument("--only", nargs="+", metavar="NAME",
                    help="with --batch, grade only these submissions (folder names), again, into "
                         "the results and summary already in --output")
+    g.add_argument("--export", choices=("canvas", "csv"),
+                   help="with --batch, write the gradebook to import into the LMS: canvas "
+                        "(Canvas's gradebook import CSV, and gradebook.csv) or csv (gradebook.csv: "
+                        "a row a student, the late policy applied and shown)")
+    g.add_argument("--roster", metavar="CSV", help="with --export, the class list that names "
+                   "each student from the LMS's id (Canvas's own gradebook export will do)")
+    g.add_argument("--assignment", metavar="NAME", help="with --export canvas, the gradebook "
+                   "column to fill, as Canvas's export names it (\"Lab 10 (4321)\")")
+    g.add_argument("--due", metavar="WHEN", help="with --export, the deadline, ISO 8601 "
+                   "(2026-12-01T23:59-05:00; UTC without an offset)")
+    g.add_argument("--late-policy", metavar="POLICY", help="with --export (or --release "
+                   "--gradescope, by Gradescope's submission times), what late work loses: none "
+                   "(the default), zero, or 10%%/day, 5%%/hour, with ,max=50%% and ,grace=MINUTES")
     g.add_argument("--show-hidden", action="store_true",
                    help="let what a student reads (a batch's feedback files, Gradescope's "
                         "overall output) name and count the hidden tests too")
@@ -327,6 +342,11 @@ def _mistake(args):
                   if getattr(args, name)]
     if batch_only and not args.batch:
         return f"{' and '.join(batch_only)} go with --batch DIR --output OUTDIR."
+    exporting = [f"--{name.replace('_', '-')}" for name in ("export", "roster", "due",
+                                                           "late_policy", "assignment")
+                 if getattr(args, name) and not (name == "late_policy" and args.gradescope)]
+    if exporting and not args.batch:
+        return f"{' and '.join(exporting)} go with --batch DIR --output OUTDIR."
     if args.resume and args.only:
         return "--resume grades what is left, --only NAME... grades some again: use one of them."
     if args.verify is not None and (args.tests or args.select or args.format or args.output):
@@ -573,9 +593,7 @@ def _batch(args, lesson, limits):
     """Grade a class (lab/grading/batch.py); Ctrl-C stops it cleanly and says how to go on."""
     import dataclasses
 
-    from lab.grading import batch, plan
-
-    from lab.grading import selection
+    from lab.grading import batch, gradebook, plan, selection
 
     try:  # test files of one's own, found from here (each grading runs in a folder of its own)
         tests = selection.test_files(args.tests, lesson) if args.tests else []
@@ -585,7 +603,14 @@ def _batch(args, lesson, limits):
     chosen = dataclasses.replace(plan.from_args(args), limits=limits,
                                  tests=tuple(str(test) for test in tests))
     try:
-        return batch.command(args, lesson, chosen)
+        gradebook.check(args)  # the export's options, before an hour of grading
+    except ValueError as error:
+        print(f"lab_check: {error}", file=sys.stderr)
+        return 2
+    try:
+        status = batch.command(args, lesson, chosen)
+        return (gradebook.command(args, lesson) or status) if args.export and status in (0, 3) \
+            else status
     except KeyboardInterrupt:  # before the grading began, or as it ended
         print(f"lab_check: stopped. What was graded is kept in {args.output}; go on with "
               "--resume.", file=sys.stderr)

@@ -19,7 +19,7 @@ docstring names, on a line "Fails: test_name", the test it must fail.
 
 import pathlib
 import re
-import tomllib
+from lab import tomlread
 from dataclasses import dataclass
 
 from . import course
@@ -91,7 +91,7 @@ def available(project=None):
             found[lab.id] = Lesson(lab.id, folder)
     edition = project / "manifest.toml"
     if edition.is_file() and (project / "tests.py").is_file():
-        number = tomllib.loads(edition.read_text()).get("lesson")
+        number = tomlread.loads(edition.read_text()).get("lesson")
         try:
             found[lesson_id(number)] = Lesson(lesson_id(number), project)
         except ValueError:

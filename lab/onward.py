@@ -18,10 +18,9 @@ from __future__ import annotations
 import os
 import pathlib
 import shlex
-import tomllib
 from dataclasses import dataclass
 
-from . import course, lessons
+from . import course, lessons, tomlread
 from .course import Lab
 
 HARNESS = "harness.py"   # the file a lesson's student works in, unless the manifest names one
@@ -114,4 +113,4 @@ def graded_whole(grade, lesson: lessons.Lesson) -> bool:
 
 
 def _manifest(path: pathlib.Path) -> dict:
-    return tomllib.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    return tomlread.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}

@@ -222,7 +222,8 @@ def batch(tmp_path_factory):
         (submissions / name).mkdir()
         (submissions / name / "harness.py").write_text(text)
     (submissions / "no_harness").mkdir()
-    (submissions / "no_harness" / "harnes.py").write_text(LESSON.finished.read_text())
+    # no Python file at all (a lone misnamed .py is graded, with a note: lab.grading.finder)
+    (submissions / "no_harness" / "harness.txt").write_text(LESSON.finished.read_text())
 
     run = lab_check("--lesson", "10", "--batch", str(submissions), "--output", str(out),
                     "--format", "gradescope", "--jobs", "2")
@@ -294,7 +295,7 @@ def test_a_wrong_answer_earns_partial_credit_the_sum_of_the_points_of_the_tests_
 
 @pytest.mark.parametrize("name", [*UNGRADABLE, "no_harness"])
 def test_a_submission_that_cannot_be_graded_gets_zero_and_a_result_that_says_why(batch, name):
-    said = UNGRADABLE[name][1] if name in UNGRADABLE else "harness.py does not exist"
+    said = UNGRADABLE[name][1] if name in UNGRADABLE else "holds no Python file"
     document = batch["results"][name]
     row = next(r for r in batch["rows"] if r["submission"] == name)
 

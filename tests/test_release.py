@@ -251,22 +251,36 @@ def points(results):
     return total, sum(r["max_score"] for r in results.values())
 
 
-@pytest.mark.parametrize("which", ["finished", "starter"])
+@pytest.mark.parametrize("which", ["finished", "starter", "partial"])
 def test_classroom_workflow_run_step_by_step_gives_the_reporter_the_manifests_points(
         edition, venv, tmp_path, which):
-    harness = (LESSON.finished if which == "finished" else LESSON.starter).read_text()
+    harness = (LESSON.variant(LESSON.folder / "wrong" / "last_duplicate_wins.py")
+               if which == "partial" else
+               (LESSON.finished if which == "finished" else LESSON.starter).read_text())
     copy = copy_of(edition, tmp_path, harness_text=harness)
     worth = sum(LISTED[name]["points"] for name in VISIBLE)
 
     results = run_workflow(copy, venv, tmp_path)
 
-    (runner, result), = results.items()
-    assert [t["name"] for t in result["tests"]] == [n.removeprefix("test_").replace("_", " ")
-                                                     for n in VISIBLE]
-    assert {t["status"] for t in result["tests"]} <= {"pass", "fail"}
+    # one runner a visible test (classroom.py), each worth its test's points
+    assert list(results) == [classroom.runner(i) for i in range(1, len(VISIBLE) + 1)]
+    assert all(len(r["tests"]) == 1 for r in results.values())
+    tests = [r["tests"][0] for r in results.values()]
+    assert [t["name"] for t in tests] == [n.removeprefix("test_").replace("_", " ")
+                                          for n in VISIBLE]
+    assert [r["max_score"] for r in results.values()] == [LISTED[n]["points"] for n in VISIBLE]
+    assert {t["status"] for t in tests} <= {"pass", "fail"}
+    # the reporter's console and table score a runner as passed/total x max: the same sum here
+    console = sum(sum(t["status"] == "pass" for t in r["tests"]) / len(r["tests"]) * r["max_score"]
+                  for r in results.values())
+    assert console == points(results)[0]
     if which == "finished":
-        assert result["status"] == "pass" and points(results) == (worth, worth)
+        assert points(results) == (worth, worth)
+    elif which == "partial":  # what lab-check gives the same file: the passed tests' points
+        passed = [n for n, t in zip(VISIBLE, tests) if t["status"] == "pass"]
+        assert 0 < points(results)[0] < worth
+        assert points(results) == (sum(LISTED[n]["points"] for n in passed), worth)
     else:
-        assert result["status"] == "fail" and points(results) == (0, worth)
-        given = [t for t in result["tests"] if t["status"] == "pass"]
+        assert points(results) == (0, worth)
+        given = [t for t in tests if t["status"] == "pass"]
         assert [t["score"] for t in given] == [0], "only the given test passes, worth 0"

@@ -72,7 +72,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 
-from . import formats, manifest, supervise, tidy
+from . import finder, formats, manifest, supervise, tidy
 from .escape import csv_cell, file_name, printable, shown_name
 from .plan import Plan
 from .progress import Progress, plural
@@ -100,6 +100,7 @@ class Submission:
     folder: pathlib.Path
     harness: pathlib.Path
     note: str = ""  # what finding the file has to tell the student, or ""
+    problem: str = ""  # why the finder found nothing to grade (lab.grading.finder), or ""
 
 
 @dataclass
@@ -118,25 +119,26 @@ class Outcome:
 # -- finding the submissions ---------------------------------------------------------------
 
 def discover(folder, skip=None):
-    """The submissions in `folder`, by name: the one place the batch finds them. ValueError,
-    saying what to do, when there is no such folder or nothing in it to grade, or when `skip`
-    (the output folder) is the folder itself or inside a submission."""
+    """The submissions in `folder`, by name: the one place the batch finds them, as
+    lab.grading.finder finds them (Gradescope's autograder finds a student's file the same
+    way): a folder per student, an LMS's flat download (Canvas, Moodle, Blackboard), or both; a
+    file graded from a zip is staged in `skip`/staged. A name the finder cannot place is a
+    submission of its own, with its `problem`, never dropped. ValueError, saying what to do,
+    when there is no such folder or nothing in it to grade, or when `skip` (the output folder)
+    is the folder itself or inside a submission."""
     folder = pathlib.Path(folder)
-    if not folder.is_dir():
-        raise ValueError(f"{folder} is not a folder. Name the folder that holds one folder per "
-                         f"submission, each with its {HARNESS}.")
     skip = pathlib.Path(skip).resolve() if skip else None
-    found = sorted(p for p in folder.iterdir()
-                   if p.is_dir() and not p.name.startswith(".") and p.resolve() != skip)
-    if skip and (skip == folder.resolve() or any(_inside(skip, p.resolve()) for p in found
-                                                  if not p.is_symlink())):
+    if folder.is_dir() and skip and (skip == folder.resolve() or any(
+            _inside(skip, p.resolve()) for p in folder.iterdir()
+            if p.is_dir() and not p.is_symlink() and p.resolve() != skip)):
         raise ValueError(f"the output folder {shown_name(str(skip))} is the batch's folder or "
                          "inside a submission: results would land among the submissions. Name "
                          "an output folder of its own.")
-    if not found:
-        raise ValueError(f"{folder} holds no submission folders. Each submission is a folder "
-                         f"with its {HARNESS} in it: {folder}/alice/{HARNESS}, ...")
-    return [Submission(p.name, p, p / HARNESS) for p in found]
+    staging = skip / "staged" if skip else pathlib.Path(
+        tempfile.mkdtemp(prefix="lab-check-staged-"))
+    return [Submission(one.name, one.folder, one.harness or one.folder / HARNESS, one.note,
+                       problem=one.problem)
+            for one in finder.in_class(folder, staging=staging, skip=skip)]
 
 
 def submissions(folder, skip=None):
@@ -503,6 +505,9 @@ def _grade_one(one, lesson, scratch, plan, running, stop):
         return None
     if one.folder.is_symlink():
         return _a_linked_folder(one.folder, lesson)
+    if one.problem:  # the finder found nothing to grade: its sentence is the grade's problem
+        return Grade(lesson=lesson.number, title=manifest.title(lesson), harness=str(one.harness),
+                     problem=one.problem)
     own = tempfile.mkdtemp(prefix=f"{file_name(one.name)}-", dir=scratch)
     result = os.path.join(own, "result.json")
     order = {"harness": os.path.abspath(one.harness),  # no link resolved: the grader refuses one

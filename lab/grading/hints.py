@@ -17,7 +17,7 @@ A lesson without the file has no hints, and its report points at nothing: that i
 import functools
 import pathlib
 import textwrap
-import tomllib
+from lab import tomlread
 from dataclasses import dataclass, field
 
 MOST = 3    # hints a test may have
@@ -47,7 +47,7 @@ def guide(lesson):
 def read_file(path):
     if not path.exists():
         return Guide()
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    data = tomlread.loads(path.read_text(encoding="utf-8"))
     return Guide(gap_sections={gap: meta.get("section", "")
                                for gap, meta in data.get("gaps", {}).items()},
                  tests=data.get("tests", {}), after=data.get("passed", {}).get("next", ""))

@@ -166,7 +166,8 @@ def layers(kind, landlock_abi=0, cgroups=False):
 def exposed_submissions(folder):
     """The submissions in a batch `folder` that any user could read: in uid isolation, one
     student's code could read, and hand in, another's."""
-    return [str(p) for p in pathlib.Path(folder).glob("*/*.py") if readable_by_others(p)]
+    return [str(p) for pattern in ("*", "*/*", "*/*/*") for p in pathlib.Path(folder).glob(pattern)
+            if p.is_file() and not p.is_symlink() and readable_by_others(p)]  # flat LMS files too
 
 
 # -- starting the zygote ---------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
     python -P -m lab.grading.worker.main RESULTS_FD [--serve]
                             (the Job, a protocol frame, on standard input; --serve: Job after
-                            Job until it closes, lab-check --watch's kept worker)
+                            Job until it closes, lab-check --watch's kept worker; started
+                            by lab.module_run, which does what -P does on 3.10 too)
 
 The Job (the snapshot's path, the seed, the tests) goes over a pipe, never on the command
 line, which any user of the machine can read. The worker makes itself undumpable at once, so
@@ -19,9 +20,9 @@ import os
 import selectors
 import signal
 import subprocess
-import sys
 import time
 
+from .. import module_run
 from . import manifest, problems, tidy
 from .inside import protocol
 from .results import Outcome
@@ -66,8 +67,9 @@ def _start(private, results_w, serve=False):
     env.update(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PYTHONDONTWRITEBYTECODE="1", TMPDIR=sandboxes,
                PYTHONPATH=":".join(paths))
     # -P: the working folder, which may be the student's, is never searched for modules
-    command = [sys.executable, "-P", "-m", "lab.grading.worker.main", str(results_w),
-               *(["--serve"] if serve else [])]
+    # as -P would: the working folder, which may be the student's, is never searched for modules
+    command = module_run.command("lab.grading.worker.main", results_w,
+                                 *(["--serve"] if serve else []))
     return subprocess.Popen(command, cwd=private, env=env, stdin=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             pass_fds=(results_w,))

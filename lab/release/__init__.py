@@ -35,13 +35,22 @@ def main(args, lesson):
               "submissions in the course's project: lab-check --harness FILE --lesson "
               f"{lesson.number}.", file=sys.stderr)
         return 2
+    if getattr(args, "late_policy", None):
+        from ..grading.gradebook import LatePolicy
+
+        try:
+            LatePolicy.parse(args.late_policy)
+        except ValueError as error:
+            print(f"lab_check: {error}", file=sys.stderr)
+            return 2
     made = []
     try:
         if args.output:
             made.append(("student's edition", edition.build(lesson, args.output)))
         if args.gradescope:
             made.append(("Gradescope autograder", gradescope.build(
-                lesson, args.gradescope, show_hidden=getattr(args, "show_hidden", False))))
+                lesson, args.gradescope, show_hidden=getattr(args, "show_hidden", False),
+                late_policy=getattr(args, "late_policy", None))))
     except FileExistsError as error:
         print(f"lab_check: {error}", file=sys.stderr)
         return 2

@@ -4,10 +4,11 @@
 
 Gradescope lays a submission out under ROOT (AUTOGRADER_ROOT, else /autograder): the student's
 files in ROOT/submission, the results expected in ROOT/results/results.json. The file graded
-is submission/harness.py; failing that, a harness.py anywhere in the submission (the student
-uploaded a folder), the shallowest first; failing that, the only Python file there is, under
-whatever name. Several Python files and none called harness.py, or none at all, is a score of
-0 with a sentence saying what to upload. The grade is written in Gradescope's format
+is found as a batch finds it (lab.grading.finder.in_folder): submission/harness.py, in any
+case; failing that, one a folder down (the student uploaded a folder) or in a zip; failing
+that, the only Python file there is, under whatever name. Several Python files and none called
+harness.py, two harness.py as good as each other, a link, or nothing at all, is a score of 0
+with a sentence saying what to upload. The grade is written in Gradescope's format
 (lab.grading.formats.gradescope), each test with the manifest's visibility, and the overall
 output, which every student sees, naming and counting the visible tests only (all of them with
 --show-hidden, which `lab-check --release N --gradescope FILE.zip --show-hidden` bakes into
@@ -21,46 +22,35 @@ when no sandbox can start here, or the grader breaks while grading, no results.j
 and the exit status is 1, with a message for the instructor on stdout and stderr, so that
 Gradescope shows the run as failed (to be fixed and regraded), not as a score. Exit status 0
 whenever results.json was written: a low score is not a failure of the grader; 2 no such lesson.
+
+With --late-policy (baked in by `lab-check --release N --gradescope FILE.zip --late-policy
+10%/day`), a submission that Gradescope's submission_metadata.json dates after the assignment's
+due date loses what the policy says (lab.grading.gradebook.LatePolicy): the overall score is
+lowered and the output's first line says by how much and why.
 """
 
 import argparse
 import dataclasses
+import datetime
 import json
 import os
 import pathlib
 import sys
+import tempfile
 
 from .. import lessons
-from ..grading import formats, manifest, plan
+from ..grading import finder, formats, gradebook, manifest, plan
 from ..grading.report import text_report
 from ..grading.results import Grade
 
 HARNESS = "harness.py"
 
 
-def find_submission(folder):
-    """(the file to grade or None, a sentence for the student or "")."""
-    folder = pathlib.Path(folder)
-    if (folder / HARNESS).is_file():
-        return folder / HARNESS, ""
-    files = sorted((p for p in folder.rglob("*.py") if p.is_file()
-                    and not any(part.startswith((".", "__")) for part in
-                                p.relative_to(folder).parts)),
-                   key=lambda p: (len(p.relative_to(folder).parts), str(p)))
-    named = [p for p in files if p.name == HARNESS]
-    if named:
-        return named[0], (f"Graded {named[0].relative_to(folder)}: your {HARNESS} was inside a "
-                          "folder. Next time, upload the file itself.")
-    if len(files) == 1:
-        return files[0], (f"Graded {files[0].relative_to(folder)} as your {HARNESS}: it is the "
-                          f"only Python file you submitted. Next time, name it {HARNESS}.")
-    if not files:
-        return None, (f"Your submission holds no Python file. Upload your {HARNESS} (the file "
-                      "with your filled-in gaps) and submit again.")
-    shown = ", ".join(str(p.relative_to(folder)) for p in files[:8])
-    return None, (f"Your submission holds {len(files)} Python files ({shown}) and none called "
-                  f"{HARNESS}, so it is not clear which one to grade. Upload your {HARNESS} "
-                  "and submit again.")
+def find_submission(folder, staging=None):
+    """(the file to grade or None, a sentence for the student or ""), found as the batch finds
+    one (lab.grading.finder.in_folder): harness.py in any case, one folder down, in a zip
+    (read into `staging`, a private folder), else the only Python file."""
+    return finder.in_folder(folder, staging)
 
 
 class GraderFailed(Exception):
@@ -68,7 +58,32 @@ class GraderFailed(Exception):
     what, for the instructor."""
 
 
-def run(lesson, root, show_hidden=False):
+def late(results, root, policy):
+    """`results` (Gradescope's dict) with the declared late `policy` applied, when Gradescope's
+    ROOT/submission_metadata.json says the submission came after its due date: the overall
+    score less the penalty, and a line saying so first in the output. Unchanged when there is
+    no policy, no metadata, or the submission was on time."""
+    if policy is None:
+        return results
+    try:
+        meta = json.loads((pathlib.Path(root) / "submission_metadata.json").read_text())
+        submitted = datetime.datetime.fromisoformat(meta["created_at"])
+        due = datetime.datetime.fromisoformat(meta["assignment"]["due_date"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return results
+    if submitted <= due:
+        return results
+    tests = results.get("tests", [])
+    score = results.get("score", sum(t.get("score", 0) for t in tests))
+    worth = sum(t.get("max_score", 0) for t in tests)
+    off, why = policy.charge(worth, submitted - due, False)
+    final = max(score - off, 0)
+    return dict(results, score=final, output=(
+        f"Submitted after the due date ({due.isoformat()}): {why}: {final:g} of {worth:g} "
+        f"points.\n\n{results.get('output', '')}"))
+
+
+def run(lesson, root, show_hidden=False, late_policy=None):
     """Grade the submission under `root` and write root/results/results.json; the dict.
     GraderFailed, with nothing written, when the failure is the grader's."""
     root = pathlib.Path(root)
@@ -76,23 +91,34 @@ def run(lesson, root, show_hidden=False):
     _, problem = chosen.isolation()
     if problem:
         raise GraderFailed(f"no sandbox can start here: {problem}")
-    harness, note = find_submission(root / "submission")
+    staging = tempfile.mkdtemp(prefix="lab-autograder-")  # a file read from a zip lands here
+    harness, note = find_submission(root / "submission", staging)
     if harness is None:
         result = Grade(lesson=lesson.number, title=manifest.title(lesson), harness=HARNESS,
                        problem=note)
     else:
         result = dataclasses.replace(chosen.grade(harness, lesson),
-                                     harness=str(harness.relative_to(root / "submission")))
+                                     harness=_shown(harness, root / "submission"))
     if result.exit_code == 3:
         raise GraderFailed(_what_broke(result))
     results = formats.gradescope(result, show_hidden=chosen.show_hidden)
     if note and harness is not None:
         results["output"] = f"{note}\n\n{results['output']}"
+    results = late(results, root, late_policy)
     sys.stdout.write(text_report(result))
     target = root / "results" / "results.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
     return results
+
+
+def _shown(harness, submission):
+    """The graded file's name as the student knows it: its path in the submission, or, for one
+    read from a zip, its name."""
+    try:
+        return str(harness.relative_to(submission))
+    except ValueError:
+        return harness.name
 
 
 def _what_broke(result):
@@ -111,14 +137,18 @@ def main(argv=None):
     parser.add_argument("--root", default=os.environ.get("AUTOGRADER_ROOT", "/autograder"))
     parser.add_argument("--show-hidden", action="store_true",
                         help="let the overall output name and count the hidden tests too")
+    parser.add_argument("--late-policy", metavar="POLICY",
+                        help="take points off late work (lab.grading.gradebook.LatePolicy), "
+                             "by submission_metadata.json's times")
     args = parser.parse_args(argv)
     try:
         lesson = lessons.lesson(args.lesson)
+        policy = gradebook.LatePolicy.parse(args.late_policy) if args.late_policy else None
     except (LookupError, ValueError) as error:
         print(f"autograder: {error}", file=sys.stderr)
         return 2
     try:
-        run(lesson, args.root, show_hidden=args.show_hidden)
+        run(lesson, args.root, show_hidden=args.show_hidden, late_policy=policy)
     except GraderFailed as failure:
         said = (f"autograder: the grader failed, not the submission, so no score was given: "
                 f"{failure}\nNo results.json was written, and Gradescope shows this run as "

@@ -39,7 +39,7 @@ the edition is made, and their sessions saved into it (sessions.json, see lab.ca
 import pathlib
 import re
 import shutil
-import tomllib
+from lab import tomlread
 
 import nbformat
 
@@ -107,7 +107,8 @@ def build(lesson, output, *, with_notebook=True):
     (output / ".gitignore").write_text("__pycache__/\n*.pyc\n.venv/\n.ipynb_checkpoints/\n.lab-check/\n")
     if facts.graded_here:  # a workflow that could grade nothing would fail on every push
         (output / WORKFLOW).parent.mkdir(parents=True)
-        (output / WORKFLOW).write_text(classroom.workflow(facts))
+        (output / WORKFLOW).write_text(classroom.workflow(facts, [
+            (name, m.get("points", 1)) for name, m in shown.items() if name not in hidden]))
     if facts.has_notebook:
         if not facts.graded_here:  # its examples' sessions, run where the grader's files are
             outputs.record_sessions(lesson, output / casebook.SAVED)
@@ -173,5 +174,5 @@ def _has_walkthrough(lesson):
 
 def requires_python():
     """The Python the course asks for, as its pyproject.toml says it (">=3.11")."""
-    project = tomllib.loads((lessons.PROJECT / "pyproject.toml").read_text())["project"]
+    project = tomlread.loads((lessons.PROJECT / "pyproject.toml").read_text())["project"]
     return project.get("requires-python", ">=3.11")

@@ -6,7 +6,7 @@ Gradescope unpacks the zip into /autograder/source, runs setup.sh there once as 
 builds the image, copies run_autograder to /autograder, and runs it for every submission. At
 the zip's root:
 
-    setup.sh          finds a Python 3.11+ (installs one with apt only when there is none),
+    setup.sh          finds a Python 3.10+ (installs one with apt only when there is none),
                       installs the lab's requirements pinned to the versions this zip was made
                       with, then the lab itself; makes the grader-only files (lessons/: every
                       test, hidden ones included, and the manifest) unreadable to other users
@@ -23,12 +23,13 @@ lessons/: a submission that goes looking finds the lab, which holds no answer, a
 import importlib.metadata
 import pathlib
 import re
+import shlex
 import shutil
 import tempfile
-import tomllib
+from lab import tomlread
 import zipfile
 
-from .. import lessons
+from .. import lessons, module_run
 from ..grading import manifest
 from . import edition, readme
 
@@ -39,10 +40,11 @@ set -euo pipefail
 SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="${AUTOGRADER_ROOT:-$(dirname "$SOURCE")}"
 
-# A Python 3.11 or newer: the one on PATH when there is one, else Ubuntu's, in a venv.
-new_enough() { "$1" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; }
+# A Python 3.10 or newer: the one on PATH when there is one (Gradescope's default image, Ubuntu
+# 22.04, has 3.10), else, on an older image only, Ubuntu's 3.11 in a venv.
+new_enough() { "$1" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; }
 PY=""
-for candidate in python3 python3.13 python3.12 python3.11; do
+for candidate in python3 python3.13 python3.12 python3.11 python3.10; do
     if command -v "$candidate" >/dev/null && new_enough "$candidate"; then
         PY="$(command -v "$candidate")"
         break
@@ -53,6 +55,9 @@ if [ -z "$PY" ]; then
     apt-get install -y --no-install-recommends python3.11 python3.11-venv
     python3.11 -m venv "$ROOT/venv"
     PY="$ROOT/venv/bin/python"
+elif ! "$PY" -m pip --version >/dev/null 2>&1; then
+    apt-get update  # a Python without pip: Ubuntu ships pip apart
+    apt-get install -y --no-install-recommends python3-pip
 fi
 echo "$PY" > "$SOURCE/.python"
 
@@ -80,20 +85,22 @@ RUN = """#!/usr/bin/env bash
 ROOT="${{AUTOGRADER_ROOT:-/autograder}}"
 SOURCE="$ROOT/source"
 PY="$(cat "$SOURCE/.python" 2>/dev/null || command -v python3)"
-cd "$SOURCE" && exec "$PY" -P -m lab.release.autograder --lesson {lesson} --root "$ROOT"{more}
+cd "$SOURCE" && exec """ + module_run.shell("lab.release.autograder") + """ --lesson {lesson} --root "$ROOT"{more}
 """
 
 
-def build(lesson, zip_path, show_hidden=False):
+def build(lesson, zip_path, show_hidden=False, late_policy=None):
     """Write the autograder zip of `lesson` to `zip_path`; returns its path. `show_hidden`:
-    the overall output every student sees names and counts the hidden tests too."""
+    the overall output every student sees names and counts the hidden tests too; `late_policy`
+    (a LatePolicy spec, or None): what a late submission loses."""
     zip_path = pathlib.Path(zip_path)
     with tempfile.TemporaryDirectory(prefix="lab-release-gradescope-") as scratch:
         folder = pathlib.Path(scratch)
         (folder / "setup.sh").write_text(SETUP)
         (folder / "run_autograder").write_text(RUN.format(lesson=lesson.number,
-                                                         more=" --show-hidden" if show_hidden
-                                                         else ""))
+                                                         more=(" --show-hidden" if show_hidden
+                                                               else "") + (
+            f" --late-policy {shlex.quote(late_policy)}" if late_policy else "")))
         (folder / "requirements.txt").write_text(requirements())
         edition.copy_lab(folder / "lab")
         shutil.copytree(lessons.PROJECT / "lab" / "release", folder / "lab" / "release",
@@ -128,9 +135,11 @@ def build(lesson, zip_path, show_hidden=False):
 def requirements():
     """requirements.txt: the lab's dependencies and theirs, each pinned to the version
     installed here, where the lab was proved (what is not installed here is not needed)."""
-    project = tomllib.loads((lessons.PROJECT / "pyproject.toml").read_text())["project"]
-    wanted = [_name(r) for r in project.get("dependencies", [])]
-    pinned, seen = [], set()
+    project = tomlread.loads((lessons.PROJECT / "pyproject.toml").read_text())["project"]
+    wanted = [_name(r) for r in project.get("dependencies", []) if not _marker(r)]
+    # one wanted only on some Pythons (tomli, on 3.10) keeps its marker, pinned to the version
+    # here (the suite installs it on every Python, to read TOML both ways)
+    pinned, seen = [_pinned_where(r) for r in project.get("dependencies", []) if _marker(r)], set()
     while wanted:
         name = wanted.pop(0)
         key = name.lower().replace("_", "-")
@@ -142,8 +151,28 @@ def requirements():
         except importlib.metadata.PackageNotFoundError:
             continue  # only wanted on other Pythons (a marker said so)
         pinned.append(f"{dist.metadata['Name']}=={dist.version}")
-        wanted += [_name(r) for r in dist.requires or [] if "extra ==" not in r]
+        wanted += [_name(r) for r in dist.requires or [] if "extra ==" not in r and _here(r)]
     return "".join(f"{line}\n" for line in sorted(pinned, key=str.lower))
+
+
+def _pinned_where(requirement):
+    """`requirement` with a marker, as one word: pinned to the version installed here if any."""
+    marker = _marker(requirement).replace(" ", "").replace('"', "'")
+    try:
+        return f"{_name(requirement)}=={importlib.metadata.version(_name(requirement))};{marker}"
+    except importlib.metadata.PackageNotFoundError:
+        return f"{requirement.partition(';')[0].strip()};{marker}"
+
+
+def _here(requirement):
+    """Whether a requirement's marker (if any) holds on this Python."""
+    from packaging.markers import Marker
+
+    return not _marker(requirement) or Marker(_marker(requirement)).evaluate()
+
+
+def _marker(requirement):
+    return requirement.partition(";")[2].strip()
 
 
 def _name(requirement):

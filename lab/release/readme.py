@@ -6,7 +6,7 @@ commands are in fenced `sh` blocks under "## 1. Install" and "## 2. Check": the 
 them from there, word for word, so the README cannot drift from what works.
 """
 
-import tomllib
+from lab import tomlread
 from dataclasses import dataclass
 
 from .. import lessons
@@ -44,6 +44,8 @@ class Facts:
 
 
 INSTALL = "python -m pip install -e ."
+# With a notebook, the kernel too (an extra: the Classroom workflow's grading install leaves it out)
+INSTALL_WITH_NOTEBOOK = 'python -m pip install -e ".[notebook]"'
 
 
 def student_readme(facts):
@@ -79,7 +81,7 @@ You need Python {facts.python.removeprefix('>=')} or newer. In this folder, best
 virtual environment of its own (`python -m venv .venv`, then activate it):
 
 ```sh
-{INSTALL}
+{INSTALL_WITH_NOTEBOOK if facts.has_notebook else INSTALL}
 ```
 
 ## 2. Check
@@ -120,9 +122,9 @@ graded. Run just one test with `-k`, e.g. `{facts.check} -k orphan`.
 def pyproject(facts, packages, *, with_readme=True):
     """The pyproject.toml of a copy of the lab made for lesson `facts.lesson` (an edition, or
     Gradescope's autograder): the lab's `packages`, installed from that folder, with what it
-    needs to grade and to run the notebook (a kernel)."""
-    project = tomllib.loads((lessons.PROJECT / "pyproject.toml").read_text())["project"]
-    needs = [*project.get("dependencies", []), "ipykernel>=6.29"]
+    needs to grade, and as the extra `notebook` what the notebook needs (a kernel)."""
+    project = tomlread.loads((lessons.PROJECT / "pyproject.toml").read_text())["project"]
+    needs = project.get("dependencies", [])
     quoted = ", ".join(f'"{p}"' for p in packages)
     wanted = ", ".join(f'"{d}"' for d in needs)
     return f"""[build-system]
@@ -136,6 +138,10 @@ description = "Lesson {facts.lesson} of the harness course: {facts.title}"
 {'readme = "README.md"' if with_readme else "# (no README in this copy)"}
 requires-python = "{facts.python}"
 dependencies = [{wanted}]
+
+[project.optional-dependencies]
+# the notebook's kernel: installed with .[notebook] (the README's install), never to grade
+notebook = ["ipykernel>=6.29"]
 
 [project.scripts]
 lab-check = "lab.lab_check:main"
@@ -174,7 +180,7 @@ You need Python {facts.python.removeprefix('>=')} or newer. In this folder, best
 virtual environment of its own (`python -m venv .venv`, then activate it):
 
 ```sh
-{INSTALL}
+{INSTALL_WITH_NOTEBOOK if facts.has_notebook else INSTALL}
 ```
 
 ## 2. Graded on submission

@@ -36,7 +36,7 @@
 import os
 import pathlib
 import sys
-import tomllib
+from lab import tomlread
 
 here = pathlib.Path.cwd().resolve()
 ROOT = next((folder for folder in (here, *here.parents) if (folder / "lab").is_dir()
@@ -51,7 +51,7 @@ import lab
 from lab import casebook, clinic, lessons, rules
 
 book = casebook.of("A")
-IDEAS = tomllib.loads((lessons.lesson("A").folder / "ideas.toml").read_text())["ideas"]
+IDEAS = tomlread.loads((lessons.lesson("A").folder / "ideas.toml").read_text())["ideas"]
 if book.live():
     print("sessions: run here, on finch and on lesson 05's finished harness")
 else:

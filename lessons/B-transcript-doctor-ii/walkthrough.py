@@ -27,7 +27,7 @@
 import os
 import pathlib
 import sys
-import tomllib
+from lab import tomlread
 
 here = pathlib.Path.cwd().resolve()
 ROOT = next((folder for folder in (here, *here.parents) if (folder / "lab").is_dir()
@@ -41,7 +41,7 @@ if str(ROOT) not in sys.path:
 import lab
 from lab import casebook, clinic, lessons, rules
 
-IDEAS = tomllib.loads((lessons.lesson("B").folder / "ideas.toml").read_text())["ideas"]
+IDEAS = tomlread.loads((lessons.lesson("B").folder / "ideas.toml").read_text())["ideas"]
 if casebook.live():
     print("sessions: run here, on fir and on lesson 10's finished harness")
 else:
