@@ -75,7 +75,7 @@ def test_a_module_run_never_imports_from_the_working_folder(tmp_path):
     assert missing.returncode != 0 and "No module named probe_here" in missing.stderr
     # the arguments arrive as -m would pass them: sys.argv[0] the module's file, then its own
     (tmp_path / "sys_argv.py").write_text("")
-    said = subprocess.run(module_run.command("lab.grading.supervise", "--not-a-number"),
+    said = subprocess.run(module_run.command("lab.grading.worker.main", "--not-a-number"),
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert "invalid literal for int() with base 10: '--not-a-number'" in said.stderr, said.stderr
 
