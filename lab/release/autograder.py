@@ -35,6 +35,7 @@ import datetime
 import json
 import os
 import pathlib
+import shutil
 import sys
 import tempfile
 
@@ -92,23 +93,26 @@ def run(lesson, root, show_hidden=False, late_policy=None):
     if problem:
         raise GraderFailed(f"no sandbox can start here: {problem}")
     staging = tempfile.mkdtemp(prefix="lab-autograder-")  # a file read from a zip lands here
-    harness, note = find_submission(root / "submission", staging)
-    if harness is None:
-        result = Grade(lesson=lesson.number, title=manifest.title(lesson), harness=HARNESS,
-                       problem=note)
-    else:
-        result = dataclasses.replace(chosen.grade(harness, lesson),
-                                     harness=_shown(harness, root / "submission"))
-    if result.exit_code == 3:
-        raise GraderFailed(_what_broke(result))
-    results = formats.gradescope(result, show_hidden=chosen.show_hidden)
-    if note and harness is not None:
-        results["output"] = f"{note}\n\n{results['output']}"
-    results = late(results, root, late_policy)
-    sys.stdout.write(text_report(result))
-    target = root / "results" / "results.json"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
+    try:
+        harness, note = find_submission(root / "submission", staging)
+        if harness is None:
+            result = Grade(lesson=lesson.number, title=manifest.title(lesson), harness=HARNESS,
+                           problem=note)
+        else:
+            result = dataclasses.replace(chosen.grade(harness, lesson),
+                                         harness=_shown(harness, root / "submission"))
+        if result.exit_code == 3:
+            raise GraderFailed(_what_broke(result))
+        results = formats.gradescope(result, show_hidden=chosen.show_hidden)
+        if note and harness is not None:
+            results["output"] = f"{note}\n\n{results['output']}"
+        results = late(results, root, late_policy)
+        sys.stdout.write(text_report(result))
+        target = root / "results" / "results.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return results
 
 
