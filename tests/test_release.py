@@ -199,7 +199,11 @@ def test_notebook_runs_in_the_edition_on_its_own_kernel_and_on_the_starter(editi
     client = NotebookClient(nb, km=manager, timeout=CELL_TIMEOUT, allow_errors=True,
                             resources={"metadata": {"path": str(copy)}})
 
-    client.execute(env=venv, cwd=str(copy))
+    try:
+        client.execute(env=venv, cwd=str(copy))
+    finally:  # a client handed its manager leaves the kernel (and its connection file) running
+        if manager.has_kernel:
+            manager.shutdown_kernel(now=True)
 
     errors = [(c.id, o.ename, o.evalue) for c in nb.cells
               for o in c.get("outputs", []) if o.output_type == "error"]
