@@ -8,7 +8,7 @@ submission with the very function a student's own `lab-check` uses, in a process
 
     isolated      refuse to grade without a sandbox: every instructor's grading (a batch, any
                   --format but text, --require-isolation, Gradescope) unless --allow-unisolated
-    limits        sandbox.Limits: seconds an answer may take, MiB it may allocate
+    limits        protocol.Limits: seconds an answer may take, MiB it may allocate
     seed          the seed of the tests' variations; None: a new one each grading (a batch
                   picks one for the class instead, and records it)
     per_student   a batch's seed for a student is derived from `seed` and the student's name
