@@ -15,6 +15,7 @@ import pathlib
 import select
 import shutil
 import subprocess
+import tempfile
 import time
 import xml.etree.ElementTree as ElementTree
 
@@ -297,10 +298,12 @@ class Chromium:
         self._replies, from_browser = os.pipe()
         # The browser looks for its pipe on fds 3 and 4. The pipe's ends go in as stdin and
         # stdout, and the shell moves them there (dash's redirections take one digit only).
-        # Its own temporary folder beside the profile: a browser that is killed leaves its
-        # singleton folder (org.chromium.Chromium.*) there, not in the machine's /tmp.
-        scratch = pathlib.Path(self.profile).parent / "browser-tmp"
-        scratch.mkdir(parents=True, exist_ok=True)
+        # A temporary folder of its own, removed with the browser: it puts its singleton
+        # folder (org.chromium.Chromium.*) there. The folder is made at the top of TMPDIR, not
+        # beside the profile: the singleton's socket path must fit a Unix socket's 108 bytes,
+        # and with a longer one Chromium aborts at start.
+        self._scratch = tempfile.mkdtemp(prefix="chromium-")
+        scratch = self._scratch
         self._process = subprocess.Popen(
             ["sh", "-c", 'exec "$0" "$@" 3<&0 4>&1 </dev/null >/dev/null', self.binary,
              *self.FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
@@ -327,6 +330,7 @@ class Chromium:
             if self._process.poll() is None:
                 self._process.kill()
             self._process.wait(timeout=self.deadline)
+            shutil.rmtree(self._scratch, ignore_errors=True)
         return False
 
     def open(self, url):
