@@ -152,23 +152,9 @@ def rows(found):
     return table
 
 
-def section_of(text):
-    start, end = text.find(START), text.find(END)
-    if start < 0 or end < start:
-        raise ValueError(f"expected {START} and then {END} in README.md's instructor section")
-    return text[start + len(START):end]
-
-
 def write_section(path, section):
     """Replace what lies between this benchmark's markers in `path`, and nothing else."""
-    text = path.read_text(encoding="utf-8")
-    old = section_of(text)
-    start = text.find(START) + len(START)
-    made = text[:start] + "\n" + section + "\n" + text[start + len(old):]
-    temporary = path.with_name(f".{path.name}.bench-batch")
-    temporary.write_text(made, encoding="utf-8")
-    temporary.replace(path)
-
+    common.write_section(path, section, (START, END))
 
 if __name__ == "__main__":
     main()

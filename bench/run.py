@@ -760,25 +760,28 @@ def parse(section):
     return lines[0], table
 
 
-def section_of(text):
-    """What lies between START and END in `text`; ValueError when they are not both there."""
-    start, end = text.find(START), text.find(END)
+def section_of(text, markers=None):
+    """What lies between the markers (START and END unless given) in `text`; ValueError when
+    they are not both there."""
+    first, last = markers or (START, END)
+    start, end = text.find(first), text.find(last)
     if start < 0 or end < start:
-        raise ValueError(f"expected {START} and then {END}; put them back where the "
+        raise ValueError(f"expected {first} and then {last}; put them back where the "
                          "benchmark table goes")
-    return text[start + len(START):end]
+    return text[start + len(first):end]
 
 
-def write_section(path, section):
-    """Replace what lies between the markers in `path` with `section`, and nothing else."""
+def write_section(path, section, markers=None):
+    """Replace what lies between the markers (START and END unless given) in `path` with
+    `section`, and nothing else."""
+    first = (markers or (START, END))[0]
     text = path.read_text(encoding="utf-8")
-    old = section_of(text)
-    start = text.find(START) + len(START)
+    old = section_of(text, markers)
+    start = text.find(first) + len(first)
     made = text[:start] + "\n" + section + "\n" + text[start + len(old):]
     temporary = path.with_name(f".{path.name}.bench")
     temporary.write_text(made, encoding="utf-8")
     os.replace(temporary, path)
-
 
 if __name__ == "__main__":
     main()
