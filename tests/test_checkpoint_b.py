@@ -388,13 +388,6 @@ def test_lab_check_in_the_edition_grades_nothing_and_says_where_it_is_graded(edi
     assert "nothing was graded" in run.stdout.splitlines()[-1]
 
 
-def test_gradescope_for_B_is_refused_with_a_sentence_not_made_broken(tmp_path):
-    run = lab_check("--release", "B", "--gradescope", str(tmp_path / "b.zip"))
-
-    assert run.returncode == 2 and "is not made" in run.stderr, run.stderr
-    assert not (tmp_path / "b.zip").exists()
-
-
 def run_edition_notebook(edition, doctor_text=None, extra=()):
     nb = nbformat.read(edition / notebook.NOTEBOOK, as_version=4)
     saved = figures_of(nb)
