@@ -24,6 +24,9 @@ against what its users and tools show, cited where the pattern is defined below)
   Blackboard   Lab 10_jsmith_attempt_2026-12-01-23-59-07_harness.py (assignment, user name,
                Lab 10_jsmith_attempt_2026-12-01-23-59-07.txt          attempt's time; the .txt
                                                                       is its receipt)
+  Gradescope   submission_301/harness.py + submission_metadata.yml   (the export of a whole
+               assignment: the index names each folder's students and its time; see
+               GRADESCOPE_EXPORT)
 
 Files of one student (same LMS, same id) are one submission; a Blackboard student's latest
 attempt is graded, and the note says so. A roster (a CSV with a column of ids, such as
@@ -342,8 +345,17 @@ def in_class(folder, *, staging, roster=None, skip=None, timezone=None, wanted=H
     staging = pathlib.Path(staging)
     zone = timezone or datetime.timezone.utc
     found, groups, loose = [], {}, []
+    exported = gradescope_export(folder, zone)
     for entry in _entries(folder):
         if skip is not None and entry.resolve() == skip:
+            continue
+        if entry.name == GRADESCOPE_EXPORT and exported is not None:
+            continue  # the export's own index, read above
+        if exported and entry.name in exported and _is_dir(entry):
+            harness, said = in_folder(entry, staging / "folders", wanted)
+            known = exported[entry.name]
+            shown = f"{known['lms_name']} ({entry.name})" if known["lms_name"] else entry.name
+            found.append(_made(shown, entry, harness, said, sources=(entry.name,), **known))
             continue
         if entry.is_symlink() or entry.is_dir():
             moodle = MOODLE.match(entry.name) if not entry.is_symlink() else None
@@ -385,6 +397,84 @@ def in_class(folder, *, staging, roster=None, skip=None, timezone=None, wanted=H
                          f"{wanted}, ...), or the files of Canvas's, Moodle's or Blackboard's "
                          "download, unzipped, as they come.")
     return sorted(unique, key=lambda one: one.name)
+
+
+# Gradescope's "Export Submissions" of an assignment: a folder per submission (submission_<id>/,
+# the student's files inside) and, beside them, submission_metadata.yml, keyed by those folders'
+# names, each with its :submitters: (:name:, :sid:, :email:), :created_at: (the submission's
+# time, a YAML timestamp) and :score:. Read so by Otter Grade's GradescopeParser
+# (ucbds-infra/otter-grader, otter/grade/metadata.py: yaml.safe_load, then each folder's
+# [":submitters"][...][":name"]) and by course scripts that rename an export by :sid: and list
+# :created_at: and :history:. (Gradescope's autograder, by contrast, is given one submission's
+# submission_metadata.json: lab.release.autograder reads that.)
+GRADESCOPE_EXPORT = "submission_metadata.yml"
+MAX_EXPORT = 64 * 1024 * 1024  # bytes of a submission_metadata.yml that is read at all
+
+
+def gradescope_export(folder, zone=datetime.timezone.utc):
+    """{folder name: what Found takes of it (lms, student_id, lms_name, submitted, roster)}
+    from the Gradescope export index `folder`/submission_metadata.yml; None when there is no
+    such file. A file that cannot be read, or an entry that is not of the export's form, gives
+    nothing for it, and its folder is then graded as any student's folder is, by its name.
+    A time without an offset is read in `zone`."""
+    path = pathlib.Path(folder) / GRADESCOPE_EXPORT
+    if not _is_file(path):
+        return None
+    try:
+        import yaml  # the instructor's extra (pyproject.toml): only an export needs it
+    except ImportError:
+        return {}
+    try:
+        if os.lstat(path).st_size > MAX_EXPORT:
+            return {}
+        with open(path, "rb") as opened:
+            index = yaml.load(opened, Loader=_export_loader())
+    except (OSError, yaml.YAMLError, ValueError, RecursionError):
+        return {}
+    read = {}
+    for key, entry in (index.items() if isinstance(index, dict) else ()):
+        if not isinstance(entry, dict):
+            continue
+        people = [p for p in entry.get(":submitters") or [] if isinstance(p, dict)] \
+            if isinstance(entry.get(":submitters"), list) else []
+        names = [str(p.get(":name") or "").strip() for p in people]
+        ids = [str(p.get(":sid") or p.get(":email") or "").strip() for p in people]
+        when = entry.get(":created_at")
+        if isinstance(when, str):
+            try:
+                when = datetime.datetime.fromisoformat(when.strip())
+            except ValueError:
+                when = None
+        if not isinstance(when, datetime.datetime):
+            when = None
+        elif when.tzinfo is None:
+            when = when.replace(tzinfo=zone)
+        who = " & ".join(n for n in names if n)
+        read[str(key)] = dict(
+            lms="gradescope", student_id=", ".join(i for i in ids if i),
+            lms_name=who, submitted=when,
+            roster={"name": who, "email": ", ".join(
+                str(p.get(":email") or "").strip() for p in people if p.get(":email"))}
+            if who else {})
+    return read
+
+
+def _export_loader():
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        """Safe loading, and a tag it does not know (the export's Ruby objects, as in
+        `!ruby/object:...`) read as the plain value it tags, never constructed."""
+
+    def plain(loader, suffix, node):
+        if isinstance(node, yaml.MappingNode):
+            return loader.construct_mapping(node, deep=True)
+        if isinstance(node, yaml.SequenceNode):
+            return loader.construct_sequence(node, deep=True)
+        return loader.construct_scalar(node)
+
+    Loader.add_multi_constructor("!", plain)
+    return Loader
 
 
 def unplaced(name):
