@@ -17,6 +17,7 @@ import sys
 import pytest
 
 from conftest import PROJECT
+from course_copy import scratch_course
 
 ATTACKS = PROJECT / "tests" / "submissions" / "course"
 COPIED = ("lab", "lessons", "harness.py", "doctor.py", "damaged.py", "pyproject.toml")
@@ -25,16 +26,7 @@ HANG = 300  # seconds: a grading of a lesson on a busy machine is well under thi
 
 @pytest.fixture
 def course(tmp_path):
-    copy = tmp_path / "course"
-    copy.mkdir()
-    for name in COPIED:
-        source = PROJECT / name
-        if source.is_dir():
-            shutil.copytree(source, copy / name,
-                            ignore=shutil.ignore_patterns("__pycache__", ".lab-check"))
-        else:
-            shutil.copyfile(source, copy / name)
-    return copy
+    return scratch_course(tmp_path, COPIED)
 
 
 def lab_check(copy, *args):
