@@ -298,8 +298,11 @@ MOODLE = re.compile(r"^(?P<who>.+?)_(?P<id>\d+)_assignsubmission_(?P<plugin>file
                     r"(?P<file>.*)$", re.DOTALL)
 # Blackboard's "Assignment File Download": "<assignment>_<user name>_attempt_<YYYY-MM-DD-HH-MM-
 # SS>_<the student's file name>" and a receipt "<...>_attempt_<time>.txt" (vangef/
-# BBGradebookOrganiser's organiser.py splits the names there exactly so).
-BLACKBOARD = re.compile(r"^(?P<assignment>.*)_(?P<id>[^_]+)_attempt_"
+# BBGradebookOrganiser's organiser.py splits the names there exactly so). The student's file
+# name comes last and may itself read "x_bob_attempt_2099-..._harness.py": the assignment is
+# matched as short as it can be, so the user and time are the LMS's own (the leftmost), never
+# a pair the student wrote to redate an attempt or hand a file to a classmate.
+BLACKBOARD = re.compile(r"^(?P<assignment>.*?)_(?P<id>[^_]+)_attempt_"
                         r"(?P<when>\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d)(?:_(?P<file>.+)|\.txt)$",
                         re.DOTALL)
 RESENT = re.compile(r"-\d+(?=\.[^.]*$)")  # Canvas's "-1" before the extension

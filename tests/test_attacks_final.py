@@ -1,0 +1,85 @@
+"""Attacks on the grader as it is at the end of issue 21 (the finder of LMS downloads, the batch
+and its gradebook, the sandbox's per-test cleanup), each graded by a real lab-check and held to
+the verdict its own code deserves. The submissions are in tests/submissions/final/; a file there
+whose first line is "# base: finished" (or starter) is that lesson-10 file with the rest of the
+file appended, as the corpus's submissions are. /work/notes/attack_final.md has the findings."""
+
+import csv
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import LESSON_10, PROJECT
+
+FINAL = PROJECT / "tests" / "submissions" / "final"
+BASES = {"finished": LESSON_10 / "finished.py", "starter": LESSON_10 / "starter.py"}
+SEED = 1
+QUICK = "orphan"  # one test of lesson 10, worth 2 points: the finished file passes it, the starter not
+
+
+def based(text):
+    """A submission's text with its "# base: NAME" first line made that base's text."""
+    first, _, rest = text.partition("\n")
+    if first.startswith("# base: "):
+        return BASES[first.removeprefix("# base: ").strip()].read_text() + "\n" + rest
+    return text
+
+
+def materialise(source, target):
+    """The folder `source` of tests/submissions/final/ written out at `target`, bases filled in."""
+    for path in sorted(source.rglob("*")):
+        made = target / path.relative_to(source)
+        if path.is_dir():
+            made.mkdir(parents=True, exist_ok=True)
+        else:
+            made.parent.mkdir(parents=True, exist_ok=True)
+            made.write_text(based(path.read_text()))
+    return target
+
+
+def lab_check(cwd, *args, env=None, timeout=300):
+    return subprocess.run([sys.executable, str(PROJECT / "lab" / "lab_check.py"), *args],
+                          cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                          stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
+
+
+def needs_bubblewrap():
+    if not shutil.which("bwrap"):
+        pytest.skip("bubblewrap is not installed")
+
+
+def gradebook(out):
+    with open(out / "gradebook.csv", newline="", encoding="utf-8") as file:
+        return {row["student"]: row for row in csv.DictReader(file)}
+
+
+# -- a Blackboard file name that claims another attempt ------------------------------------------
+
+def test_a_blackboard_file_name_cannot_redate_an_attempt_or_hand_a_classmate_another_file(
+        tmp_path):
+    """Blackboard names a file "<assignment>_<user>_attempt_<time>_<the student's file name>",
+    and the student's file name is the student's: mallory handed in, two days late, a
+    finished harness named "x_mallory_attempt_2026-11-30-10-00-00_harness.py" (to pass as an
+    attempt of hers before the due date) and a starter named "x_bob_attempt_2099-..._harness.py"
+    (to pass as bob's latest attempt). Each must be hers, of her real attempt's time: late,
+    and zero under a policy of zero; bob keeps his own finished file's full marks."""
+    needs_bubblewrap()
+    download = materialise(FINAL / "blackboard_forged_attempt", tmp_path / "download")
+    out = tmp_path / "graded"
+
+    ran = lab_check(tmp_path, "--lesson", "10", "--batch", str(download), "--output", str(out),
+                    "--seed", str(SEED), "-k", QUICK, "--jobs", "2", "--export", "csv",
+                    "--due", "2026-12-02T00:00Z", "--late-policy", "zero")
+
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    book = gradebook(out)
+    assert book["alice"]["final_score"] == "2" and book["alice"]["late"] == "no", book["alice"]
+    assert book["bob"]["final_score"] == "2", f"bob was handed mallory's file: {book['bob']}"
+    assert book["bob"]["submitted"].startswith("2026-12-01T09:00"), book["bob"]
+    mallory = book["mallory"]
+    assert mallory["late"] == "yes" and mallory["final_score"] == "0", mallory
+    assert mallory["submitted"].startswith("2026-12-03T10:00"), mallory
