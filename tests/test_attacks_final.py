@@ -107,3 +107,50 @@ def test_a_key_left_in_the_kernels_keyrings_is_not_there_for_the_next_test(tmp_p
     said = ran.stdout + ran.stderr
     assert "found the key" not in said, said[-3000:]
     assert ran.returncode == 0 and "3 passed, 0 failed" in said, said[-3000:]
+
+
+# -- a zip whose directory lists more entries than the grader should ever parse ---------------
+
+def entries_zip(path, count=1_200_000):
+    """A zip of `count` entries (about 56 MB: under the 64 MiB a zip may be), each a central
+    directory record of one byte's name pointing at the one shared local header: zipfile parses
+    every record into an object before any can be counted."""
+    import struct
+
+    local = struct.pack("<4s5H3L2H", b"PK\x03\x04", 20, 0, 0, 0, 0, 0, 0, 0, 1, 0) + b"a"
+    record = struct.pack("<4s6H3L5H2L", b"PK\x01\x02", 20, 20, 0, 0, 0, 0, 0, 0, 0, 1, 0,
+                         0, 0, 0, 0, 0) + b"a"
+    directory = record * count
+    end = len(local) + len(directory)
+    path.write_bytes(local + directory
+                     + struct.pack("<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, count, count,
+                                   len(directory), len(local))
+                     + struct.pack("<4sLQL", b"PK\x06\x07", 0, end, 1)
+                     + struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, 0xFFFF, 0xFFFF,
+                                   0xFFFFFFFF, 0xFFFFFFFF, 0))
+    return path
+
+
+def test_a_zip_of_a_million_entries_is_refused_before_the_grader_parses_them(tmp_path):
+    """Gradescope's autograder, given a submission that is such a zip, spent 24 s and 460 MB
+    parsing its directory (a batch: twice, once to grade and once to export) before it said the
+    zip holds too many files; under a memory limit of a small grading container it died without
+    a result. It must say so at once, within that limit."""
+    root = tmp_path / "autograder"
+    (root / "submission").mkdir(parents=True)
+    entries_zip(root / "submission" / "lab.zip")
+    limit = 300 * 2**20
+
+    def confine():
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    ran = subprocess.run([sys.executable, "-m", "lab.release.autograder", "--lesson", "10",
+                          "--root", str(root)], cwd=PROJECT, capture_output=True, text=True,
+                         timeout=120, preexec_fn=confine, stdin=subprocess.DEVNULL)
+
+    results = root / "results" / "results.json"
+    assert ran.returncode == 0 and results.is_file(), ran.stdout[-2000:] + ran.stderr[-2000:]
+    import json
+    said = json.loads(results.read_text())
+    assert said["score"] == 0 and "holds more than 10000 files" in said["output"], said

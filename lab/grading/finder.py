@@ -33,7 +33,9 @@ is not dropped: it is a submission of its own with a problem saying why it was n
 Zips are read as hostile: never extracted whole, only the one member chosen is read, and only
 when its name is plain (no "..", no absolute path, no backslash, no NUL), it is no link, not
 encrypted, not one of two members with the same name, and it unpacks to at most MAX_FILE bytes
-(counted as it is read, whatever the zip declares); a zip larger than MAX_ZIP is not opened.
+(counted as it is read, whatever the zip declares); a zip larger than MAX_ZIP, or whose
+central directory is larger than MAX_DIRECTORY (zipfile parses all of it before a member
+can be counted), is not opened.
 The member is written to a staging folder the caller owns, private to the grader.
 """
 
@@ -54,6 +56,7 @@ HARNESS = "harness.py"
 MAX_FILE = 4 * 1024 * 1024   # bytes a harness.py may have, inside a zip or out
 MAX_ZIP = 64 * 1024 * 1024   # bytes of a zip that is opened at all
 MAX_MEMBERS = 10_000         # members of a zip that are looked at
+MAX_DIRECTORY = 4 * 1024 * 1024  # bytes of a zip's central directory that are read at all
 SKIPPED = ("__MACOSX", "__pycache__")
 
 
@@ -199,6 +202,10 @@ def from_zip(archive, staging):
         if os.lstat(archive).st_size > MAX_ZIP:
             return None, (f"{shown} is larger than {MAX_ZIP // 2**20} MiB, so it was not "
                           f"opened. Upload your {HARNESS} itself.")
+        with open(archive, "rb") as raw:  # zipfile parses every entry the directory holds
+            record = zipfile._EndRecData(raw)  # before any can be counted: its size first
+        if record and record[zipfile._ECD_SIZE] > MAX_DIRECTORY:
+            return None, f"{shown} holds more than {MAX_MEMBERS} files; it was not opened."
         with zipfile.ZipFile(archive) as opened:
             members = opened.infolist()[:MAX_MEMBERS + 1]
             if len(members) > MAX_MEMBERS:
