@@ -154,3 +154,25 @@ def test_a_zip_of_a_million_entries_is_refused_before_the_grader_parses_them(tmp
     import json
     said = json.loads(results.read_text())
     assert said["score"] == 0 and "holds more than 10000 files" in said["output"], said
+
+
+# -- a roster whose ids of one kind are another student's ids of another ----------------------
+
+def test_a_canvas_id_that_is_another_students_sis_id_still_names_its_own_student(tmp_path):
+    """Canvas's user ids and a school's SIS ids are both numbers: Ada's Canvas id 200 is
+    Charles's SIS User ID. The roster looked up 200 in every id column at once, the first row
+    that had it anywhere winning, so Ada's full marks were exported as Charles's (his Canvas ID
+    on the line), and Ada got nothing. A Canvas id names the student whose ID it is."""
+    needs_bubblewrap()
+    from lab.grading import gradebook as book
+
+    case = materialise(FINAL / "canvas_ids_that_are_also_sis_ids", tmp_path / "case")
+    out = tmp_path / "graded"
+
+    ran = lab_check(tmp_path, "--lesson", "10", "--batch", str(case / "download"),
+                    "--output", str(out), "--seed", str(SEED), "-k", QUICK, "--jobs", "2",
+                    "--export", "canvas", "--roster", str(case / "roster.csv"))
+
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    _, _, grades = book.read_canvas(out / book.CANVAS_FILE)
+    assert grades == {"Lovelace, Ada": ("200", "2"), "Babbage, Charles": ("100", "0")}, grades

@@ -495,14 +495,19 @@ NAME_COLUMNS = ("student", "name", "full name", "student name")
 
 class Roster:
     """A class list read from a CSV: each row's ids (any column whose header is an id's, see
-    ID_COLUMNS; Moodle's "Participant 12345" counts as 12345) name that row."""
+    ID_COLUMNS; Moodle's "Participant 12345" counts as 12345) name that row. Ids of different
+    kinds may be the same number (Canvas's user id 200, another student's SIS id 200): an id
+    names the row that has it in the column first in ID_COLUMNS (Canvas's "ID" before any SIS
+    column), never whichever row came first."""
 
     def __init__(self, rows):
         self.rows = rows
         self.by_id = {}
-        for row in rows:
-            for header, value in row.items():
-                if (header or "").strip().casefold() in ID_COLUMNS and (value or "").strip():
+        for column in ID_COLUMNS:
+            for row in rows:
+                for header, value in row.items():
+                    if (header or "").strip().casefold() != column or not (value or "").strip():
+                        continue
                     for key in {value.strip(), re.sub(r"^participant\s*", "", value.strip(),
                                                       flags=re.I)}:
                         self.by_id.setdefault(key.casefold(), row)
