@@ -176,3 +176,72 @@ def test_a_canvas_id_that_is_another_students_sis_id_still_names_its_own_student
     assert ran.returncode == 0, ran.stdout + ran.stderr
     _, _, grades = book.read_canvas(out / book.CANVAS_FILE)
     assert grades == {"Lovelace, Ada": ("200", "2"), "Babbage, Charles": ("100", "0")}, grades
+
+
+# -- the class's seed, where a submission can read it -------------------------------------------
+
+CACHES = (".git", ".venv", "__pycache__", ".hypothesis", ".pytest_cache", "node_modules")
+
+
+@pytest.mark.xfail(strict=True, reason="open: without a pid namespace the batch's own command "
+                   "line, --seed N included, is readable by every submission (notes: seed)")
+def test_a_batch_without_namespaces_keeps_the_class_seed_off_every_command_line(tmp_path):
+    """uid mode, as root with bubblewrap hidden (LAB_ISOLATION=uid): a submission reads
+    /proc/PID/cmdline of the instructor's `lab-check --batch ... --seed 2026`."""
+    import plain_user
+
+    if os.geteuid() != 0 or plain_user.available():
+        pytest.skip(f"no uid grading here: {plain_user.available() or 'not root'}")
+    tmp_path.chmod(0o755)
+    project = tmp_path / "project"
+    shutil.copytree(PROJECT, project, ignore=shutil.ignore_patterns(*CACHES))
+    for folder in [tmp_path, *(p for p in project.rglob("*") if p.is_dir())]:
+        folder.chmod(0o755)
+    python, _ = plain_user.environment(project)
+    project.chmod(0o750)
+    batch = tmp_path / "submissions" / "mallory"
+    batch.mkdir(parents=True)
+    (batch / "harness.py").write_text(based((FINAL / "reads_the_batch_command_line.py")
+                                            .read_text()))
+    subprocess.run(["chmod", "-R", "o-rwx", str(batch.parent)], check=True)
+    out = tmp_path / "graded"
+
+    ran = subprocess.run([python, str(project / "lab" / "lab_check.py"), "--lesson", "10",
+                          "--batch", str(batch.parent), "--output", str(out), "--seed", "2026",
+                          "--seed-per-student", "-k", QUICK], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=300, stdin=subprocess.DEVNULL,
+                         env={**os.environ, "LAB_ISOLATION": "uid"})
+
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    with open(out / "summary.csv", newline="") as file:
+        row = next(csv.DictReader(file))
+    assert row["isolation"] == "uid", row
+    assert row["score"] == "2", f"the submission read the seed: {row['problem']}"
+
+
+def test_no_feedback_shows_the_seed_a_resubmission_will_be_graded_with(tmp_path):
+    """The feedback handed to a student printed the seed it was graded with, and --only, for a
+    student who resubmits, keeps the batch's seed (so does --resume for a late one, and in the
+    class's seed mode every classmate's feedback showed the same seed). A seed known before the
+    grading makes every visible test's input known (the variation is
+    random.Random(f"{seed}:{test name}") over the edition's own tests.py), and so a table of
+    answers worth every visible point. No feedback may show the seed of a grading to come."""
+    needs_bubblewrap()
+    folder = tmp_path / "submissions" / "mallory"
+    folder.mkdir(parents=True)
+    (folder / "harness.py").write_text(BASES["starter"].read_text())
+    out = tmp_path / "graded"
+    common = ("--lesson", "10", "--batch", str(folder.parent), "--output", str(out), "-k", QUICK)
+    first = lab_check(tmp_path, *common, "--seed", "2026")
+    assert first.returncode == 0, first.stdout + first.stderr
+    feedback = next((out / "feedback").iterdir()).read_text()
+
+    (folder / "harness.py").write_text(BASES["starter"].read_text() + "\n# resubmitted\n")
+    again = lab_check(tmp_path, *common, "--only", "mallory")
+
+    assert again.returncode == 0, again.stdout + again.stderr
+    import json
+    row = json.loads((out / "summary.json").read_text())["submissions"][0]
+    assert "0 of 2 points" in feedback and row["score"] == 0, (feedback, row)
+    assert f"seed {row['seed']}" not in feedback, \
+        f"the feedback showed the seed {row['seed']} the resubmission was graded with"
