@@ -245,3 +245,26 @@ def test_no_feedback_shows_the_seed_a_resubmission_will_be_graded_with(tmp_path)
     assert "0 of 2 points" in feedback and row["score"] == 0, (feedback, row)
     assert f"seed {row['seed']}" not in feedback, \
         f"the feedback showed the seed {row['seed']} the resubmission was graded with"
+
+
+# -- what the export prints, and who may read what it writes ------------------------------------
+
+def test_the_export_shows_a_roster_name_escaped_and_keeps_the_gradebook_to_its_owner(tmp_path):
+    """A name in the roster (which the LMS took from what a student typed as their name) holds
+    a terminal's escape codes: one that retitles the window, one that clears the screen. The
+    export printed it as it was among the students Canvas could not match; and it wrote the
+    gradebook, every student's grade, readable by every user of the machine (the results are
+    the instructor's alone)."""
+    needs_bubblewrap()
+    case = materialise(FINAL / "a_roster_name_with_terminal_escapes", tmp_path / "case")
+    out = tmp_path / "graded"
+
+    ran = lab_check(tmp_path, "--lesson", "10", "--batch", str(case / "download"),
+                    "--output", str(out), "--seed", str(SEED), "-k", QUICK, "--export", "canvas",
+                    "--roster", str(case / "roster.csv"))
+
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "could not match" in ran.stdout and "\\x1b[2JEve" in ran.stdout, ran.stdout
+    assert "\x1b" not in ran.stdout + ran.stderr, "an escape code reached the terminal"
+    for name in ("gradebook.csv", "gradebook-canvas.csv"):
+        assert not os.stat(out / name).st_mode & 0o077, f"{name} is readable by others"
