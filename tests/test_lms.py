@@ -431,3 +431,25 @@ def test_a_gradescope_export_graded_by_a_real_batch_has_its_late_work_charged(tm
     assert (grace["late"], grace["lms"]) == ("yes", "gradescope")
     assert grace["submitted"].startswith("2026-12-03T09:15:00")
     assert grace["final_score"] == "0"  # two days begun late at 50% a day
+
+
+def test_a_checkpoints_class_is_found_by_its_doctor_file_and_graded_by_a_real_batch(tmp_path):
+    checkpoint = lessons.lesson("B")
+    worth = manifest.total(checkpoint)
+    cls = tmp_path / "class"
+    write(cls / "alice" / "doctor.py", checkpoint.finished.read_text())
+    write(cls / "alice" / "scratch.py", "# tried things here\n")  # not a second candidate
+    write(cls / "bob" / "Doctor.py", checkpoint.finished.read_text())
+    os.chmod(cls, 0o700)
+    out = tmp_path / "graded"
+    ran = subprocess.run(
+        [sys.executable, str(PROJECT / "lab" / "lab_check.py"), "--lesson", "B", "--batch",
+         str(cls), "--output", str(out), "--jobs", "2"],
+        capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
+
+    rows = {r["submission"]: r for r in json.loads((out / "summary.json").read_text())[
+        "submissions"]}
+    assert rows["alice"]["score"] == worth == rows["bob"]["score"], rows
+    told = (out / rows["bob"]["feedback_file"]).read_text()
+    assert "Graded Doctor.py as your doctor.py" in told, told

@@ -174,7 +174,8 @@ def export(folder, out, lesson, *, kind="canvas", policy=LatePolicy(), due=None,
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     zone = due.tzinfo if due else None
     found = {shown_name(one.name): one for one in
-             finder.in_class(folder, staging=out / "staged", skip=out, timezone=zone)}
+             finder.in_class(folder, staging=out / "staged", skip=out, timezone=zone,
+                             wanted=finder.student_file(lesson))}
     points = total(lesson)
     column = assignment or f"Lesson {lesson.number}: {title(lesson)}"
     rows, late, unmatched, held = [], 0, [], []
