@@ -411,6 +411,9 @@ def test_a_gradescope_export_graded_by_a_real_batch_has_its_late_work_charged(tm
     cls = tmp_path / "export"
     write(cls / "submission_301" / "harness.py", FINISHED)
     write(cls / "submission_302" / "harness.py", FINISHED)
+    # Grace's own upload beside her file: an autograder's metadata, in her words, on time
+    write(cls / "submission_302" / "submission_metadata.json", json.dumps({
+        "created_at": "2026-12-01T09:00:00-05:00", "assignment": {"due_date": "2099-01-01T00:00:00Z"}}))
     write(cls / "submission_metadata.yml", EXPORT_INDEX)
     os.chmod(cls, 0o700)
     out = tmp_path / "graded"
@@ -430,7 +433,7 @@ def test_a_gradescope_export_graded_by_a_real_batch_has_its_late_work_charged(tm
     grace = plain["1906"]
     assert (grace["late"], grace["lms"]) == ("yes", "gradescope")
     assert grace["submitted"].startswith("2026-12-03T09:15:00")
-    assert grace["final_score"] == "0"  # two days begun late at 50% a day
+    assert grace["final_score"] == "0", "two days begun late at 50% a day, whatever she uploaded"
 
 
 def test_a_checkpoints_class_is_found_by_its_doctor_file_and_graded_by_a_real_batch(tmp_path):
