@@ -7,11 +7,12 @@ sentence the page shows in place of the Run button, found from the cell's own so
 
 Pyodide is given only the lab's student-facing modules (lab/__init__.py and the lab/student/
 folder, laid out as in the source and the sandbox: lab.grading.worker.bundle's `lab_files`,
-what a graded harness may import), two notebook helpers that read no file and import no more
+what a graded harness may import), three notebook helpers that read no file and import no more
 than those (lab.gaps: whether a harness defines a gap's names yet; lab.timeline: a run's
-moments drawn as a table, as lab.figures draws), the project's damaged.py, and two files of
-this package's browser/ folder: lab.harnesses as a browser has it, and the cell runner. No
-grader module, test, right or wrong answer, or finished harness.
+moments drawn as a table, as lab.figures draws; lab.pick: the Pick the browser's harnesses.py
+shares with the notebook's), the project's damaged.py, and two files of this package's
+browser/ folder: lab.harnesses as a browser has it, and the cell runner. No grader module,
+test, right or wrong answer, or finished harness.
 """
 
 import ast
@@ -23,7 +24,7 @@ LAB = pathlib.Path(__file__).resolve().parent.parent
 BROWSER = pathlib.Path(__file__).resolve().parent / "browser"
 # The browser's stand-in for lab.harnesses has these; the notebook's has more.
 BROWSER_HARNESSES = {"pick_harness", "with_repair", "starter_harness", "patched", "load_harness"}
-NOTEBOOK_HELPERS = ("gaps", "timeline")
+NOTEBOOK_HELPERS = ("gaps", "timeline", "pick")
 CANNOT = {"subprocess": "starts a process", "socket": "opens a socket",
           "threading": "starts a thread", "multiprocessing": "starts a process",
           "http": "talks HTTP", "urllib": "talks to the network", "asyncio.subprocess": "starts a process",
