@@ -513,9 +513,10 @@ def _batch_of_three(parent, mode):
     subprocess.run(["chmod", "-R", "o-rwx", str(batch)], check=True)
     out = parent / "results"
 
+    # the seed in the environment: without namespaces a batch refuses one on its command line
     run = lab_check(parent, "--lesson", "10", "--batch", str(batch), "--output", str(out),
-                    "--jobs", "3", "--seed", str(SEED), "-k", "orphan or steering or missing",
-                    timeout=600, project=project, env=mode.env, python=python)
+                    "--jobs", "3", "-k", "orphan or steering or missing", timeout=600,
+                    project=project, env={**mode.env, "LAB_SEED": str(SEED)}, python=python)
 
     assert run.returncode == 0, f"exit {run.returncode}:\n{run.stdout}\n{run.stderr}"
     import csv
