@@ -55,6 +55,9 @@ waiting. When a grader leaves no result, the batch writes one that says how the 
 and what it last wrote on stderr, with exit code 3, like any grader that broke.
 """
 
+from __future__ import annotations
+
+import argparse
 import csv
 import hashlib
 import io
@@ -69,8 +72,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, TextIO
 
 from . import finder, formats, manifest, supervise, tidy
 from .escape import csv_cell, file_name, printable, shown_name
@@ -78,6 +83,9 @@ from .plan import Plan
 from .progress import Progress, plural
 from .results import VERSION, Grade
 from .inside.protocol import Limits
+
+if TYPE_CHECKING:
+    from ..lessons import Lesson
 
 PROJECT = pathlib.Path(__file__).resolve().parent.parent.parent
 HARNESS = "harness.py"
@@ -108,17 +116,18 @@ class Outcome:
     """What a run of the batch did: its summary `rows` (in name order), how many it graded in
     this run and how many it left (`pending`: stopped before them), whether it was
     `interrupted`, and the summary's facts."""
-    rows: list
+    rows: list[dict[str, Any]]
     graded_now: int = 0
     skipped: int = 0
-    pending: list = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)
     interrupted: bool = False
-    facts: dict = field(default_factory=dict)
+    facts: dict[str, Any] = field(default_factory=dict)
 
 
 # -- finding the submissions ---------------------------------------------------------------
 
-def discover(folder, skip=None, wanted=HARNESS):
+def discover(folder: str | os.PathLike[str], skip: str | os.PathLike[str] | None = None,
+             wanted: str = HARNESS) -> list[Submission]:
     """The submissions in `folder`, by name: the one place the batch finds them, as
     lab.grading.finder finds them (Gradescope's autograder finds a student's file the same
     way): a folder per student, an LMS's flat download (Canvas, Moodle, Blackboard), or both; a
@@ -142,7 +151,7 @@ def discover(folder, skip=None, wanted=HARNESS):
             for one in finder.in_class(folder, staging=staging, skip=skip, wanted=wanted)]
 
 
-def submissions(folder, skip=None):
+def submissions(folder: str | os.PathLike[str], skip: str | os.PathLike[str] | None = None) -> list[pathlib.Path]:
     """The submission folders in `folder`, by name (see `discover`)."""
     return [found.folder for found in discover(folder, skip)]
 
@@ -157,7 +166,7 @@ def _inside(path, folder):
 
 def _clashes(found, result_file):
     """The shown names of two submissions whose result files would be the same; [] if none."""
-    seen = {}
+    seen: dict[str, str | bytes] = {}
     for one in found:
         other = seen.setdefault(result_file(one.name), one.name)
         if other != one.name:
@@ -165,7 +174,7 @@ def _clashes(found, result_file):
     return []
 
 
-def file_sha256(submission):
+def file_sha256(submission: Submission) -> str:
     """The sha256 of the file a submission would be graded on, read without following a link
     and only if it is a regular file; "" when there is none (the grade will say why)."""
     if submission.folder.is_symlink():
@@ -185,8 +194,12 @@ def file_sha256(submission):
 
 # -- the batch ------------------------------------------------------------------------------
 
-def run(folder, lesson, out, *, fmt=None, jobs=None, plan=None, resume=False, only=(),
-        progress_stream=None, stop=None, limits=None, select=None, tests=(), isolated=True):
+def run(folder: str | os.PathLike[str], lesson: Lesson, out: str | os.PathLike[str], *,
+        fmt: str | None = None, jobs: int | None = None, plan: Plan | None = None,
+        resume: bool = False, only: Sequence[str] = (), progress_stream: TextIO | None = None,
+        stop: threading.Event | None = None, limits: Limits | None = None,
+        select: str | None = None, tests: Iterable[str | os.PathLike[str]] = (),
+        isolated: bool = True) -> Outcome:
     """Grade the submissions in `folder` on `lesson` under `plan` into the folder `out`, as the
     module docstring says, and return the Outcome. `resume`: grade only what is not yet graded;
     `only`: names of submissions to grade again into the results there. `stop`, a
@@ -261,10 +274,10 @@ class Pace:
     behind that way is at most a moment behind the result files, and the final writing, at
     the end or on Ctrl-C, always happens."""
 
-    def __init__(self, share=10):
+    def __init__(self, share: float = 10) -> None:
         self.share, self.last, self.took = share, float("-inf"), 0.0
 
-    def write(self, writing):
+    def write(self, writing: Callable[[], object]) -> None:
         if time.monotonic() - self.last < self.took * self.share:
             return
         began = time.monotonic()
@@ -278,7 +291,7 @@ def _chosen(found, only):
     if not only:
         return found
     only = [name.rstrip("/") or name for name in only]  # a shell's completion adds a "/"
-    by_name = {}
+    by_name: dict[str | bytes, Submission] = {}
     for one in found:
         by_name.setdefault(one.name, one)
         by_name.setdefault(shown_name(one.name), one)
@@ -374,8 +387,11 @@ def _write_text(path, text):
 
 # -- grading many ---------------------------------------------------------------------------
 
-def grade_all(folders, lesson, *, jobs=None, limits=Limits(), select=None, tests=(),
-              progress_stream=None, on_done=None, isolated=True, seed=None, plan=None):
+def grade_all(folders: Iterable[str | os.PathLike[str] | Submission], lesson: Lesson, *,
+              jobs: int | None = None, limits: Limits = Limits(), select: str | None = None,
+              tests: Iterable[str | os.PathLike[str]] = (), progress_stream: TextIO | None = None,
+              on_done: Callable[[str, Grade], object] | None = None, isolated: bool = True,
+              seed: int | None = None, plan: Plan | None = None) -> dict[str, Grade]:
     """{folder name: Grade} for every folder (or Submission), graded `jobs` at a time (default:
     one a core); `on_done(name, grade)` is called for each as it finishes, in this thread. On
     Ctrl-C the graders at work are stopped, and KeyboardInterrupt is raised."""
@@ -455,10 +471,11 @@ def _on_signals(stop):
 class Running:
     """The grading processes at work, so that a stopped batch can end them all at once."""
 
-    def __init__(self):
+    def __init__(self) -> None:
+        self.processes: set[subprocess.Popen[bytes]]
         self.lock, self.processes, self.closed = threading.Lock(), set(), False
 
-    def add(self, process):
+    def add(self, process: subprocess.Popen[bytes]) -> bool:
         with self.lock:
             if self.closed:
                 _kill_group(process)
@@ -466,11 +483,11 @@ class Running:
             self.processes.add(process)
             return True
 
-    def remove(self, process):
+    def remove(self, process: subprocess.Popen[bytes]) -> None:
         with self.lock:
             self.processes.discard(process)
 
-    def kill_all(self):
+    def kill_all(self) -> None:
         with self.lock:
             self.closed = True
             for process in list(self.processes):
@@ -490,8 +507,10 @@ def _outcome(future, one, lesson):
                             points=manifest.total(lesson))
 
 
-def grade_one(folder, lesson, scratch, *, limits=Limits(), select=None, tests=(), isolated=True,
-              seed=None):
+def grade_one(folder: str | os.PathLike[str], lesson: Lesson, scratch: str | os.PathLike[str], *,
+              limits: Limits = Limits(), select: str | None = None,
+              tests: Iterable[str | os.PathLike[str]] = (), isolated: bool = True,
+              seed: int | None = None) -> Grade:
     """The Grade of the harness.py in `folder`, graded in a process of its own working in a new
     folder inside `scratch`."""
     folder = pathlib.Path(folder)
@@ -528,6 +547,7 @@ def _grade_one(one, lesson, scratch, plan, running, stop):
             return None
         try:
             try:
+                assert process.stdin is not None  # (stdin=PIPE)
                 process.stdin.write(json.dumps(order).encode())
                 process.stdin.close()
             except OSError:
@@ -569,7 +589,7 @@ def _grader_failed(lesson, one, why):
                         points=manifest.total(lesson), sha256=file_sha256(one))
 
 
-def child():
+def child() -> int:
     """One submission's grading, in the process `_grade_one` starts: the order as JSON on
     stdin; the grade (or why the grader cannot grade here) written to the order's result."""
     order = json.loads(sys.stdin.read())
@@ -579,7 +599,7 @@ def child():
     lesson = lessons.lesson(order["lesson"])
     _, problem = plan.isolation()
     if problem:
-        said = {"grader_failed": problem}
+        said: dict[str, object] = {"grader_failed": problem}
     else:
         graded = plan.grade(order["harness"], lesson, name=bytes.fromhex(order["name"]))
         said = {"grade": graded.as_dict()}
@@ -627,12 +647,13 @@ def _kill_group(process):
 
 # -- the summary ----------------------------------------------------------------------------
 
-def status(grade):
+def status(grade: Grade) -> str:
     """graded, not graded (the submission's own fault) or grader failed (the grader's)."""
     return {0: GRADED, 1: GRADED, 2: NOT_GRADED}.get(grade.exit_code, GRADER_FAILED)
 
 
-def row(name, grade, total, result_file="", feedback_file="", seed=None):
+def row(name: str | bytes, grade: Grade, total: float, result_file: str = "",
+        feedback_file: str = "", seed: int | None = None) -> dict[str, Any]:
     """One submission's line of the summary, its name shown as escape.shown_name does;
     `total`, the lesson's, is the max_score of a submission with nothing graded;
     `result_file` and `feedback_file` are where its files were written, relative to the output
@@ -648,7 +669,7 @@ def row(name, grade, total, result_file="", feedback_file="", seed=None):
             "sha256": grade.sha256, "result_file": result_file, "feedback_file": feedback_file}
 
 
-def read_summary(out):
+def read_summary(out: str | os.PathLike[str]) -> dict[str, Any] | None:
     """The summary.json in `out` as a dict, or None when there is none. ValueError when there
     is one that cannot be read: a batch would write over it."""
     path = pathlib.Path(out) / SUMMARY
@@ -664,7 +685,8 @@ def read_summary(out):
     return summary
 
 
-def write_summary(rows, lesson, fmt, out, facts=None):
+def write_summary(rows: Sequence[Mapping[str, Any]], lesson: Lesson, fmt: str,
+                  out: str | os.PathLike[str], facts: Mapping[str, Any] | None = None) -> None:
     """summary.json (everything, with the lesson, the format and the batch's facts) and
     summary.csv (a row a submission; failed_tests joined by ";"; no cell a spreadsheet would
     run) in `out`, each written whole or not at all."""
@@ -685,7 +707,7 @@ def write_summary(rows, lesson, fmt, out, facts=None):
 
 # -- the command ----------------------------------------------------------------------------
 
-def command(args, lesson, plan):
+def command(args: argparse.Namespace, lesson: Lesson, plan: Plan) -> int:
     """lab-check --batch: check the machine can grade, run the batch, say what it did and how
     to go on; the exit status (0 every submission has its result, 3 the grader failed on
     some, 2 no batch to grade, 130 stopped by Ctrl-C)."""
@@ -735,7 +757,7 @@ def command(args, lesson, plan):
     return 3 if failed else 0
 
 
-def resume_command(args, lesson):
+def resume_command(args: argparse.Namespace, lesson: Lesson) -> str:
     """The command that takes this batch up where it stopped."""
     words = ["lab-check", "--lesson", str(lesson.number), "--batch", args.batch,
              "--output", args.output, "--resume"]

@@ -13,9 +13,13 @@ token by token (see lab.shape), and the caret sits under the first message that 
 when their shapes are equal, that message is shown in full instead.
 """
 
+from __future__ import annotations
+
 import json
 import re
+from collections.abc import Mapping, Sequence
 from difflib import SequenceMatcher
+from typing import Any
 
 from ..display import show, tokens
 from .notation import lead_in_token
@@ -26,7 +30,7 @@ ELLIPSIS = "…"
 TOKEN = re.compile(r"U|A(\[[^\]\s]*\])?(\(error\))?|R\([^)\s]*\)")
 
 
-def first_difference(a, b):
+def first_difference(a: Sequence[Any], b: Sequence[Any]) -> int | None:
     """The index of the first position where sequences `a` and `b` differ (the length of the
     shorter one when one is the start of the other), or None when they are equal."""
     for index, (x, y) in enumerate(zip(a, b)):
@@ -35,7 +39,7 @@ def first_difference(a, b):
     return None if len(a) == len(b) else min(len(a), len(b))
 
 
-def window(expected, got, at, width=WIDTH):
+def window(expected: str, got: str, at: int, width: int = WIDTH) -> tuple[str, str, int]:
     """(expected, got, column): both texts cut to the same window around position `at`, and
     the column of `at` in what is shown. Short texts are shown whole."""
     if max(len(expected), len(got)) <= width:
@@ -49,7 +53,7 @@ def window(expected, got, at, width=WIDTH):
     return shown[0], shown[1], at - start + (1 if start else 0)
 
 
-def as_tokens(value):
+def as_tokens(value: object) -> list[str] | None:
     """The shape tokens of `value` when it is a transcript (a list of messages) or a text in
     shape notation ("U A[c1] R(c1)"); None for anything else."""
     if isinstance(value, list) and all(isinstance(m, dict) for m in value):
@@ -61,11 +65,12 @@ def as_tokens(value):
     return None
 
 
-def of_shapes(expected, got, index=None, fold=0):
+def of_shapes(expected: list[str], got: list[str], index: int | None = None, fold: int = 0) -> tuple[str, str, int, int]:
     """(expected, got, column, index) for two token lists that differ: the shapes as shown, the
     column of message `index` in them (the first differing token when not given), and that
     index. The first `fold` tokens, a lead-in both share, are shown as one token."""
     index = first_difference(expected, got) if index is None else index
+    assert index is not None  # (the two differ)
     head = [lead_in_token(fold)] if fold else []
     expected, got = head + expected[fold:], head + got[fold:]
     at = index - fold + len(head)
@@ -74,7 +79,7 @@ def of_shapes(expected, got, index=None, fold=0):
     return shown_expected, shown_got, column, index
 
 
-def of_messages(expected, got):
+def of_messages(expected: Mapping[str, Any], got: Mapping[str, Any]) -> tuple[str, str, int]:
     """(expected, got, column): one message each, written out in full so that they differ on
     screen: as lab.show writes them when that tells them apart, else as JSON (tool_name, say,
     or the type of a value), keys in the order the expected message has them."""
@@ -87,7 +92,7 @@ def of_messages(expected, got):
     return window(pair[0], pair[1], at)
 
 
-def of_texts(expected, got):
+def of_texts(expected: str, got: str) -> tuple[str, str, int] | None:
     """(expected, got, column) for two texts that differ and share a beginning, or None when
     they have nothing in common at the start (then a caret would point at nothing useful)."""
     at = first_difference(expected, got)
@@ -96,7 +101,7 @@ def of_texts(expected, got):
     return window(expected, got, at)
 
 
-def changes(before, after, kept_objects=True):
+def changes(before: Sequence[Any], after: object, kept_objects: bool = True) -> list[str]:
     """What a function did to the list of messages it was handed, a sentence a change, in the
     order of the list: `before` as it was handed over, `after` as it was left. Each says which
     message and how: removed, inserted, replaced (by another kind of message), or changed (and

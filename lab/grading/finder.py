@@ -44,6 +44,8 @@ can be counted), is not opened.
 The member is written to a staging folder the caller owns, private to the grader.
 """
 
+from __future__ import annotations
+
 import csv
 import datetime
 import io
@@ -54,8 +56,12 @@ import stat
 import unicodedata
 import zipfile
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from .escape import file_name, shown_name
+
+if TYPE_CHECKING:
+    from ..lessons import Lesson
 
 HARNESS = "harness.py"   # the student's file, unless the lab's manifest names another
 MAX_FILE = 4 * 1024 * 1024   # bytes a harness.py may have, inside a zip or out
@@ -83,10 +89,10 @@ class Found:
     lms_name: str = ""
     submitted: datetime.datetime | None = None
     late: bool = False
-    sources: tuple = ()
-    roster: dict = field(default_factory=dict, compare=False)
+    sources: tuple[str, ...] = ()
+    roster: dict[str, str] = field(default_factory=dict, compare=False)
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         return {"name": shown_name(self.name), "harness": str(self.harness or ""),
                 "note": self.note, "problem": self.problem, "lms": self.lms,
                 "student_id": self.student_id, "lms_name": shown_name(self.lms_name),
@@ -95,7 +101,7 @@ class Found:
                 "roster": self.roster}
 
 
-def student_file(lesson):
+def student_file(lesson: Lesson) -> str:
     """The name of the file a student of `lesson` hands in: its manifest's `student_file`
     (doctor.py for checkpoint B, doctor_a.py for A), else harness.py. Every finding below
     takes it as `wanted`."""
@@ -106,7 +112,8 @@ def student_file(lesson):
 
 # -- one student's folder ------------------------------------------------------------------
 
-def in_folder(folder, staging=None, wanted=HARNESS):
+def in_folder(folder: str | os.PathLike[str], staging: str | os.PathLike[str] | None = None,
+              wanted: str = HARNESS) -> tuple[pathlib.Path | None, str]:
     """(the file to grade in `folder`, or None; a sentence for the student, or "" when it is
     plainly the file wanted). `staging`: a private folder where a file found in a zip is
     written (none given: zips are not looked in); `wanted`: the file's name, harness.py unless
@@ -207,7 +214,7 @@ def _ambiguous(folder, paths, wanted=HARNESS):
 
 # -- zips -----------------------------------------------------------------------------------
 
-def from_zip(archive, staging, wanted=HARNESS):
+def from_zip(archive: str | os.PathLike[str], staging: str | os.PathLike[str], wanted: str = HARNESS) -> tuple[pathlib.Path | None, str]:
     """(the path in `staging` of the file named `wanted` (harness.py) read from the zip
     `archive`, or None; a sentence: a note when one was found, why not when the zip is
     refused, "" when the zip simply holds no such file)."""
@@ -218,8 +225,8 @@ def from_zip(archive, staging, wanted=HARNESS):
             return None, (f"{shown} is larger than {MAX_ZIP // 2**20} MiB, so it was not "
                           f"opened. Upload your {wanted} itself.")
         with open(archive, "rb") as raw:  # zipfile parses every entry the directory holds
-            record = zipfile._EndRecData(raw)  # before any can be counted: its size first
-        if record and record[zipfile._ECD_SIZE] > MAX_DIRECTORY:
+            record = zipfile._EndRecData(raw)  # type: ignore[attr-defined]  # (its size first)
+        if record and record[zipfile._ECD_SIZE] > MAX_DIRECTORY:  # type: ignore[attr-defined]
             return None, f"{shown} holds more than {MAX_MEMBERS} files; it was not opened."
         with zipfile.ZipFile(archive) as opened:
             members = opened.infolist()[:MAX_MEMBERS + 1]
@@ -234,7 +241,7 @@ def from_zip(archive, staging, wanted=HARNESS):
 
 def _member(opened, members, archive, staging, wanted):
     shown = shown_name(archive.name)
-    names = {}
+    names: dict[str, list[zipfile.ZipInfo]] = {}
     for info in members:
         names.setdefault(info.filename, []).append(info)
     unsafe = [n for n in names if _unsafe(n)]
@@ -340,7 +347,9 @@ class _Group:
     late: bool = False
 
 
-def in_class(folder, *, staging, roster=None, skip=None, timezone=None, wanted=HARNESS):
+def in_class(folder: str | os.PathLike[str], *, staging: str | os.PathLike[str],
+             roster: Roster | None = None, skip: str | os.PathLike[str] | None = None,
+             timezone: datetime.tzinfo | None = None, wanted: str = HARNESS) -> list[Found]:
     """Every submission in the class folder `folder`, as Found, by name. `staging`: a private
     folder for files taken from zips; `roster`: a Roster, or None; `skip`: a path never looked
     at (the output folder); `timezone`: a tzinfo for the LMS's times that carry none (default
@@ -354,6 +363,7 @@ def in_class(folder, *, staging, roster=None, skip=None, timezone=None, wanted=H
     skip = pathlib.Path(skip).resolve() if skip else None
     staging = pathlib.Path(staging)
     zone = timezone or datetime.timezone.utc
+    groups: dict[tuple[str, str], _Group]
     found, groups, loose = [], {}, []
     exported = gradescope_export(folder, zone)
     for entry in _entries(folder):
@@ -390,10 +400,10 @@ def in_class(folder, *, staging, roster=None, skip=None, timezone=None, wanted=H
     for entry in loose:
         found.append(Found(name=entry.name, harness=None, folder=folder, sources=(entry.name,),
                            problem=unplaced(entry.name)))
-    names = {}
+    names: dict[str, list[Found]] = {}
     for one in found:
         names.setdefault(one.name, []).append(one)
-    unique = []
+    unique: list[Found] = []
     for name, same in names.items():  # two students shown alike: each keeps its id in its name
         unique += same if len(same) == 1 else [
             replace(one, name=f"{name} [{one.lms or 'folder'} {one.student_id or one.sources[0]}]")
@@ -421,7 +431,7 @@ GRADESCOPE_EXPORT = "submission_metadata.yml"
 MAX_EXPORT = 64 * 1024 * 1024  # bytes of a submission_metadata.yml that is read at all
 
 
-def gradescope_export(folder, zone=datetime.timezone.utc):
+def gradescope_export(folder: str | os.PathLike[str], zone: datetime.tzinfo = datetime.timezone.utc) -> dict[str, dict[str, Any]] | None:
     """{folder name: what Found takes of it (lms, student_id, lms_name, submitted, roster)}
     from the Gradescope export index `folder`/submission_metadata.yml; None when there is no
     such file. A file that cannot be read, or an entry that is not of the export's form, gives
@@ -487,7 +497,7 @@ def _export_loader():
     return Loader
 
 
-def unplaced(name):
+def unplaced(name: str) -> str:
     return (f"The file {shown_name(name)} is in the class's folder, but its name is not one "
             "that Canvas, Moodle or Blackboard gives, so it could not be told whose it is; it "
             "was not graded. Put it in a folder named after its student (that folder is then "
@@ -604,9 +614,9 @@ class Roster:
     names the row that has it in the column first in ID_COLUMNS (Canvas's "ID" before any SIS
     column), never whichever row came first."""
 
-    def __init__(self, rows):
+    def __init__(self, rows: list[dict[str, str]]) -> None:
         self.rows = rows
-        self.by_id = {}
+        self.by_id: dict[str, dict[str, str]] = {}
         for column in ID_COLUMNS:
             for row in rows:
                 for header, value in row.items():
@@ -617,7 +627,7 @@ class Roster:
                         self.by_id.setdefault(key.casefold(), row)
 
     @classmethod
-    def read(cls, path):
+    def read(cls, path: str | os.PathLike[str]) -> Roster:
         """The Roster in the CSV file `path`; ValueError saying what is wrong with it."""
         try:
             text = pathlib.Path(path).read_text(encoding="utf-8-sig")
@@ -631,7 +641,7 @@ class Roster:
                              f"{', '.join(ID_COLUMNS[:6])} ... in its first row.")
         return cls(rows)
 
-    def person(self, student_id):
+    def person(self, student_id: object) -> dict[str, str]:
         """{"name": ..., and the row's own columns} of the student with this id, or {}."""
         row = self.by_id.get(str(student_id).casefold())
         if row is None:

@@ -39,6 +39,8 @@ junit, as CI systems read it: <testsuites> holding one <testsuite> with tests, f
     the student's code printed. Nothing graded is one failed testcase, harness_can_be_graded.
 """
 
+from __future__ import annotations
+
 import json
 import math
 import os
@@ -46,16 +48,20 @@ import pathlib
 import re
 import tempfile
 import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING, Any
 
 from .report import HIDDEN_NOTE, printable_grade, student_view, text_report
 from .results import Outcome
+
+if TYPE_CHECKING:
+    from .results import Grade
 
 EXTENSIONS = {"text": ".txt", "json": ".json", "junit": ".xml", "gradescope": ".json",
               "classroom": ".json"}
 FORMATS = tuple(EXTENSIONS)
 
 
-def render(grade, fmt, show_hidden=False, heading=""):
+def render(grade: Grade, fmt: str, show_hidden: bool = False, heading: str = "") -> str:
     """The whole result file for `grade` in format `fmt`, one of FORMATS. `show_hidden`: the
     overall output Gradescope shows the student names and counts hidden tests too; `heading`
     goes before a text report."""
@@ -73,7 +79,8 @@ def render(grade, fmt, show_hidden=False, heading=""):
     return junit(grade)
 
 
-def write(grade, fmt, path, show_hidden=False, heading=""):
+def write(grade: Grade, fmt: str, path: str | os.PathLike[str], show_hidden: bool = False,
+          heading: str = "") -> pathlib.Path:
     """Write `grade` to `path` in format `fmt` (see `render`), making the folder if need be.
     The file appears whole or not at all: it is written next to `path` and renamed into
     place."""
@@ -89,7 +96,7 @@ def write(grade, fmt, path, show_hidden=False, heading=""):
 
 # -- gradescope -----------------------------------------------------------------------------
 
-def gradescope(grade, show_hidden=False):
+def gradescope(grade: Grade, show_hidden: bool = False) -> dict[str, Any]:
     """`grade` as the dict Gradescope reads from /autograder/results/results.json. Each test
     carries its visibility, which Gradescope honours; the overall output, which every student
     sees, names and counts the visible tests only, unless `show_hidden`."""
@@ -139,7 +146,7 @@ def _test_output(test):
 
 # -- classroom -----------------------------------------------------------------------------
 
-def classroom(grade):
+def classroom(grade: Grade) -> dict[str, Any]:
     """`grade` as the dict GitHub Classroom's grading reporter reads from a runner."""
     tests = grade.tests or [_not_graded(grade)]
     broke = any(t.outcome == "error" for t in tests)
@@ -175,20 +182,20 @@ def _lesson_total(grade):
 NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-def junit(grade):
+def junit(grade: Grade) -> str:
     """`grade` as a JUnit XML document (a string, with its XML declaration)."""
     tests = grade.tests
     if grade.problem:
         tests = [_not_graded(grade)]
-    counts = {"tests": len(tests),
-              "failures": sum(t.outcome == "failed" for t in tests),
-              "errors": sum(t.outcome == "error" for t in tests),
-              "skipped": sum(t.outcome == "skipped" for t in tests),
-              "time": f"{grade.seconds:.3f}"}
-    counts = {key: str(value) for key, value in counts.items()}
-    root = ET.Element("testsuites", name="lab_check", **counts)
+    counted: dict[str, object] = {"tests": len(tests),
+                                  "failures": sum(t.outcome == "failed" for t in tests),
+                                  "errors": sum(t.outcome == "error" for t in tests),
+                                  "skipped": sum(t.outcome == "skipped" for t in tests),
+                                  "time": f"{grade.seconds:.3f}"}
+    counts = {key: str(value) for key, value in counted.items()}
+    root = ET.Element("testsuites", name="lab_check", **counts)  # type: ignore[arg-type]
     suite = ET.SubElement(root, "testsuite", name=_xml(f"lesson {grade.lesson}: {grade.title}"),
-                          **counts)
+                          **counts)  # type: ignore[arg-type]
     properties = ET.SubElement(suite, "properties")
     for name, value in (("version", grade.version), ("lesson", grade.lesson),
                         ("harness", grade.harness), ("sha256", grade.sha256),

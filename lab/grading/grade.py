@@ -8,6 +8,8 @@ checks its names, and runs the lesson's tests; what the worker reports is reconc
 manifest here (tally.py), so that only tests the lesson has can count, each once.
 """
 
+from __future__ import annotations
+
 import contextlib
 import hashlib
 import os
@@ -15,6 +17,8 @@ import pathlib
 import random
 import shutil
 import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import isolation, manifest, preflight, selection, supervise, tally, tidy
 from .inside import protocol
@@ -22,9 +26,14 @@ from .inside.protocol import Job
 from .results import Grade, Outcome
 from .inside.protocol import Limits
 
+if TYPE_CHECKING:
+    from ..lessons import Lesson
 
-def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits(), seed=None,
-          isolated=False, seed_shown=False, warm=None):
+
+def grade(harness_file: str | os.PathLike[str], lesson: Lesson, *,
+          tests: Sequence[str | os.PathLike[str]] | None = None, select: str | None = None,
+          limits: Limits = Limits(), seed: int | None = None, isolated: bool = False,
+          seed_shown: bool = False, warm: supervise.Warm | None = None) -> Grade:
     """A Grade for `harness_file` on `lesson` (a lessons.Lesson). `tests` are test files to
     run instead of the lesson's own; `select` a pytest -k expression; `seed` the variations'
     seed (a new one when None); `isolated`: refuse to grade without a sandbox (isolation.py),
@@ -34,7 +43,7 @@ def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits(), see
     at the end, and never changed."""
     started = time.monotonic()
     seed = random.SystemRandom().randrange(1, 2**31) if seed is None else seed
-    facts = dict(lesson=lesson.number, title=manifest.title(lesson), harness=str(harness_file),
+    facts: dict[str, Any] = dict(lesson=lesson.number, title=manifest.title(lesson), harness=str(harness_file),
                  seed=seed)
 
     def graded(**more):
@@ -44,7 +53,7 @@ def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits(), see
         facts["isolation"] = isolation.detect()
     except isolation.Unavailable as error:
         return graded(problem=f"lab_check cannot grade here: {error}.")
-    problem = isolation_problem(facts["isolation"], required=isolated, seed_shown=seed_shown)
+    problem: str | None = isolation_problem(facts["isolation"], required=isolated, seed_shown=seed_shown)
     if problem:
         return graded(problem=problem)
     tidy.sweep_abandoned()  # what an earlier grading, killed outright, could not remove
@@ -81,7 +90,7 @@ def _job(lesson, **facts):
                **facts)
 
 
-def isolation_problem(kind, required=True, seed_shown=False):
+def isolation_problem(kind: str, required: bool = True, seed_shown: bool = False) -> str:
     """Why a grading must not go on with isolation `kind`, or "". Without namespaces the
     project's folder must be closed to others, for every grading: a sandbox that can read the
     answers is none. `required`: an instructor's grading, which refuses to run unisolated, and

@@ -36,6 +36,9 @@ policy (--late-policy):
                      deadline; ",max=M%" caps it; ",grace=N" (minutes) forgives that much
 """
 
+from __future__ import annotations
+
+import argparse
 import csv
 import datetime
 import io
@@ -45,9 +48,13 @@ import os
 import pathlib
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import finder
 from .escape import csv_cell, printable, shown_name
+
+if TYPE_CHECKING:
+    from ..lessons import Lesson
 
 CANVAS_FILE = "gradebook-canvas.csv"
 PLAIN_FILE = "gradebook.csv"
@@ -69,7 +76,7 @@ class LatePolicy:
     grace: float = 0.0
 
     @classmethod
-    def parse(cls, spec):
+    def parse(cls, spec: str | None) -> LatePolicy:
         """The policy `spec` declares; ValueError saying what a policy looks like."""
         text = (spec or "none").strip().lower().replace(" ", "")
         head, *options = text.split(",")
@@ -88,7 +95,7 @@ class LatePolicy:
         return cls(spec=text, kind="percent", percent=float(rate[1]),
                    unit_hours=24.0 if rate[2] == "day" else 1.0, **more)
 
-    def charge(self, max_score, late_by, marked_late):
+    def charge(self, max_score: float, late_by: datetime.timedelta | None, marked_late: bool) -> tuple[float, str]:
         """(the points off, a sentence saying why or "") for a submission `late_by` (a
         timedelta, or None when its time is unknown) after the deadline, which the LMS
         `marked_late` or not."""
@@ -121,7 +128,7 @@ def _hours(delta):
     return round(delta.total_seconds() / 3600, 2)
 
 
-def parse_due(text):
+def parse_due(text: str | None) -> datetime.datetime | None:
     """The deadline --due names, as an aware datetime (UTC when it gives no offset)."""
     if not text:
         return None
@@ -135,7 +142,7 @@ def parse_due(text):
 
 # -- the export -----------------------------------------------------------------------------
 
-def check(args):
+def check(args: argparse.Namespace) -> tuple[LatePolicy, datetime.datetime | None, finder.Roster | None]:
     """Parse the export's options before any grading, so a typo costs no batch: (policy, due,
     roster); ValueError saying what is wrong."""
     if args.export and not args.batch:
@@ -148,7 +155,7 @@ def check(args):
     return LatePolicy.parse(args.late_policy), parse_due(args.due), roster
 
 
-def command(args, lesson):
+def command(args: argparse.Namespace, lesson: Lesson) -> int:
     """lab-check ... --export: write the gradebook(s) of the batch in args.output and say
     what they hold; the exit status (0, or 2 when it cannot be written)."""
     try:
@@ -163,8 +170,10 @@ def command(args, lesson):
     return 0
 
 
-def export(folder, out, lesson, *, kind="canvas", policy=LatePolicy(), due=None, roster=None,
-           assignment=None):
+def export(folder: str | os.PathLike[str], out: str | os.PathLike[str], lesson: Lesson, *,
+           kind: str = "canvas", policy: LatePolicy = LatePolicy(),
+           due: datetime.datetime | None = None, roster: finder.Roster | None = None,
+           assignment: str | None = None) -> list[str]:
     """Write the gradebook of the batch graded from `folder` into `out` (summary.json there):
     gradebook.csv always, gradebook-canvas.csv for kind "canvas". Returns the lines that say
     what was written."""
@@ -213,7 +222,7 @@ def export(folder, out, lesson, *, kind="canvas", policy=LatePolicy(), due=None,
 
 
 def _row(entry, one, roster, policy, due, points):
-    person = {}
+    person: dict[str, str] = {}
     if one is not None and roster is not None:
         person = roster.person(one.student_id) if one.student_id else {}
         person = person or roster.person(one.name)
@@ -293,7 +302,7 @@ def _write(path, columns, rows):
     partial.replace(path)
 
 
-def read_canvas(path):
+def read_canvas(path: str | os.PathLike[str]) -> tuple[str, float, dict[str, tuple[str, str]]]:
     """(the assignment's column name, its points possible, {student: (ID, grade)}) read back
     from a gradebook-canvas.csv, as Canvas's import reads it: ValueError when it is not one."""
     with open(path, newline="", encoding="utf-8-sig") as file:

@@ -14,11 +14,18 @@ It lives beside the lesson's manifest.toml, one file a lesson:
 A lesson without the file has no hints, and its report points at nothing: that is allowed.
 """
 
+from __future__ import annotations
+
 import functools
 import pathlib
 import textwrap
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 from lab import tomlread
 from dataclasses import dataclass, field
+
+if TYPE_CHECKING:
+    from ..lessons import Lesson
 
 MOST = 3    # hints a test may have
 WIDTH = 96  # columns hints are wrapped to
@@ -26,25 +33,26 @@ WIDTH = 96  # columns hints are wrapped to
 
 @dataclass(frozen=True)
 class Guide:
-    gap_sections: dict = field(default_factory=dict)   # gap -> notebook section
-    tests: dict = field(default_factory=dict)          # test -> {"section", "hints"}
-    after: str = ""                                    # what to do once every test passes
+    gap_sections: dict[str, str] = field(default_factory=dict)    # gap -> notebook section
+    tests: dict[str, dict[str, Any]] = field(default_factory=dict)  # test -> {"section", "hints"}
+    after: str = ""                                                 # what to do once every test passes
 
-    def section(self, test=None, gap=None):
+    def section(self, test: str | None = None, gap: str | None = None) -> str:
         """The notebook section that teaches `test` (else its `gap`), or ""."""
-        return self.tests.get(test, {}).get("section") or self.gap_sections.get(gap, "")
+        return (self.tests.get(test, {}).get("section")  # type: ignore[arg-type]
+                or self.gap_sections.get(gap, ""))  # type: ignore[arg-type]
 
-    def hints(self, test):
+    def hints(self, test: str) -> list[str]:
         return list(self.tests.get(test, {}).get("hints", []))[:MOST]
 
 
-def guide(lesson):
+def guide(lesson: Lesson) -> Guide:
     """The Guide of `lesson` (a lessons.Lesson), empty when it has no hints.toml."""
     return read_file(pathlib.Path(lesson.folder) / "hints.toml")
 
 
 @functools.cache
-def read_file(path):
+def read_file(path: pathlib.Path) -> Guide:
     if not path.exists():
         return Guide()
     data = tomlread.loads(path.read_text(encoding="utf-8"))
@@ -53,7 +61,7 @@ def read_file(path):
                  tests=data.get("tests", {}), after=data.get("passed", {}).get("next", ""))
 
 
-def text(test, lesson):
+def text(test: str, lesson: Lesson) -> str:
     """What `lab-check --hint` prints for `test` of `lesson`: its hints, numbered, and the
     notebook section that teaches it."""
     found = guide(lesson)
@@ -72,7 +80,7 @@ def text(test, lesson):
     return "\n".join(lines) + "\n"
 
 
-def matching(names, words):
+def matching(names: Iterable[str], words: str) -> list[str]:
     """The test names among `names` that `words` picks: the exact name, the name without its
     test_ prefix, its title (spaces for underscores), or else every name holding the words."""
     wanted = words.strip().lower().replace(" ", "_")
@@ -80,7 +88,7 @@ def matching(names, words):
     return exact or [n for n in names if wanted in n]
 
 
-def short_name(test, names):
+def short_name(test: str, names: Iterable[str]) -> str:
     """The fewest leading words of `test`'s name that `matching` takes for it alone, joined by
     spaces and quoted when there are several: what to type after --hint."""
     words = test.removeprefix("test_").split("_")

@@ -29,6 +29,8 @@ LAB_ISOLATION=bubblewrap|uid|none asks for a kind; asking for one that cannot wo
 an error, never a silent fall back to something weaker.
 """
 
+from __future__ import annotations
+
 import os
 import pathlib
 import stat
@@ -47,7 +49,7 @@ class Unavailable(RuntimeError):
     """The isolation asked for cannot be had on this machine; the message says why."""
 
 
-def detect():
+def detect() -> str:
     """The kind of isolation this grading uses, as above."""
     wanted = os.environ.get(ENV, "")
     if wanted:
@@ -60,7 +62,7 @@ def detect():
     return next(kind for kind in KINDS if not why_not(kind))
 
 
-def why_not(kind):
+def why_not(kind: str) -> str:
     """Why `kind` cannot work on this machine, or "" when it can."""
     if kind == "bubblewrap":
         return bubblewrap_problem()
@@ -73,7 +75,7 @@ def why_not(kind):
     return ""
 
 
-def readable_by_others(path):
+def readable_by_others(path: str | os.PathLike[str]) -> bool:
     """True when the permission bits let any user read `path` and reach it."""
     path = os.path.realpath(path)
     try:
@@ -92,7 +94,7 @@ def readable_by_others(path):
         return False
 
 
-def exposed(project=None):
+def exposed(project: str | os.PathLike[str] | None = None) -> str | None:
     """The project's folder when any user can reach into it (its own bits, and every folder
     above it, let others search it), else None. Uid isolation needs it closed: it holds every
     lesson's answers, the tests, .git (whose history holds them all again) and the venv. One
@@ -102,7 +104,7 @@ def exposed(project=None):
     return folder if reachable_by_others(folder) else None
 
 
-def reachable_by_others(folder):
+def reachable_by_others(folder: str) -> bool:
     """True when any user may search `folder` and every folder above it."""
     while True:
         try:
@@ -116,7 +118,7 @@ def reachable_by_others(folder):
         folder = parent
 
 
-def layers(kind, landlock_abi=0, cgroups=False):
+def layers(kind: str, landlock_abi: int = 0, cgroups: bool = False) -> list[str]:
     """The walls in force around the student's code, in words, for the grade to record."""
     found = {"bubblewrap": ["namespaces (bubblewrap)"], "uid": ["a user of its own"],
              "none": []}[kind]
@@ -128,7 +130,7 @@ def layers(kind, landlock_abi=0, cgroups=False):
     return found
 
 
-def exposed_submissions(folder):
+def exposed_submissions(folder: str | os.PathLike[str]) -> list[str]:
     """The submissions in a batch `folder` that any user could read: in uid isolation, one
     student's code could read, and hand in, another's."""
     return [str(p) for pattern in ("*", "*/*", "*/*/*") for p in pathlib.Path(folder).glob(pattern)

@@ -7,10 +7,17 @@ the manifest does not list would still be graded, for one point, and no gap woul
 it; a listed test that tests.py lacks would never be run. `problems` says so for both.
 """
 
+from __future__ import annotations
+
 import ast
 import functools
+import os
 import pathlib
+from typing import TYPE_CHECKING, Any
 from lab import tomlread
+
+if TYPE_CHECKING:
+    from ..lessons import Lesson
 
 # What Gradescope accepts for a test's visibility; "visible" and "hidden" are the ones a lesson
 # usually needs.
@@ -18,30 +25,30 @@ VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 GIVEN = "given"  # the gap of a test that grades code the lesson hands out
 
 
-def read(lesson):
+def read(lesson: Lesson) -> dict[str, Any]:
     """The manifest of `lesson` as a dict; {} when the lesson has none. Do not change it: it
     is read once a process and shared."""
     return read_file(lesson.manifest)
 
 
 @functools.cache
-def read_file(path):
+def read_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The manifest at `path` (the file beside a lesson's tests.py), read once a process."""
     path = pathlib.Path(path)
     return tomlread.loads(path.read_text()) if path.exists() else {}
 
 
-def title(lesson):
+def title(lesson: Lesson) -> str:
     """The lesson's title as its manifest gives it, or else as its folder's name says it."""
     return read(lesson).get("title", lesson.title)
 
 
-def total(lesson):
+def total(lesson: Lesson) -> float:
     """Every listed test's points, summed: what a perfect harness scores."""
     return sum(meta.get("points", 1) for meta in read(lesson).get("tests", {}).values())
 
 
-def graded_tests(tests_file):
+def graded_tests(tests_file: pathlib.Path) -> list[str]:
     """The names of the test functions at the top level of `tests_file`, in file order."""
     tree = ast.parse(tests_file.read_text(), str(tests_file))
     return [node.name for node in tree.body
@@ -49,7 +56,7 @@ def graded_tests(tests_file):
             and node.name.startswith("test")]
 
 
-def problems(lesson):
+def problems(lesson: Lesson) -> list[str]:
     """Every way the manifest disagrees with tests.py or with itself, one sentence each; [] when
     it agrees. A lesson with no manifest has exactly one problem: that."""
     if not lesson.manifest.exists():
@@ -76,7 +83,7 @@ def problems(lesson):
     return found
 
 
-def on_submission(lesson):
+def on_submission(lesson: Lesson) -> str:
     """In a student's copy, the line under a text report saying how many more tests (and
     points) are graded on submission, from the manifest's [submission]; "" when none are."""
     later = read(lesson).get("submission", {})

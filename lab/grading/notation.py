@@ -18,8 +18,12 @@ case. So every explanation (verdict.explain) is written through a Naming:
   ids keep the card's names (c7 of the orphan card stays c7).
 """
 
+from __future__ import annotations
+
 import json
 import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from ..display import tokens as shape_tokens
 
@@ -34,22 +38,23 @@ class Record(list):
     are a lead-in (`lead_in`) and which short name the card gives each of its ids (`names`,
     real id -> name). It is sent like any list; only a report reads the rest."""
 
-    def __init__(self, messages=(), *, lead_in=0, names=None):
+    def __init__(self, messages: Iterable[Any] = (), *, lead_in: int = 0,
+                 names: Mapping[str, str] | None = None) -> None:
         super().__init__(messages)
         self.lead_in = lead_in
         self.names = dict(names or {})
 
     @property
-    def lead(self):
+    def lead(self) -> list[Any]:
         """The lead-in's messages."""
         return list(self[:self.lead_in])
 
 
-def lead_in_token(count):
+def lead_in_token(count: int) -> str:
     return f"(lead-in: {count} message{'s' if count != 1 else ''})"
 
 
-def looks_random(call_id):
+def looks_random(call_id: object) -> bool:
     """True for an id a provider (or the grader) made up: a run of six or more letters and
     digits with a digit or a capital in it."""
     return isinstance(call_id, str) and any(
@@ -59,7 +64,7 @@ def looks_random(call_id):
 class Naming:
     """The short names of one explanation's ids, and its lead-in, found in its values."""
 
-    def __init__(self, *values):
+    def __init__(self, *values: object) -> None:
         records = [v for v in values if isinstance(v, Record)]
         preset = {real: name for r in records for real, name in r.names.items()}
         seen = []
@@ -69,6 +74,7 @@ class Naming:
                     seen.append(found)
         taken = ({i for i in seen if not looks_random(i)}
                  | {preset[i] for i in seen if i in preset and looks_random(i)})
+        self.short: dict[str, str]
         self.short, number = {}, 0
         for found in seen:
             if not looks_random(found):
@@ -88,7 +94,7 @@ class Naming:
         leads = {json.dumps(r.lead, default=str): r.lead for r in records if r.lead_in}
         self.leads = sorted((self.apply(lead) for lead in leads.values()), key=len, reverse=True)
 
-    def apply(self, value):
+    def apply(self, value: Any) -> Any:
         """`value` with every long id written short: in strings, in messages, in lists of
         them. A Record stays a Record."""
         if self._pattern is None:
@@ -103,7 +109,7 @@ class Naming:
             return {key: self.apply(item) for key, item in value.items()}
         return value
 
-    def folded(self, value, tokens):
+    def folded(self, value: object, tokens: Sequence[str] | None) -> int:
         """How many first messages of a shown `value` (already written short), whose shape
         `tokens` are, are a lead-in: all of one or none. A list must start with the lead-in's
         very messages; a shape written as text, with its tokens."""
@@ -116,7 +122,7 @@ class Naming:
                 return len(lead)
         return 0
 
-    def legend(self, shown):
+    def legend(self, shown: str) -> str:
         """`c1 toolu_01p3... · c2 ...`: the real ids behind the short ones that the text
         `shown` holds (a folded lead-in's are not in it); "" when none."""
         return " · ".join(f"{short} {real}" for real, short in self.short.items()

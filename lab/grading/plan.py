@@ -24,12 +24,22 @@ A Plan is plain data (`as_dict`, `from_dict`), so that a batch hands it to the p
 grades one submission without a command line to parse.
 """
 
+from __future__ import annotations
+
+import argparse
 import hashlib
 import os
 import random
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from .inside.protocol import Limits
+
+if TYPE_CHECKING:
+    from ..lessons import Lesson
+    from .results import Grade
+    from .supervise import Warm
 
 SEED_MODES = ("class", "per-student")
 
@@ -41,15 +51,15 @@ class Plan:
     seed: int | None = None
     per_student: bool = False
     select: str | None = None
-    tests: tuple = ()
+    tests: tuple[str, ...] = ()
     show_hidden: bool = False
     seed_shown: bool = False
 
     @property
-    def seed_mode(self):
+    def seed_mode(self) -> str:
         return SEED_MODES[self.per_student]
 
-    def seed_for(self, name=None):
+    def seed_for(self, name: str | bytes | None = None) -> int | None:
         """The seed a submission named `name` (a folder's name, str or bytes) is graded with:
         the class's seed, or in per-student mode one derived from it and the name's bytes, so
         that the same class seed replays every student's grading exactly."""
@@ -59,14 +69,15 @@ class Plan:
         digest = hashlib.sha256(f"lab-check seed {self.seed}\0".encode() + raw).digest()
         return int.from_bytes(digest[:4], "big") % (2**31 - 1) + 1
 
-    def with_class_seed(self):
+    def with_class_seed(self) -> Plan:
         """This plan with a seed for the class: its own, or a new one, which the batch records
         so that the class can be graded again exactly."""
         if self.seed is not None:
             return self
         return replace(self, seed=random.SystemRandom().randrange(1, 2**31))
 
-    def grade(self, harness, lesson, name=None, warm=None):
+    def grade(self, harness: str | os.PathLike[str], lesson: Lesson,
+              name: str | bytes | None = None, warm: Warm | None = None) -> Grade:
         """The Grade of `harness` on `lesson` under this plan; `name` is the submission's, for
         a seed per student; `warm`, a worker started ahead (grade.grade's)."""
         from .grade import grade
@@ -75,7 +86,7 @@ class Plan:
                      limits=self.limits, seed=self.seed_for(name), isolated=self.isolated,
                      seed_shown=self.seed_shown, warm=warm)
 
-    def isolation(self):
+    def isolation(self) -> tuple[str | None, str]:
         """(the isolation this machine gives, or None; why a grading under this plan cannot
         go on here, or ""): the check every grading makes before it starts, made once up
         front by a batch and by the autograder, where a failure is the grader's, never the
@@ -89,18 +100,18 @@ class Plan:
         return kind, grade.isolation_problem(kind, required=self.isolated,
                                              seed_shown=self.seed_shown)
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data):
+    def from_dict(cls, data: Mapping[str, Any]) -> Plan:
         data = dict(data)
         data["limits"] = Limits(**data.get("limits", {}))
         data["tests"] = tuple(data.get("tests", ()))
         return cls(**data)
 
 
-def from_args(args):
+def from_args(args: argparse.Namespace) -> Plan:
     """The Plan of a lab-check command line: one student's grading, or a --batch."""
     fmt = getattr(args, "format", None) or "text"
     instructor = bool(getattr(args, "batch", None)) or args.require_isolation or fmt != "text"
@@ -112,6 +123,6 @@ def from_args(args):
                 seed_shown=bool(getattr(args, "seed_shown", False)))
 
 
-def for_gradescope(show_hidden=False):
+def for_gradescope(show_hidden: bool = False) -> Plan:
     """The Plan of a Gradescope submission: isolated always, the default limits, a new seed."""
     return Plan(isolated=True, show_hidden=show_hidden)

@@ -5,10 +5,17 @@ report shows the sentence. None of them is ever a pass: a harness that times out
 or raises has not answered, whatever it printed.
 """
 
+from __future__ import annotations
+
 import linecache
 import os
 import re
 import signal
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .inside.protocol import Limits
 
 STACK_LINE = re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+) in (?P<function>.+)$')
 THREAD_LINE = re.compile(r"^(Current thread|Thread) 0x(?P<ident>[0-9a-f]+)")
@@ -17,7 +24,7 @@ THREAD_LINE = re.compile(r"^(Current thread|Thread) 0x(?P<ident>[0-9a-f]+)")
 class StudentProblem(Exception):
     """The student's code did not give an answer the grader can judge."""
 
-    def __init__(self, explanation):
+    def __init__(self, explanation: str) -> None:
         super().__init__(explanation)
         self.explanation = explanation
 
@@ -31,7 +38,7 @@ class StudentDied(StudentProblem):
 
 
 class StudentRaised(StudentProblem):
-    def __init__(self, explanation, kind=""):
+    def __init__(self, explanation: str, kind: str = "") -> None:
         super().__init__(explanation)
         self.kind = kind  # the exception's type, by name: NotImplementedError is an empty gap
 
@@ -41,7 +48,7 @@ class StudentImportFailed(StudentProblem):
 
 
 class StudentMissingName(StudentProblem):
-    def __init__(self, name, explanation):
+    def __init__(self, name: str, explanation: str) -> None:
         super().__init__(explanation)
         self.name = name
 
@@ -60,7 +67,7 @@ class GraderOverBudget(StudentProblem):
     judge than a test allows (plugin.GRADER_FACTOR): the student's failure, never a hang."""
 
 
-def over_budget(seconds):
+def over_budget(seconds: float) -> GraderOverBudget:
     return GraderOverBudget(
         f"judging what your harness handed over took the grader more than {seconds:g} s of "
         "its own time in this test, the most a test may cost it (six times lab_check "
@@ -68,7 +75,7 @@ def over_budget(seconds):
         "plenty to show an idea.")
 
 
-def where(line, function, source, name="harness.py"):
+def where(line: int | None, function: str | None, source: str | None, name: str = "harness.py") -> str:
     """`(harness.py, line 12 in repair_tool_history: x = 1)`, or "" when nothing is known."""
     if line is None:
         return ""
@@ -76,7 +83,7 @@ def where(line, function, source, name="harness.py"):
     return f" ({name}, line {line} in {function}{code})"
 
 
-def raised(facts, doing, limits):
+def raised(facts: Mapping[str, Any], doing: str, limits: Limits) -> StudentRaised:
     """The exception the child reported, as a sentence about the student's code."""
     at = where(facts["line"], facts["function"], facts["source"])
     kind = facts["type"]
@@ -95,7 +102,7 @@ def raised(facts, doing, limits):
     return StudentRaised(f"{facts['message']}, raised while {doing}{at}", kind)
 
 
-def died(status, doing):
+def died(status: int, doing: str) -> StudentDied:
     """The child ended without answering; `status` is from os.waitpid."""
     if os.WIFSIGNALED(status):
         sig = signal.Signals(os.WTERMSIG(status)).name
@@ -109,21 +116,21 @@ def died(status, doing):
         "it answered. os._exit() or something like it? Nothing it printed counts as a result.")
 
 
-def stopped_answering(doing):
+def stopped_answering(doing: str) -> StudentDied:
     return StudentDied(
         f"the harness's process stopped answering while {doing}: it closed its end of the "
         "grader's pipe and carried on. A harness returns its answer; it leaves the process's "
         "files alone.")
 
 
-def garbled(detail, doing):
+def garbled(detail: str, doing: str) -> StudentGarbled:
     return StudentGarbled(
         f"the harness's process sent the grader something that is not an answer while {doing} "
         f"({detail}). Did it write to a file descriptor it did not open, or fork a copy of "
         "itself that answered too?")
 
 
-def grader_killed(signal_name):
+def grader_killed(signal_name: str) -> str:
     """The sentence for a grading whose own process was killed before it finished."""
     return (f"the grading process was killed by {signal_name} before it finished, so no test "
             "counts as passed. If your harness sends signals (os.kill, os.killpg, signal."
@@ -132,7 +139,8 @@ def grader_killed(signal_name):
             "again.")
 
 
-def timed_out(seconds, doing, stacks, student_file, source_file=None, main_thread=None):
+def timed_out(seconds: float, doing: str, stacks: str, student_file: str,
+              source_file: str | None = None, main_thread: int | None = None) -> StudentTimeout:
     """A timeout, naming the innermost frame of the student's file in the watchdog's dump.
 
     `student_file` is the path the child imported, as it appears in the dump; `source_file`
@@ -155,7 +163,7 @@ def timed_out(seconds, doing, stacks, student_file, source_file=None, main_threa
 
 def _main_thread_first(stacks, main_thread):
     """The dump's lines, the main thread's section first (the others keep their order)."""
-    sections = [[]]
+    sections: list[list[str]] = [[]]
     for text in stacks.splitlines():
         if THREAD_LINE.match(text):
             sections.append([])

@@ -13,13 +13,20 @@ A passing report lists every test and ends with what comes after the lesson. A g
 could not run ends with the reason and "nothing was graded".
 """
 
+from __future__ import annotations
+
 import textwrap
 from dataclasses import dataclass, field, fields, replace
+from typing import TYPE_CHECKING
 
 from .. import course, lessons, onward
 from ..display import LEGEND
 from . import hints, manifest
 from .escape import printable
+
+if TYPE_CHECKING:
+    from ..lessons import Lesson
+    from .results import Grade, Outcome
 
 PASS, FAIL = "✓", "✗"
 WIDTH = 100         # the report's own lists and next step are wrapped to this many columns
@@ -34,7 +41,7 @@ PRINTED_LINES = 8   # of what the student's code printed, the last lines shown u
 class Cause:
     """Tests that failed with one explanation."""
     message: str
-    tests: list = field(default_factory=list)
+    tests: list[Outcome] = field(default_factory=list)
 
 
 @dataclass
@@ -43,11 +50,11 @@ class Group:
     grader's own error)."""
     gap: str
     heading: str
-    tests: list          # every graded test of the group, passing or not
-    causes: list = field(default_factory=list)
+    tests: list[Outcome]  # every graded test of the group, passing or not
+    causes: list[Cause] = field(default_factory=list)
 
     @property
-    def failing(self):
+    def failing(self) -> list[Outcome]:
         return [test for cause in self.causes for test in cause.tests]
 
 
@@ -55,7 +62,7 @@ UNISOLATED = {"none": ("\nnot isolated: a submission could forge this grade (thi
                        "sandbox: install bubblewrap); an instructor's grading always runs in one")}
 
 
-def text_report(grade, lesson=None, verbose=False):
+def text_report(grade: Grade, lesson: Lesson | None = None, verbose: bool = False) -> str:
     """The whole report as one string. `lesson` (a lessons.Lesson) gives the gaps and the hints;
     found from the grade's lesson number when not given. `verbose` writes every cause in full.
     Every text is shown through escape.printable: a terminal shows it, never acts on it."""
@@ -89,7 +96,7 @@ HIDDEN_NOTE = ("Some of the lab's tests are hidden: they count in your grade, an
                "shown or counted here.")
 
 
-def student_view(grade, show_hidden=False):
+def student_view(grade: Grade, show_hidden: bool = False) -> tuple[Grade, bool]:
     """(`grade` with only the tests a student may read: those whose visibility is "visible";
     whether any were left out). With `show_hidden`, the grade as it is. A hidden test's
     name, outcome and points stay out of what a student reads; they stay in the grade itself,
@@ -100,7 +107,7 @@ def student_view(grade, show_hidden=False):
     return replace(grade, tests=kept), len(kept) < len(grade.tests)
 
 
-def student_report(grade, lesson=None, show_hidden=False):
+def student_report(grade: Grade, lesson: Lesson | None = None, show_hidden: bool = False) -> str:
     """The text report of what a student may read of `grade` (see `student_view`), saying so
     when tests were left out."""
     shown, hid = student_view(grade, show_hidden)
@@ -108,7 +115,7 @@ def student_report(grade, lesson=None, show_hidden=False):
     return text + (f"\n{HIDDEN_NOTE}\n" if hid else "")
 
 
-def first_failing(grade, lesson=None):
+def first_failing(grade: Grade, lesson: Lesson | None = None) -> str | None:
     """The name of the test the report sends the student to first, or None when all pass."""
     lesson = lesson or _lesson(grade.lesson)
     groups = _groups(grade.tests, _gaps(lesson))
@@ -282,7 +289,7 @@ def _one_line(name):
     return str(name).replace("\n", "\\x0a").replace("\t", "\\x09")
 
 
-def printable_grade(grade):
+def printable_grade(grade: Grade) -> Grade:
     """A copy of `grade` whose every text, its tests' too, has gone through escape.printable."""
     return _printable_fields(grade, tests=[_printable_fields(test) for test in grade.tests])
 

@@ -7,10 +7,17 @@ anything runs. A grading that ends with no test graded (a -k that matches nothin
 no test in it) is not a pass: `nothing_graded` gives the sentence that says so.
 """
 
+from __future__ import annotations
+
 import os
 import pathlib
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from . import manifest
+
+if TYPE_CHECKING:
+    from ..lessons import Lesson
 
 
 OPERATORS = {"and", "or", "not"}
@@ -20,7 +27,8 @@ class NoSuchTests(ValueError):
     """A test file named on the command line cannot be run; the message says why."""
 
 
-def test_files(named, lesson, start=None):
+def test_files(named: Iterable[str | os.PathLike[str]], lesson: Lesson,
+               start: str | os.PathLike[str] | None = None) -> list[pathlib.Path]:
     """The test files to run for the names in `named` (none: the lesson's own), as paths."""
     start = pathlib.Path(start or os.getcwd())
     files = []
@@ -40,7 +48,7 @@ def test_files(named, lesson, start=None):
     return files or [lesson.tests]
 
 
-def expression(select):
+def expression(select: str | None) -> str:
     """A -k as pytest reads it. Words with nothing between them (`-k "inside any write"`, as a
     report prints a test's title) pick the tests whose names hold every one of them, so they
     are joined by "and"; an expression (and, or, not, parentheses) is taken as written."""
@@ -53,7 +61,7 @@ def _is_expression(select):
     return bool(OPERATORS & set(words)) or any(c in (select or "") for c in "()")
 
 
-def nothing_graded(files, select, lesson):
+def nothing_graded(files: Sequence[str | os.PathLike[str]], select: str | None, lesson: Lesson) -> str:
     """Why a grading of `files` with the -k expression `select` graded no test: a sentence
     naming what was asked, what there is, and what to do."""
     names = [name for path in files for name in _tests_in(path)]

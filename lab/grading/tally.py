@@ -19,8 +19,13 @@ the report is judged here; whose fault a failure is, and its points, are the cal
 attach.
 """
 
-from collections.abc import Sequence
-from typing import NamedTuple
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from .results import Outcome
 
 OUTCOMES = ("passed", "failed", "error", "skipped")
 NEVER_REPORTED = ("this test never reported a result: the grading stopped before it finished, "
@@ -120,14 +125,15 @@ def _names(names):
 
 # -- the worker's report as Outcomes ----------------------------------------------------------
 
-def outcomes(entries, listed, *, partial=False):
+def outcomes(entries: Iterable[object], listed: Mapping[str, Mapping[str, Any]], *,
+             partial: bool = False) -> list[Outcome]:
     """Outcomes (results.Outcome) for the worker's `entries` (dicts with test, the test
     function's name, and outcome, message, judged, seconds, printed), given the manifest's `listed` tests ({name: meta}).
     `partial`: a selection (-k) or other test files were asked for, so only the tests reported
     count (a test the manifest does not list, one point), and each only once."""
     from .results import Outcome
 
-    details = {}
+    details: dict[str, list[dict[str, Any]]] = {}
     for entry in entries:
         name = entry.get("test") if type(entry) is dict else None
         details.setdefault(name if type(name) is str else "", []).append(
@@ -141,7 +147,7 @@ def outcomes(entries, listed, *, partial=False):
     found = []
     for test, outcome, message in reported:
         meta, entry = listed.get(test, {}), (details.get(test) or [{}])[0]
-        seconds = entry.get("seconds")
+        seconds: Any = entry.get("seconds")
         found.append(Outcome(test=test, outcome=outcome, message=message,
                              printed=str(entry.get("printed") or ""),
                              seconds=seconds if type(seconds) in (int, float) else 0.0,

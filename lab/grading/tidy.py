@@ -16,10 +16,13 @@ Call it once nothing runs in the tree any more: a process still at work there co
 folder for a link between the checks and the commands.
 """
 
+from __future__ import annotations
+
 import os
 import shutil
 import stat
 import subprocess
+from typing import Literal
 
 COMMAND_SECONDS = 600  # for each of chmod and rm: far more than any scratch folder needs
 
@@ -78,20 +81,20 @@ class GraderFolder:
     outright (SIGKILL: no block ends), the next grading on the machine removes it
     (`sweep_abandoned`)."""
 
-    def __init__(self, kind):
+    def __init__(self, kind: str) -> None:
         import tempfile
 
         self.path = tempfile.mkdtemp(prefix=f"{PREFIX}{kind}-{os.getpid()}-")
 
-    def __enter__(self):
+    def __enter__(self) -> str:
         return self.path
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         remove_tree(self.path)
         return False
 
 
-def sweep_abandoned(folder=None):
+def sweep_abandoned(folder: str | None = None) -> None:
     """Remove the grader's folders (as GraderFolder names them) that this user owns and whose
     process is gone: what a grading killed outright left. Never raises."""
     import re

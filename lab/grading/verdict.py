@@ -22,7 +22,11 @@ are shown short, with an `ids:` legend, and a test's lead-in is folded (see nota
 expect_untouched says, before anything else, what a student's function did to its input.
 """
 
+from __future__ import annotations
+
 from hypothesis import currently_in_test_context
+from collections.abc import Sequence
+from typing import Any
 
 import lab
 
@@ -37,13 +41,15 @@ class GradeFailure(AssertionError):
     """A graded test's verdict: the student's answer breaks a rule of the lesson."""
 
 
-def expect(ok, rule, *, given=None, expected=None, got=None, note=None):
+def expect(ok: object, rule: str, *, given: object = None, expected: object = None,
+           got: object = None, note: str | None = None) -> None:
     """Pass when `ok`; otherwise fail the test with an explanation built from the rest."""
     if not ok:
         raise GradeFailure(explain(rule, given=given, expected=expected, got=got, note=note))
 
 
-def explain(rule, *, given=None, expected=None, got=None, note=None):
+def explain(rule: str, *, given: object = None, expected: object = None, got: object = None,
+            note: str | None = None) -> str:
     """The explanation, every value written through one notation.Naming: random ids short (a
     legend under it gives the real ones), a test's lead-in folded."""
     naming = notation.Naming(given, expected, got, note)
@@ -64,7 +70,8 @@ def explain(rule, *, given=None, expected=None, got=None, note=None):
     return "\n".join(lines)
 
 
-def expect_untouched(before, after, rule, *, kept_objects=True, what="the record"):
+def expect_untouched(before: list[Any], after: list[Any], rule: str, *, kept_objects: bool = True,
+                     what: str = "the record") -> None:
     """`after` (the list a student's function was handed, as it left it) is `before` (as it
     was handed over), holding the very same objects; else the test fails saying first which
     message changed and how (difference.changes). A test checks this before what the
@@ -76,7 +83,7 @@ def expect_untouched(before, after, rule, *, kept_objects=True, what="the record
                 + f"\nleave {what} as it is: build a new list, and change a copy of a message")
 
 
-def objections(problems, most=MOST_OBJECTIONS):
+def objections(problems: Sequence[object], most: int = MOST_OBJECTIONS) -> str:
     """The strict provider's objections (lab.validate's list), a line each: the first `most`,
     and how many more there are."""
     if not problems:

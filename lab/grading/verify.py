@@ -18,15 +18,23 @@ answers are graded as one batch (batch.grade_all), in parallel, each in a proces
 exactly as a student's would be.
 """
 
+from __future__ import annotations
+
 import pathlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .. import lessons
 from ..starter import GapError, make_starter
 from . import batch, manifest, tidy
 from .results import VERSION
 from .inside.protocol import Limits
+
+if TYPE_CHECKING:
+    from ..lessons import Lesson
+    from .results import Grade
 
 # The seed every answer is graded with: a student's grading varies its inputs, a proof of the
 # lesson's tests is the same every time it runs (and a surprise can be replayed).
@@ -43,14 +51,15 @@ class Check:
     subject: str
     expected: str
     got: str
-    surprises: list = field(default_factory=list)
+    surprises: list[str] = field(default_factory=list)
 
     @property
-    def ok(self):
+    def ok(self) -> bool:
         return not self.surprises
 
 
-def verify(lesson, *, jobs=None, limits=Limits(), progress_stream=None):
+def verify(lesson: Lesson, *, jobs: int | None = None, limits: Limits = Limits(),
+           progress_stream: TextIO | None = None) -> list[Check]:
     """Every Check of `lesson`, in the order of the table."""
     listed = manifest.read(lesson).get("tests", {})
     answers = [("finished.py", lesson.finished.read_text(), partial(passes_everything, listed)),
@@ -75,7 +84,7 @@ def verify(lesson, *, jobs=None, limits=Limits(), progress_stream=None):
     return checks
 
 
-def table(lesson, checks):
+def table(lesson: Lesson, checks: Sequence[Check]) -> str:
     """The checks as the text lab_check --verify prints; its last line counts the surprises."""
     header = Check("file", "expected", "got")
     widths = [max(len(getattr(c, key)) for c in [header, *checks]) for key in ("subject", "got")]
@@ -93,14 +102,14 @@ def table(lesson, checks):
 
 # -- the lesson's own files -----------------------------------------------------------------
 
-def manifest_agrees(lesson):
+def manifest_agrees(lesson: Lesson) -> Check:
     listed = manifest.read(lesson).get("tests", {})
     graded = manifest.graded_tests(lesson.tests)
     return Check("manifest.toml", "lists every graded test, and only those",
                  f"{len(listed)} listed, {len(graded)} in tests.py", manifest.problems(lesson))
 
 
-def starter_is_generated(lesson):
+def starter_is_generated(lesson: Lesson) -> Check:
     try:
         made = make_starter(lesson.finished.read_text(), str(lesson.finished))
     except GapError as error:
@@ -113,7 +122,7 @@ def starter_is_generated(lesson):
                                    "`python -m lab.starter` and commit the result."])
 
 
-def edition_leaks_nothing(lesson):
+def edition_leaks_nothing(lesson: Lesson) -> Check:
     """Build the student's edition and the Gradescope zip afresh, and search both."""
     from ..release import edition, gradescope, leaks
 
@@ -136,7 +145,7 @@ def edition_leaks_nothing(lesson):
 
 # -- judging one graded answer --------------------------------------------------------------
 
-def passes_everything(listed, subject, grade):
+def passes_everything(listed: Mapping[str, Any], subject: str, grade: Grade) -> Check:
     """A finished or right answer: every test passed, and exactly the listed tests ran."""
     surprises = _not_graded(grade) or (
         [f"{DOES[t.outcome]} {t.test}: {_first_line(t.message)}"
@@ -145,7 +154,7 @@ def passes_everything(listed, subject, grade):
     return Check(subject, f"passes all {len(listed)} tests", _tally(grade), surprises)
 
 
-def starter_fails_its_gaps(listed, subject, grade):
+def starter_fails_its_gaps(listed: Mapping[str, Mapping[str, Any]], subject: str, grade: Grade) -> Check:
     """The starter: every test tied to a gap fails, every test of given code passes."""
     given = [name for name, meta in listed.items() if meta.get("gap") == manifest.GIVEN]
     gaps = [name for name in listed if name not in given]
@@ -160,7 +169,7 @@ def starter_fails_its_gaps(listed, subject, grade):
                  _tally(grade), surprises)
 
 
-def wrong(named, subject, grade):
+def wrong(named: str | None, subject: str, grade: Grade) -> Check:
     """A wrong answer: graded, and failing the test its docstring names (others too, maybe)."""
     if named is None:
         return Check(subject, "fails the test it names", "names none",
