@@ -151,7 +151,8 @@ def discover(folder: str | os.PathLike[str], skip: str | os.PathLike[str] | None
             for one in finder.in_class(folder, staging=staging, skip=skip, wanted=wanted)]
 
 
-def submissions(folder: str | os.PathLike[str], skip: str | os.PathLike[str] | None = None) -> list[pathlib.Path]:
+def submissions(folder: str | os.PathLike[str],
+                skip: str | os.PathLike[str] | None = None) -> list[pathlib.Path]:
     """The submission folders in `folder`, by name (see `discover`)."""
     return [found.folder for found in discover(folder, skip)]
 

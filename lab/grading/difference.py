@@ -65,7 +65,8 @@ def as_tokens(value: object) -> list[str] | None:
     return None
 
 
-def of_shapes(expected: list[str], got: list[str], index: int | None = None, fold: int = 0) -> tuple[str, str, int, int]:
+def of_shapes(expected: list[str], got: list[str], index: int | None = None,
+              fold: int = 0) -> tuple[str, str, int, int]:
     """(expected, got, column, index) for two token lists that differ: the shapes as shown, the
     column of message `index` in them (the first differing token when not given), and that
     index. The first `fold` tokens, a lead-in both share, are shown as one token."""

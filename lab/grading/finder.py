@@ -214,7 +214,8 @@ def _ambiguous(folder, paths, wanted=HARNESS):
 
 # -- zips -----------------------------------------------------------------------------------
 
-def from_zip(archive: str | os.PathLike[str], staging: str | os.PathLike[str], wanted: str = HARNESS) -> tuple[pathlib.Path | None, str]:
+def from_zip(archive: str | os.PathLike[str], staging: str | os.PathLike[str],
+             wanted: str = HARNESS) -> tuple[pathlib.Path | None, str]:
     """(the path in `staging` of the file named `wanted` (harness.py) read from the zip
     `archive`, or None; a sentence: a note when one was found, why not when the zip is
     refused, "" when the zip simply holds no such file)."""
@@ -431,7 +432,8 @@ GRADESCOPE_EXPORT = "submission_metadata.yml"
 MAX_EXPORT = 64 * 1024 * 1024  # bytes of a submission_metadata.yml that is read at all
 
 
-def gradescope_export(folder: str | os.PathLike[str], zone: datetime.tzinfo = datetime.timezone.utc) -> dict[str, dict[str, Any]] | None:
+def gradescope_export(folder: str | os.PathLike[str], zone: datetime.tzinfo = datetime.timezone.utc
+                      ) -> dict[str, dict[str, Any]] | None:
     """{folder name: what Found takes of it (lms, student_id, lms_name, submitted, roster)}
     from the Gradescope export index `folder`/submission_metadata.yml; None when there is no
     such file. A file that cannot be read, or an entry that is not of the export's form, gives

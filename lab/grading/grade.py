@@ -43,8 +43,8 @@ def grade(harness_file: str | os.PathLike[str], lesson: Lesson, *,
     at the end, and never changed."""
     started = time.monotonic()
     seed = random.SystemRandom().randrange(1, 2**31) if seed is None else seed
-    facts: dict[str, Any] = dict(lesson=lesson.number, title=manifest.title(lesson), harness=str(harness_file),
-                 seed=seed)
+    facts: dict[str, Any] = dict(lesson=lesson.number, title=manifest.title(lesson),
+                                 harness=str(harness_file), seed=seed)
 
     def graded(**more):
         return Grade(**facts, **more, seconds=time.monotonic() - started)
@@ -53,7 +53,8 @@ def grade(harness_file: str | os.PathLike[str], lesson: Lesson, *,
         facts["isolation"] = isolation.detect()
     except isolation.Unavailable as error:
         return graded(problem=f"lab_check cannot grade here: {error}.")
-    problem: str | None = isolation_problem(facts["isolation"], required=isolated, seed_shown=seed_shown)
+    problem: str | None = isolation_problem(facts["isolation"], required=isolated,
+                                            seed_shown=seed_shown)
     if problem:
         return graded(problem=problem)
     tidy.sweep_abandoned()  # what an earlier grading, killed outright, could not remove

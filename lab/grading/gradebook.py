@@ -95,7 +95,8 @@ class LatePolicy:
         return cls(spec=text, kind="percent", percent=float(rate[1]),
                    unit_hours=24.0 if rate[2] == "day" else 1.0, **more)
 
-    def charge(self, max_score: float, late_by: datetime.timedelta | None, marked_late: bool) -> tuple[float, str]:
+    def charge(self, max_score: float, late_by: datetime.timedelta | None,
+               marked_late: bool) -> tuple[float, str]:
         """(the points off, a sentence saying why or "") for a submission `late_by` (a
         timedelta, or None when its time is unknown) after the deadline, which the LMS
         `marked_late` or not."""
@@ -142,7 +143,8 @@ def parse_due(text: str | None) -> datetime.datetime | None:
 
 # -- the export -----------------------------------------------------------------------------
 
-def check(args: argparse.Namespace) -> tuple[LatePolicy, datetime.datetime | None, finder.Roster | None]:
+def check(args: argparse.Namespace
+          ) -> tuple[LatePolicy, datetime.datetime | None, finder.Roster | None]:
     """Parse the export's options before any grading, so a typo costs no batch: (policy, due,
     roster); ValueError saying what is wrong."""
     if args.export and not args.batch:

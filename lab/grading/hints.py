@@ -33,9 +33,9 @@ WIDTH = 96  # columns hints are wrapped to
 
 @dataclass(frozen=True)
 class Guide:
-    gap_sections: dict[str, str] = field(default_factory=dict)    # gap -> notebook section
-    tests: dict[str, dict[str, Any]] = field(default_factory=dict)  # test -> {"section", "hints"}
-    after: str = ""                                                 # what to do once every test passes
+    gap_sections: dict[str, str] = field(default_factory=dict)        # gap -> notebook section
+    tests: dict[str, dict[str, Any]] = field(default_factory=dict)    # test -> {"section", "hints"}
+    after: str = ""    # what to do once every test passes
 
     def section(self, test: str | None = None, gap: str | None = None) -> str:
         """The notebook section that teaches `test` (else its `gap`), or ""."""

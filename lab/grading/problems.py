@@ -75,7 +75,8 @@ def over_budget(seconds: float) -> GraderOverBudget:
         "plenty to show an idea.")
 
 
-def where(line: int | None, function: str | None, source: str | None, name: str = "harness.py") -> str:
+def where(line: int | None, function: str | None, source: str | None,
+          name: str = "harness.py") -> str:
     """`(harness.py, line 12 in repair_tool_history: x = 1)`, or "" when nothing is known."""
     if line is None:
         return ""

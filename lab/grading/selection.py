@@ -61,7 +61,8 @@ def _is_expression(select):
     return bool(OPERATORS & set(words)) or any(c in (select or "") for c in "()")
 
 
-def nothing_graded(files: Sequence[str | os.PathLike[str]], select: str | None, lesson: Lesson) -> str:
+def nothing_graded(files: Sequence[str | os.PathLike[str]], select: str | None,
+                   lesson: Lesson) -> str:
     """Why a grading of `files` with the -k expression `select` graded no test: a sentence
     naming what was asked, what there is, and what to do."""
     names = [name for path in files for name in _tests_in(path)]

@@ -154,7 +154,8 @@ def passes_everything(listed: Mapping[str, Any], subject: str, grade: Grade) -> 
     return Check(subject, f"passes all {len(listed)} tests", _tally(grade), surprises)
 
 
-def starter_fails_its_gaps(listed: Mapping[str, Mapping[str, Any]], subject: str, grade: Grade) -> Check:
+def starter_fails_its_gaps(listed: Mapping[str, Mapping[str, Any]], subject: str,
+                           grade: Grade) -> Check:
     """The starter: every test tied to a gap fails, every test of given code passes."""
     given = [name for name, meta in listed.items() if meta.get("gap") == manifest.GIVEN]
     gaps = [name for name in listed if name not in given]

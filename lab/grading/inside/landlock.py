@@ -13,9 +13,12 @@ sandbox, in an interpreter started with -I -S (no site-packages): a binding from
 to be copied into the bundle, and the maintained one is a pre-release.
 """
 
+from __future__ import annotations
+
 import ctypes
 import os
 import platform
+from collections.abc import Iterable
 
 # x86_64 and aarch64 share these numbers (new system calls are numbered alike everywhere)
 CREATE_RULESET, ADD_RULE, RESTRICT_SELF = 444, 445, 446
@@ -48,7 +51,7 @@ def _libc():
     return libc
 
 
-def abi():
+def abi() -> int:
     """The Landlock ABI version this kernel offers, or 0 when it offers none."""
     libc = _libc()
     if libc is None:
@@ -79,7 +82,7 @@ def _handled(version):
     return fs
 
 
-def confine(readable, writable, devices=()):
+def confine(readable: Iterable[str], writable: Iterable[str], devices: Iterable[str] = ()) -> int:
     """Restrict this process for good: read and run beneath `readable`, do anything beneath
     `writable`, read and write the device files `devices` (/dev/null); no TCP; no signal or
     abstract socket out of the domain. Paths that do not exist are left out. Returns the ABI

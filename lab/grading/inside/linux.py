@@ -7,6 +7,8 @@ has just stopped being root with that one capability, kept across exec. Linux on
 process groups.
 """
 
+from __future__ import annotations
+
 import ctypes
 import os
 
@@ -19,13 +21,14 @@ PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE = 47, 2  # a capability that survives exec
 CAP_DAC_READ_SEARCH = 2         # read any file and list any folder; write nothing more
 _CAPABILITY_VERSION_3 = 0x20080522
 
+_libc: ctypes.CDLL | None
 try:
     _libc = ctypes.CDLL(None, use_errno=True)
 except OSError:  # no C library to load: not Linux, and prctl is a no-op
     _libc = None
 
 
-def prctl(option, value, more=0):
+def prctl(option: int, value: int, more: int = 0) -> None:
     """Set `option` to `value` for the calling process; OSError when the kernel refuses."""
     if _libc is None or not hasattr(_libc, "prctl"):
         return
@@ -42,7 +45,7 @@ class _CapData(ctypes.Structure):
                 ("inheritable", ctypes.c_uint32)]
 
 
-def keep_only(capability):
+def keep_only(capability: int) -> None:
     """Make `capability` (below 32) the only one this process has, in effect and across exec.
     Call it after setuid from root with PR_SET_KEEPCAPS set; OSError when the kernel refuses."""
     if _libc is None or not hasattr(_libc, "capset"):
@@ -59,10 +62,10 @@ def _raise(call):
     raise OSError(number, f"{call}: {os.strerror(number)}")
 
 
-def processes():
+def processes() -> dict[int, tuple[int, int, str]]:
     """{pid: (parent pid, real uid, state letter)} for every process there is now; a process
     that ends while it is being read is left out. State "Z" is a zombie: dead, not yet reaped."""
-    table = {}
+    table: dict[int, tuple[int, int, str]] = {}
     try:
         names = os.listdir("/proc")
     except OSError:  # no /proc: nothing can be found this way
@@ -98,7 +101,7 @@ class _Program(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_Filter))]
 
 
-def deny_keyrings():
+def deny_keyrings() -> None:
     """Make add_key, request_key and keyctl fail (EPERM) in this process and all it starts;
     OSError when the kernel refuses or the machine is not one the filter knows."""
     import platform

@@ -10,8 +10,11 @@ killed at once, and the adopted ones reaped. Where there is no /proc, the sweep 
 child's process group, which is what a process tree is without one.
 """
 
+from __future__ import annotations
+
 import os
 import signal
+from collections.abc import Collection
 
 from . import linux
 
@@ -19,7 +22,7 @@ PASSES = 100  # a fork bomb under RLIMIT_NPROC is stopped in a few; this only bo
 _subreaper = False
 
 
-def become_subreaper():
+def become_subreaper() -> None:
     """Adopt the orphans of every process below this one, so that a sweep can find them.
     Only for a process that does nothing but grade: its other children would look adopted."""
     global _subreaper
@@ -27,10 +30,11 @@ def become_subreaper():
     _subreaper = True
 
 
-def sweep(pid, uid=None, spare=()):
+def sweep(pid: int, uid: int | None = None, spare: Collection[int] = ()) -> None:
     """SIGKILL the child `pid` and everything it started, as above; `uid`: the child's own user,
     if it has one; `spare`: other children of this process that are not part of it. The child
     itself is left for its parent to reap (its exit status says how it ended)."""
+    stopped: set[int]
     me, stopped = os.getpid(), set()
     for _ in range(PASSES):
         table = linux.processes()
@@ -55,7 +59,7 @@ def sweep(pid, uid=None, spare=()):
 
 def _family(table, roots):
     """`roots` and every process descended from one of them."""
-    children = {}
+    children: dict[int, list[int]] = {}
     for p, (parent, _, _) in table.items():
         children.setdefault(parent, []).append(p)
     found, todo = set(), list(roots)

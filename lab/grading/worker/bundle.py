@@ -29,6 +29,8 @@ The worker builds the bundle once a grading, readable by anyone, in the host's p
 and deletes it after.
 """
 
+from __future__ import annotations
+
 import os
 import pathlib
 import shutil
@@ -40,7 +42,7 @@ INSIDE = LAB / "grading" / "inside"    # the sandbox's own code, lab_inside ther
 GIVEN = PROJECT / "damaged.py"         # a top-level module a lesson gives the student
 
 
-def lab_files():
+def lab_files() -> dict[str, pathlib.Path]:
     """{path in the bundle's lab/ (posix): path in the source tree} for the package `lab` as
     the sandbox has it: lab/__init__.py and every file of the student folder."""
     files = {"__init__.py": LAB / "__init__.py"}
@@ -51,7 +53,7 @@ def lab_files():
     return files
 
 
-def modules():
+def modules() -> tuple[str, ...]:
     """The names of the lab's modules the bundle holds, `lab.<name>` each ("__init__" for
     lab itself), read from the folder."""
     return ("__init__", *sorted(path.stem for path in STUDENT.glob("*.py")
@@ -63,11 +65,11 @@ class Bundle:
     student folder), lab_inside/ and damaged.py. Made once for a grading, readable by anyone,
     deleted with it."""
 
-    def __init__(self, parent=None):
-        self.path = None
+    def __init__(self, parent: str | None = None) -> None:
+        self.path: str | None = None
         self._parent = parent
 
-    def __enter__(self):
+    def __enter__(self) -> Bundle:
         import tempfile
 
         self.path = tempfile.mkdtemp(prefix="lab-bundle-", dir=self._parent)
@@ -85,5 +87,6 @@ class Bundle:
                 os.chmod(os.path.join(root, name), 0o644)
         return self
 
-    def __exit__(self, *exc):
-        shutil.rmtree(self.path, ignore_errors=True)
+    def __exit__(self, *exc: object) -> None:
+        if self.path is not None:  # (always: __enter__ set it)
+            shutil.rmtree(self.path, ignore_errors=True)

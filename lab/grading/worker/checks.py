@@ -2,10 +2,18 @@
 does it have the names every test needs (the Job says which)? Each returns None, or the sentence for a grading in
 which nothing could be graded."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ..problems import StudentProblem
 
+if TYPE_CHECKING:
+    from ..inside.protocol import Job
+    from .sandbox import Zygote
 
-def import_problem(zygote, job):
+
+def import_problem(zygote: Zygote, job: Job) -> str | None:
     """Import the harness in a clean process of the sandbox and look at its names."""
     try:
         process = zygote.open()

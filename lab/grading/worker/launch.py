@@ -15,6 +15,8 @@ the first message on its control socket. `python()` is the interpreter it runs, 
 also checks others can read; `bubblewrap_problem()` is the host's probe of whether bwrap works.
 """
 
+from __future__ import annotations
+
 import functools
 import json
 import os
@@ -23,8 +25,12 @@ import shutil
 import socket
 import subprocess
 import sys
+from typing import TYPE_CHECKING, Any
 
 from ..inside import linux
+
+if TYPE_CHECKING:
+    from .bundle import Bundle
 
 PROCESSES = 64          # processes and threads one sandbox may have at once
 SCRATCH_MB = 256        # the size of the sandbox's /scratch; /tmp and /dev/shm get TMP_MB
@@ -33,13 +39,13 @@ BASE_UID = 3_000_000_000  # uid mode: far above real accounts and what container
 INSIDE = "/lab-bundle"  # where bubblewrap mounts the bundle
 
 
-def python():
+def python() -> str:
     """The interpreter the sandbox runs: this one, without its virtual environment."""
     return os.path.realpath(sys.executable)
 
 
 @functools.cache
-def bubblewrap_problem():
+def bubblewrap_problem() -> str:
     """Why bwrap cannot start a sandbox on this machine, or "" when it can: found by
     starting one, with the very command line a grading uses, around `true`. The host asks it
     (isolation.why_not) before any worker exists; the answer is kept for the process."""
@@ -108,11 +114,12 @@ class Launched:
     """A zygote that is running: its process, the grader's end of its control socket, the
     kind of isolation, and the user its processes count against (for RLIMIT_NPROC)."""
 
-    def __init__(self, process, control, kind, cgroups, scratch, uid=None):
+    def __init__(self, process: subprocess.Popen[bytes], control: socket.socket, kind: str,
+                 cgroups: list[Cgroup], scratch: str | None, uid: int | None = None) -> None:
         self.process, self.control, self.kind = process, control, kind
         self.cgroups, self.scratch, self.uid = cgroups, scratch, uid
 
-    def close(self):
+    def close(self) -> None:
         try:
             self.control.close()
         finally:
@@ -132,14 +139,15 @@ class Launched:
                 remove_tree(self.scratch)
 
 
-def launch(kind, bundle, submission, private, memory_mb=1024):
+def launch(kind: str, bundle: Bundle, submission: str, private: str,
+           memory_mb: int = 1024) -> Launched:
     """Start a zygote of `kind` for `submission` (the grader's private snapshot of it); the
     processes of the sandbox may hold twice `memory_mb` together, and their folders."""
     memory_bytes = (2 * memory_mb + SCRATCH_MB + 2 * TMP_MB) << 20
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     cgroups, scratch, uid = [], None, None
     fd = theirs.fileno()
-    options = {}
+    options: dict[str, Any] = {}
     if kind == "bubblewrap":
         argv = _bwrap_argv(bundle.path, submission, fd) + _boot(INSIDE)
         plan = {"submission": "/submission/harness.py", "scratch": "/scratch", "tmp": "own",
@@ -163,7 +171,8 @@ def launch(kind, bundle, submission, private, memory_mb=1024):
             plan["tmp"] = "mine"  # the machine's /tmp: what this user left there is swept
     plan["landlock"] = True
     argv += [str(fd)]
-    preexec = (lambda: [group.join() for group in cgroups]) if cgroups else None
+    preexec = ((lambda: [group.join() for group in cgroups])  # type: ignore[func-returns-value]
+               if cgroups else None)
     process = subprocess.Popen(argv, pass_fds=(fd,), stdin=subprocess.DEVNULL,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                close_fds=True, preexec_fn=preexec, cwd="/", **options)
@@ -193,7 +202,7 @@ def _remove_owned(uid):
                 continue
 
 
-def processes_allowed(kind):
+def processes_allowed(kind: str) -> int | None:
     """RLIMIT_NPROC for a test's process, or None when cgroups (or nothing) limit it. The
     limit counts every process of the real user, so it is set above those it has already."""
     if kind == "bubblewrap" and os.geteuid() == 0:
@@ -211,14 +220,14 @@ class Cgroup:
 
     ROOT = "/sys/fs/cgroup"
 
-    def __init__(self, path):
+    def __init__(self, path: str) -> None:
         self.path = path
 
     @classmethod
-    def make_all(cls, memory_bytes):
+    def make_all(cls, memory_bytes: int) -> list[Cgroup]:
         settings = {"pids": {"pids.max": str(PROCESSES)}, "cpu": {"cpu.shares": "1024"},
                     "memory": {"memory.limit_in_bytes": str(memory_bytes)}}
-        made = []
+        made: list[Cgroup] = []
         for controller, values in settings.items():
             parent = os.path.join(cls.ROOT, controller)
             if not os.access(os.path.join(parent, "cgroup.procs"), os.W_OK):
@@ -239,12 +248,12 @@ class Cgroup:
             made.append(group)
         return made
 
-    def join(self):
+    def join(self) -> None:
         """Called in the child before exec: it, and all it starts, belong to this group."""
         with open(os.path.join(self.path, "cgroup.procs"), "w") as f:
             f.write(str(os.getpid()))
 
-    def remove(self):
+    def remove(self) -> None:
         """Kill whatever is still in the group, and remove it once it is empty."""
         import signal
         import time
