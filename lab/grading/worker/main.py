@@ -82,12 +82,15 @@ def _work(first, jobs, results_fd, keep=False):
             for job in jobs:
                 if job is not first:
                     zygote.reload()  # the snapshot was rewritten for this grading
+                zygote.ahead = True  # the first test's process is forked as the check ends
                 problem = checks.import_problem(zygote, job)
                 if problem:
                     protocol.write_frame(results_fd, protocol.problem(problem))
+                    zygote.drop_spare()
                     continue
                 status = int(pytest.main(pytest_args(job), plugins=[
                     plugin.Grading(job, zygote, results_fd, keep_open=keep)]))
+                zygote.drop_spare()  # the frame has gone: this is off the host's clock
             return status
         finally:
             zygote.close()

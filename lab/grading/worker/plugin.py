@@ -99,6 +99,12 @@ class Grading:
             signal.setitimer(signal.ITIMER_VIRTUAL, 0)
             signal.signal(signal.SIGVTALRM, previous)
 
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_teardown(self, item, nextitem):
+        """Before the test's fixtures end: whether the next test will want a process of the
+        student's, so that the one ending has the zygote fork it ahead (sandbox.Zygote)."""
+        self.zygote.ahead = nextitem is not None and "student" in nextitem.fixturenames
+
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item, call):
         report = yield
