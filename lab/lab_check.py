@@ -117,7 +117,10 @@ def _instructor_options(g):
     g.add_argument("--seed", type=int, metavar="N",
                    help="the seed the tests' inputs are varied with (a result records the one "
                         "it used): the same seed replays a grading exactly. Of a --batch, the "
-                        "class's seed (a new one when not given; summary.json records it)")
+                        f"class's seed (a new one when not given; summary.json records it). "
+                        f"{SEED_ENV}=N in the environment does the same where no other user "
+                        "can read it (a command line, any user can, where the sandbox has "
+                        "no namespaces)")
     g.add_argument("--seed-per-student", action="store_true",
                    help="with --batch, grade each student with a seed of their own, derived "
                         "from the class's seed and the submission's name")
@@ -194,6 +197,10 @@ def _main(argv=None):
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
     args = parser().parse_args(argv)
+    problem = _seed_from_environment(args)
+    if problem:
+        print(f"lab_check: {problem}", file=sys.stderr)
+        return 2
     if args.site:
         return _site(args)
     harness = _find_harness(args.harness)
@@ -326,6 +333,23 @@ def _sources(lesson):
         return []
     lab = course.find(lesson.number)
     return starter.sources(lab) if lab.changes is not None else [lesson.finished]
+
+
+SEED_ENV = "LAB_SEED"
+
+
+def _seed_from_environment(args):
+    """Take the seed from LAB_SEED when --seed is not given (an environment is its owner's to
+    read; a command line is anyone's), and note where it came from; a sentence when it is no
+    number, else ""."""
+    args.seed_shown = args.seed is not None
+    given = os.environ.get(SEED_ENV, "").strip()
+    if args.seed is None and given:
+        try:
+            args.seed = int(given)
+        except ValueError:
+            return f"{SEED_ENV}={given!r}: the seed is a whole number."
+    return ""
 
 
 def _mistake(args):

@@ -4,8 +4,9 @@ a run leaves nothing in /tmp.
 The run's temporary files all go in one folder of its own (TMPDIR, set here before any test or
 xdist worker starts, and inherited by every lab_check the tests start), so that what this run
 made can be told from what anything else on the machine makes meanwhile. At the end of the
-session that folder must hold nothing but pytest's own tmp_path folders: anything else is named
-in a failure (with what it weighs), and the folder is removed either way.
+session that folder must hold nothing but pytest's own tmp_path folders and the notebooks the
+suite executed (kept for the run by tests/notebooks.py): anything else is named in a failure
+(with what it weighs), and the folder is removed either way.
 """
 
 import os
@@ -44,6 +45,7 @@ def starter():
 
 RUN_TMP = "LAB_SUITE_TMP"  # names the run's folder, for the xdist workers that inherit it
 PYTESTS_OWN = "pytest-of-"  # tmp_path's folders (pytest-of-<user>/pytest-N), removed with it
+KEPT = ("lab-suite-notebooks",)  # what the suite itself keeps for the run (tests/notebooks.py)
 
 
 def pytest_configure(config):
@@ -65,7 +67,8 @@ def pytest_sessionfinish(session):
     folder = getattr(session.config, "_lab_suite_tmp", None)
     if folder is None:
         return
-    left = sorted(name for name in os.listdir(folder) if not name.startswith(PYTESTS_OWN))
+    left = sorted(name for name in os.listdir(folder)
+                  if not name.startswith(PYTESTS_OWN) and name not in KEPT)
     if left:
         said = ", ".join(f"{name} ({_weight(os.path.join(folder, name))})" for name in left)
         message = (f"the run left {len(left)} things in /tmp (its folder {folder}, removed "

@@ -1,7 +1,19 @@
 """Running a lesson's walkthrough notebook in the suite: on a real ipykernel (nbclient), cell by
-cell, so that a dead kernel or a timeout fails the test that asked."""
+cell, so that a dead kernel or a timeout fails the test that asked.
 
+A notebook run on the same harness with the same extra cells is executed once a suite run,
+whichever worker asks first: the executed notebook is kept in the run's folder (NOTEBOOKS, under
+the suite's TMPDIR, removed with it), and a worker that asks while another is executing it waits
+for that run instead of starting a second. tests/test_labs.py and the figure tests read the
+same executions.
+"""
+
+import fcntl
+import hashlib
+import json
 import os
+import pathlib
+import tempfile
 
 import nbformat
 from nbclient import NotebookClient
@@ -9,14 +21,33 @@ from nbclient import NotebookClient
 from lab import notebook
 
 CELL_TIMEOUT = 60  # seconds for one cell; a whole notebook takes a few
+NOTEBOOKS = "lab-suite-notebooks"  # the run's executed notebooks, in the suite's TMPDIR
 
 
 def run(lesson, harness_file=None, extra=()):
     """The lesson's committed notebook, executed (with LAB_HARNESS=harness_file when given)
-    after appending the code cells `extra` ((id, source) pairs)."""
-    nb = nbformat.reads((lesson.folder / notebook.NOTEBOOK).read_text(encoding="utf-8"),
-                        as_version=4)
-    nb.cells += [nbformat.v4.new_code_cell(source, id=name) for name, source in extra]
+    after appending the code cells `extra` ((id, source) pairs): a fresh copy of this suite
+    run's one execution of it."""
+    source = (lesson.folder / notebook.NOTEBOOK).read_text(encoding="utf-8")
+    harness = pathlib.Path(harness_file).read_bytes() if harness_file else b""
+    key = hashlib.sha256(json.dumps([str(lesson.folder), source, str(harness_file),
+                                     harness.hex(), list(map(list, extra))]).encode())
+    folder = os.path.join(tempfile.gettempdir(), NOTEBOOKS)
+    os.makedirs(folder, exist_ok=True)
+    kept = os.path.join(folder, key.hexdigest()[:24] + ".ipynb")
+    with open(kept + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, however this ends
+        if not os.path.exists(kept):
+            executed = _execute(lesson, source, harness_file, extra)
+            with open(kept + ".part", "w", encoding="utf-8") as out:
+                nbformat.write(executed, out)
+            os.replace(kept + ".part", kept)
+    return nbformat.read(kept, as_version=4)
+
+
+def _execute(lesson, source, harness_file, extra):
+    nb = nbformat.reads(source, as_version=4)
+    nb.cells += [nbformat.v4.new_code_cell(code, id=name) for name, code in extra]
     env = dict(os.environ, **({"LAB_HARNESS": str(harness_file)} if harness_file else {}))
     client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
                             resources={"metadata": {"path": str(lesson.folder)}})

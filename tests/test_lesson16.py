@@ -25,9 +25,9 @@ import notebooks
 from conftest import PROJECT, load_harness
 from notebooks import printed
 
-pydantic = pytest.importorskip("pydantic", reason="the SDK checks need the test extra")
-anthropic_types = pytest.importorskip("anthropic.types")
-openai_chat = pytest.importorskip("openai.types.chat")
+import anthropic.types as anthropic_types  # the SDKs are in the test extra the suite runs with
+import openai.types.chat as openai_chat
+import pydantic
 
 LESSON = lessons.lesson(16)
 REQUEST = {"anthropic": pydantic.TypeAdapter(list[anthropic_types.MessageParam]),
@@ -126,7 +126,7 @@ def test_the_right_answers_requests_fit_both_sdks_types(answer):
 
 # -- every request the finished adapter makes, held against toolrepair (seed 003) --
 
-toolrepair = pytest.importorskip("toolrepair", reason="the comparison needs the test extra")
+import toolrepair  # noqa: E402 (in the test extra, which the suite is run with)
 
 
 def test_every_request_the_finished_adapter_makes_is_accepted_by_the_lab_and_by_toolrepair():

@@ -9,6 +9,7 @@ leaves the site's folder. Screenshots of the map and of lesson 10's page are wri
 build/site-screenshots/ (see the README's "The site"), and the times Pyodide took are printed.
 """
 
+import functools
 import json
 import pathlib
 import shutil
@@ -29,8 +30,15 @@ SEED = PROJECT.parent / "shared" / "acceptance" / "seed_cells"
 SHOTS = PROJECT / "build" / "site-screenshots"
 NODE = PROJECT / "node_modules"
 
-needs_npm = pytest.mark.skipif(not (NODE / "pyodide").is_dir(),
-                               reason="node_modules is not installed: run `npm ci` first")
+
+
+def needs_npm(test):
+    """The test needs the site's packages from npm; without them it fails and says so."""
+    def checked(*args, **kwargs):
+        assert (NODE / "pyodide").is_dir(), "node_modules is not installed: run `npm ci` first"
+        return test(*args, **kwargs)
+
+    return functools.wraps(test)(checked)
 
 
 @pytest.fixture(scope="module")

@@ -349,7 +349,10 @@ def _package_version():
 def _feedback(grade, lesson, plan, submission):
     from .report import student_report
 
-    said = student_report(grade, lesson, show_hidden=plan.show_hidden)
+    # never the seed: --only and --resume grade a resubmission with the seed the batch keeps, so
+    # a seed in the feedback is the seed of the student's next grading, known beforehand, and
+    # with it every visible test's input (a table of answers). The instructor's result has it.
+    said = student_report(replace(grade, seed=None), lesson, show_hidden=plan.show_hidden)
     return (f"{printable(submission.note)}\n\n" if submission.note else "") + said
 
 

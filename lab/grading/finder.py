@@ -33,7 +33,9 @@ is not dropped: it is a submission of its own with a problem saying why it was n
 Zips are read as hostile: never extracted whole, only the one member chosen is read, and only
 when its name is plain (no "..", no absolute path, no backslash, no NUL), it is no link, not
 encrypted, not one of two members with the same name, and it unpacks to at most MAX_FILE bytes
-(counted as it is read, whatever the zip declares); a zip larger than MAX_ZIP is not opened.
+(counted as it is read, whatever the zip declares); a zip larger than MAX_ZIP, or whose
+central directory is larger than MAX_DIRECTORY (zipfile parses all of it before a member
+can be counted), is not opened.
 The member is written to a staging folder the caller owns, private to the grader.
 """
 
@@ -54,6 +56,7 @@ HARNESS = "harness.py"
 MAX_FILE = 4 * 1024 * 1024   # bytes a harness.py may have, inside a zip or out
 MAX_ZIP = 64 * 1024 * 1024   # bytes of a zip that is opened at all
 MAX_MEMBERS = 10_000         # members of a zip that are looked at
+MAX_DIRECTORY = 4 * 1024 * 1024  # bytes of a zip's central directory that are read at all
 SKIPPED = ("__MACOSX", "__pycache__")
 
 
@@ -199,6 +202,10 @@ def from_zip(archive, staging):
         if os.lstat(archive).st_size > MAX_ZIP:
             return None, (f"{shown} is larger than {MAX_ZIP // 2**20} MiB, so it was not "
                           f"opened. Upload your {HARNESS} itself.")
+        with open(archive, "rb") as raw:  # zipfile parses every entry the directory holds
+            record = zipfile._EndRecData(raw)  # before any can be counted: its size first
+        if record and record[zipfile._ECD_SIZE] > MAX_DIRECTORY:
+            return None, f"{shown} holds more than {MAX_MEMBERS} files; it was not opened."
         with zipfile.ZipFile(archive) as opened:
             members = opened.infolist()[:MAX_MEMBERS + 1]
             if len(members) > MAX_MEMBERS:
@@ -298,8 +305,11 @@ MOODLE = re.compile(r"^(?P<who>.+?)_(?P<id>\d+)_assignsubmission_(?P<plugin>file
                     r"(?P<file>.*)$", re.DOTALL)
 # Blackboard's "Assignment File Download": "<assignment>_<user name>_attempt_<YYYY-MM-DD-HH-MM-
 # SS>_<the student's file name>" and a receipt "<...>_attempt_<time>.txt" (vangef/
-# BBGradebookOrganiser's organiser.py splits the names there exactly so).
-BLACKBOARD = re.compile(r"^(?P<assignment>.*)_(?P<id>[^_]+)_attempt_"
+# BBGradebookOrganiser's organiser.py splits the names there exactly so). The student's file
+# name comes last and may itself read "x_bob_attempt_2099-..._harness.py": the assignment is
+# matched as short as it can be, so the user and time are the LMS's own (the leftmost), never
+# a pair the student wrote to redate an attempt or hand a file to a classmate.
+BLACKBOARD = re.compile(r"^(?P<assignment>.*?)_(?P<id>[^_]+)_attempt_"
                         r"(?P<when>\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d)(?:_(?P<file>.+)|\.txt)$",
                         re.DOTALL)
 RESENT = re.compile(r"-\d+(?=\.[^.]*$)")  # Canvas's "-1" before the extension
@@ -485,14 +495,19 @@ NAME_COLUMNS = ("student", "name", "full name", "student name")
 
 class Roster:
     """A class list read from a CSV: each row's ids (any column whose header is an id's, see
-    ID_COLUMNS; Moodle's "Participant 12345" counts as 12345) name that row."""
+    ID_COLUMNS; Moodle's "Participant 12345" counts as 12345) name that row. Ids of different
+    kinds may be the same number (Canvas's user id 200, another student's SIS id 200): an id
+    names the row that has it in the column first in ID_COLUMNS (Canvas's "ID" before any SIS
+    column), never whichever row came first."""
 
     def __init__(self, rows):
         self.rows = rows
         self.by_id = {}
-        for row in rows:
-            for header, value in row.items():
-                if (header or "").strip().casefold() in ID_COLUMNS and (value or "").strip():
+        for column in ID_COLUMNS:
+            for row in rows:
+                for header, value in row.items():
+                    if (header or "").strip().casefold() != column or not (value or "").strip():
+                        continue
                     for key in {value.strip(), re.sub(r"^participant\s*", "", value.strip(),
                                                       flags=re.I)}:
                         self.by_id.setdefault(key.casefold(), row)

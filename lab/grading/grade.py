@@ -24,11 +24,12 @@ from .inside.protocol import Limits
 
 
 def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits(), seed=None,
-          isolated=False, warm=None):
+          isolated=False, seed_shown=False, warm=None):
     """A Grade for `harness_file` on `lesson` (a lessons.Lesson). `tests` are test files to
     run instead of the lesson's own; `select` a pytest -k expression; `seed` the variations'
     seed (a new one when None); `isolated`: refuse to grade without a sandbox (isolation.py),
-    as an instructor's grading must; `warm`: a supervise.Warm to grade on (lab-check --watch),
+    as an instructor's grading must; `seed_shown`: the seed was given on a command line
+    (isolation_problem); `warm`: a supervise.Warm to grade on (lab-check --watch),
     instead of a worker of its own. Every fact is worked out first; the Grade is made once,
     at the end, and never changed."""
     started = time.monotonic()
@@ -43,7 +44,7 @@ def grade(harness_file, lesson, *, tests=None, select=None, limits=Limits(), see
         facts["isolation"] = isolation.detect()
     except isolation.Unavailable as error:
         return graded(problem=f"lab_check cannot grade here: {error}.")
-    problem = isolation_problem(facts["isolation"], required=isolated)
+    problem = isolation_problem(facts["isolation"], required=isolated, seed_shown=seed_shown)
     if problem:
         return graded(problem=problem)
     tidy.sweep_abandoned()  # what an earlier grading, killed outright, could not remove
@@ -80,15 +81,24 @@ def _job(lesson, **facts):
                **facts)
 
 
-def isolation_problem(kind, required=True):
+def isolation_problem(kind, required=True, seed_shown=False):
     """Why a grading must not go on with isolation `kind`, or "". Without namespaces the
     project's folder must be closed to others, for every grading: a sandbox that can read the
-    answers is none. `required`: an instructor's grading, which refuses to run unisolated."""
+    answers is none. `required`: an instructor's grading, which refuses to run unisolated, and
+    which without namespaces refuses a seed given on a command line (`seed_shown`): every
+    process's command line is readable there by the student's code, and the seed foretells
+    every test's input (the batch's, every student's)."""
     if kind == "none" and required:
+        reasons = [why for why in map(isolation.why_not, ("bubblewrap", "uid")) if why] or \
+            [f"{isolation.ENV}=none asked for none"]
         return ("lab_check grades for an instructor only in a sandbox, and this machine has "
-                f"none: {isolation.why_not('bubblewrap')}; and {isolation.why_not('uid')}. "
-                "Install bubblewrap, or run the grading as root (or, knowing that a submission "
-                "could forge its grade, pass --allow-unisolated).")
+                f"none: {'; and '.join(reasons)}. Install bubblewrap, or run the grading as root "
+                "(or, knowing that a submission could forge its grade, pass --allow-unisolated).")
+    if kind == "uid" and required and seed_shown:
+        return ("without namespaces every user can read a command line, and the student's code "
+                "could read the seed in this one and so every test's input. Give the seed in the "
+                "environment instead, which only its owner can read: LAB_SEED=N lab-check ... "
+                "without --seed N.")
     if kind == "uid":
         folder = isolation.exposed()
         if folder:

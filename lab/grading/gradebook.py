@@ -41,12 +41,13 @@ import datetime
 import io
 import json
 import math
+import os
 import pathlib
 import re
 from dataclasses import dataclass
 
 from . import finder
-from .escape import csv_cell, shown_name
+from .escape import csv_cell, printable, shown_name
 
 CANVAS_FILE = "gradebook-canvas.csv"
 PLAIN_FILE = "gradebook.csv"
@@ -157,8 +158,8 @@ def command(args, lesson):
     except (ValueError, OSError) as error:
         print(f"lab_check: {error}")
         return 2
-    for line in written:
-        print(f"lab_check: {line}")
+    for line in written:  # names from the LMS and the roster: shown, never run by the terminal
+        print(f"lab_check: {printable(line)}")
     return 0
 
 
@@ -275,7 +276,13 @@ def _write(path, columns, rows):
     for row in rows:
         writer.writerow({key: csv_cell(value) for key, value in row.items()})
     partial = path.with_name(f".{path.name}.partial")
-    partial.write_text(table.getvalue(), encoding="utf-8")
+    try:
+        partial.unlink()  # a leftover (perhaps another's, or a link) is never written through
+    except FileNotFoundError:
+        pass
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # every student's grade:
+    with open(fd, "w", encoding="utf-8", newline="") as out:           # the instructor's alone,
+        out.write(table.getvalue())                                    # as the results are
     partial.replace(path)
 
 

@@ -16,6 +16,9 @@ submission with the very function a student's own `lab-check` uses, in a process
     select, tests a -k expression and test files of one's own, as lab-check takes them
     show_hidden   what a student reads (a batch's feedback files, Gradescope's overall output)
                   names and counts the hidden tests too; by default it does not
+    seed_shown    the seed was given on a command line, which every user can read where the
+                  sandbox has no pid namespace of its own (uid isolation): a grading there
+                  refuses it, since a submission that read it would know every test's input
 
 A Plan is plain data (`as_dict`, `from_dict`), so that a batch hands it to the process that
 grades one submission without a command line to parse.
@@ -40,6 +43,7 @@ class Plan:
     select: str | None = None
     tests: tuple = ()
     show_hidden: bool = False
+    seed_shown: bool = False
 
     @property
     def seed_mode(self):
@@ -69,7 +73,7 @@ class Plan:
 
         return grade(harness, lesson, tests=list(self.tests) or None, select=self.select,
                      limits=self.limits, seed=self.seed_for(name), isolated=self.isolated,
-                     warm=warm)
+                     seed_shown=self.seed_shown, warm=warm)
 
     def isolation(self):
         """(the isolation this machine gives, or None; why a grading under this plan cannot
@@ -82,7 +86,8 @@ class Plan:
             kind = isolation.detect()
         except isolation.Unavailable as error:
             return None, f"lab_check cannot grade here: {error}."
-        return kind, grade.isolation_problem(kind, required=self.isolated)
+        return kind, grade.isolation_problem(kind, required=self.isolated,
+                                             seed_shown=self.seed_shown)
 
     def as_dict(self):
         return asdict(self)
@@ -103,7 +108,8 @@ def from_args(args):
                 limits=Limits(args.time_limit, args.memory_limit), seed=args.seed,
                 per_student=bool(getattr(args, "seed_per_student", False)),
                 select=args.select, tests=tuple(str(t) for t in (args.tests or ())),
-                show_hidden=bool(getattr(args, "show_hidden", False)))
+                show_hidden=bool(getattr(args, "show_hidden", False)),
+                seed_shown=bool(getattr(args, "seed_shown", False)))
 
 
 def for_gradescope(show_hidden=False):

@@ -274,6 +274,10 @@ def _serve(request, fds, plan, code, confined):
         target.write(source.read())
     _limit(request)
     linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
+    try:
+        linux.deny_keyrings()  # the keyrings outlive a test: no test's process may use them
+    except OSError:
+        os._exit(70)
     linux.prctl(linux.PR_SET_DUMPABLE, 1)  # its own stacks may be dumped; the zygote's stay shut
     os.chdir(scratch)
     os.environ.clear()
