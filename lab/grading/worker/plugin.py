@@ -85,10 +85,12 @@ class Grading:
         student's process is not counted: the sandbox bounds that). What the student hands
         over (a case to run, an answer to judge) cannot make the grader work for longer: past
         the budget, the test fails as the student's, and the alarm goes on ringing every
-        little while so that no catch-all in the test's code can swallow it for long."""
+        little while so that no catch-all in the test's code can swallow it for long; and once
+        it has rung, the test fails for that reason, whatever the test went on to do."""
         seconds = GRADER_FACTOR * self.job.limits.seconds
 
         def over(number, frame):
+            item.lab_over_budget = problems.over_budget(seconds)
             raise problems.over_budget(seconds)
 
         previous = signal.signal(signal.SIGVTALRM, over)
@@ -109,6 +111,14 @@ class Grading:
     def pytest_runtest_makereport(self, item, call):
         report = yield
         report.lab_test = item.originalname  # the test's name: all that crosses to the host
+        over = getattr(item, "lab_over_budget", None)
+        if over is not None and report.when == "call":
+            # past the budget, whatever the test's code did with the alarm (a catch-all that
+            # kept it as data, as lab.clinic keeps what a harness raises), the test fails, and
+            # for that reason: what it went on to conclude was cut short by it
+            report.outcome, report.longrepr = "failed", str(over)
+            report.lab_message, report.lab_judged = str(over), True
+            return report
         if call.excinfo is not None and report.when in ("setup", "call"):
             you = item.funcargs.get("student") if hasattr(item, "funcargs") else None
             answered = you is not None and you.answered
