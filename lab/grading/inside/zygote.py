@@ -31,6 +31,7 @@ they cannot signal it either, and if the student's code kills it anyway (possibl
 either), the grader starts another.
 """
 
+import gc
 import json
 import os
 import resource
@@ -59,6 +60,9 @@ def main(control_fd):
     confined = landlock.abi() if plan.get("landlock") else 0
     _warm_up()
     code = _compiled(submission, os.path.join(scratch_root, WORK, "harness.py"))
+    # what is loaded now is shared with every fork until written to: kept out of the
+    # collector's way, a test's collections do not touch (and so copy) all of it
+    gc.freeze()
     children, ended = set(), {}
     control.send(json.dumps({"zygote": os.getpid(), "landlock": confined}).encode())
     while True:

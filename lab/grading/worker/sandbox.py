@@ -316,6 +316,11 @@ class StudentProcess:
         self._received = 0
         self._ends = time.monotonic() + TEST_FACTOR * self.limits.seconds
         self.codec = Codec("grader", lambda side, n: Remote(self, n))
+        self._encode = protocol.encoder(self.codec.marker_for)
+        # one watch over the channel and the output for the process's life, not one a request
+        self._watch = selectors.DefaultSelector()
+        self._watch.register(self._channel, selectors.EVENT_READ, "channel")
+        self._watch.register(self._printed, selectors.EVENT_READ, "printed")
         self.harness_file = ("/scratch/work/harness.py" if zygote.kind == "bubblewrap"
                              else os.path.join(zygote._launched.scratch, "work", "harness.py"))
         self.main_thread = None
@@ -381,7 +386,7 @@ class StudentProcess:
 
     def _send(self, message, doing):
         try:
-            self._unsent += protocol.encode(message, default=self.codec.marker_for)
+            self._unsent += self._encode(message)
         except (TypeError, ValueError) as error:  # the grader handed over something odd
             raise RuntimeError(f"the grader could not send {message.get('op')}: {error}")
         self._flush(doing)
@@ -401,49 +406,46 @@ class StudentProcess:
         """The answer to request `number` (None: the ready message), serving callbacks and
         reading output until it comes; a StudentProblem when the deadline passes."""
         deadline = self._deadline if seconds is None else time.monotonic() + seconds
-        with selectors.DefaultSelector() as watch:
-            watch.register(self._channel, selectors.EVENT_READ, "channel")
-            if self._printing:
-                watch.register(self._printed, selectors.EVENT_READ, "printed")
-            while True:
-                frame = self._next_frame(doing)
-                if frame is not None:
-                    if "cb" in frame:
-                        self._serve(frame, doing)
-                        continue
-                    if number is None or frame.get("id") == number:
-                        return frame
-                    raise self._fail(problems.garbled("an answer to a question not asked", doing))
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise self._fail(self._time_out(doing))
-                if self._unsent:
-                    self._flush(doing)
-                for key, _ in watch.select(timeout=min(left, POLL)):
-                    if key.data == "printed":
-                        chunk = os.read(self._printed, 1 << 16)
-                        if chunk:
-                            self.output.feed(chunk)
-                        else:
-                            watch.unregister(self._printed)
-                            self._printing = False
-                        continue
-                    try:
-                        chunk = self._channel.recv(1 << 16)
-                    except BlockingIOError:
-                        continue
-                    except OSError:
-                        chunk = b""
-                    if not chunk:
-                        raise self._fail(self._gone(doing))
-                    self._received += len(chunk)
-                    if self._received > RECEIVED:
-                        self.kill()
-                        raise self._fail(problems.StudentDied(
-                            f"the harness's process sent the grader more than {RECEIVED >> 20} "
-                            f"MiB of answers in one test, while {doing}: a run whose events "
-                            "never end, or answers that grow without end?"))
-                    self._frames.feed(chunk)
+        watch = self._watch
+        while True:
+            frame = self._next_frame(doing)
+            if frame is not None:
+                if "cb" in frame:
+                    self._serve(frame, doing)
+                    continue
+                if number is None or frame.get("id") == number:
+                    return frame
+                raise self._fail(problems.garbled("an answer to a question not asked", doing))
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise self._fail(self._time_out(doing))
+            if self._unsent:
+                self._flush(doing)
+            for key, _ in watch.select(timeout=min(left, POLL)):
+                if key.data == "printed":
+                    chunk = os.read(self._printed, 1 << 16)
+                    if chunk:
+                        self.output.feed(chunk)
+                    else:
+                        watch.unregister(self._printed)
+                        self._printing = False
+                    continue
+                try:
+                    chunk = self._channel.recv(1 << 16)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    raise self._fail(self._gone(doing))
+                self._received += len(chunk)
+                if self._received > RECEIVED:
+                    self.kill()
+                    raise self._fail(problems.StudentDied(
+                        f"the harness's process sent the grader more than {RECEIVED >> 20} "
+                        f"MiB of answers in one test, while {doing}: a run whose events "
+                        "never end, or answers that grow without end?"))
+                self._frames.feed(chunk)
 
     def _next_frame(self, doing):
         try:
@@ -552,6 +554,7 @@ class StudentProcess:
         when the zygote is told another test follows, fork that test's process."""
         if self._channel is None:
             return
+        self._watch.close()
         self._channel.close()
         self.zygote.reset(clean=clean, ahead=clean and self.zygote.ahead)
         self._drain(self.zygote.awaited())
