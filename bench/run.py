@@ -616,10 +616,16 @@ def watch_rows(watch, runs):
               times(ratio), f"≤ {WATCH_TARGET:g}×", verdict(ratio, "<=", WATCH_TARGET))]
     if missed(table):
         table.append(note(
-            "--watch: a re-grade still checks the import in a clean process, forks one clean "
-            "process a test and sends every answer across the sandbox's boundary as JSON; "
-            "what it no longer pays is Python, pytest and the plugin starting, and the "
-            "sandbox being built."))
+            "--watch: what a re-grade no longer pays is Python, pytest, the plugin, the "
+            "collection and the sandbox starting; each test's process is forked, by the "
+            "request that clears the last test's, while the grader reports that test. What "
+            "it still pays, for its guarantees: a clean process a test and one more for the "
+            "import check (a fork, its limits and Landlock, the import, and its killing and "
+            "the clearing of its folders after it: about 10 ms of CPU each, on the other core "
+            "when it is free), and a round trip across the sandbox's boundary for every "
+            "request, answer and callback of a test (about 1,500 a grading of lesson 10), "
+            "each judged as JSON on the grader's side; on a loaded machine those wait for a "
+            "core too."))
     return table
 
 

@@ -13,13 +13,10 @@ The diagnoses are right, so nothing but the cost can fail a test.
 
 import lab
 
-DIAGNOSIS = {
-    "ash": "steering_between_batches",
-    "birch": "mutate_then_announce",
-    "cedar": "failed_reply_not_acted_on",
-    "dogwood": "record_is_not_the_view",
-    "elm": "results_directly_after_in_call_order",
-}
+HARNESSES = ("ash", "birch", "cedar", "dogwood", "elm")
+IDEAS = ("steering_between_batches", "mutate_then_announce", "failed_reply_not_acted_on",
+         "record_is_not_the_view", "results_directly_after_in_call_order")
+DIAGNOSIS = dict(zip(HARNESSES, IDEAS))
 
 BLOCKS = 2950  # text blocks in the one long reply: just under the 100,000-byte cap
 
