@@ -16,7 +16,9 @@ which the release wrote beside the notebook by running the walkthrough's own cas
 grader's side (LAB_CASEBOOK_RECORD names the file to write). Only the running is replayed:
 everything done with the session afterwards (rules.judge, describe, explain, picture) runs on
 the reader's machine. A case the copy holds no session for is refused with a sentence; the
-student's own cases run on the checkpoint's harnesses when their file is graded.
+student's own cases run on the checkpoint's harnesses when their file is graded. A
+sessions.json that is not as the release wrote it (edited by hand, cut short) is refused with
+one line saying what is missing or malformed (Spoilt), never a KeyError's traceback.
 """
 
 import json
@@ -33,6 +35,19 @@ RECORD = "LAB_CASEBOOK_RECORD"   # names a file to write every live session into
 
 class NotSaved(LookupError):
     """A case asked of a harness this copy does not hold, and has no saved session for."""
+
+
+class Spoilt(ValueError):
+    """The copy's sessions.json is not as the release wrote it; the message says what is wrong,
+    in one line. A notebook shows that line alone (IPython's _render_traceback_), not the
+    traceback: the fault is in the file, not in the student's code."""
+
+    def _render_traceback_(self):
+        return [f"{type(self).__name__}: {self}"]
+
+
+FRESH = ("take sessions.json afresh from the copy you were given (git checkout sessions.json "
+         "in a repository), since only the release can write it")
 
 
 class Casebook:
@@ -76,13 +91,21 @@ class Casebook:
             if os.environ.get(RECORD):
                 _write(pathlib.Path(os.environ[RECORD]), name, case, seen)
             return seen
-        saved = _read(self.lesson.folder / SAVED).get(_key(name, case))
+        path = self.lesson.folder / SAVED
+        saved = _read(path).get(_key(name, case))
         if saved is None:
             raise NotSaved(f"{name} is the grader's harness, so this copy holds its sessions for "
                            "the walkthrough's own cases only, saved when the copy was made; this "
                            "case is not one of them. Your own cases run on the checkpoint's "
                            f"harnesses when {self.student_file} is graded.")
-        return Visit.from_data(saved)
+        try:
+            return Visit.from_data(saved)
+        except KeyError as missing:
+            raise Spoilt(f"{path}: the saved session of {name} for this case has no "
+                         f"{missing.args[0]!r}; {FRESH}.") from None
+        except (TypeError, AttributeError, ValueError) as error:
+            raise Spoilt(f"{path}: the saved session of {name} for this case is malformed "
+                         f"({_first_line(error)}); {FRESH}.") from None
 
     def _example_file(self):
         return self.lesson.folder / f"{self.example}.patch"
@@ -111,9 +134,40 @@ def _key(name, case):
 
 
 def _read(path):
+    """{key: saved visit} from the sessions file at `path` ({} when there is none); Spoilt,
+    saying what is wrong in one line, when it is not a list of {"key": ..., "visit": {...}}."""
     if not path.is_file():
         return {}
-    return {entry["key"]: entry["visit"] for entry in json.loads(path.read_text(encoding="utf-8"))}
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise Spoilt(f"{path} is not UTF-8 text; {FRESH}.") from None
+    except json.JSONDecodeError as error:
+        raise Spoilt(f"{path} is not JSON ({error.msg} at line {error.lineno}, column "
+                     f"{error.colno}); {FRESH}.") from None
+    except (OSError, RecursionError) as error:
+        raise Spoilt(f"{path} cannot be read ({_first_line(error)}); {FRESH}.") from None
+    if not isinstance(entries, list):
+        raise Spoilt(f"{path} holds a {type(entries).__name__}, not the list of sessions the "
+                     f"release writes; {FRESH}.")
+    read = {}
+    for number, entry in enumerate(entries, 1):
+        if not isinstance(entry, dict):
+            raise Spoilt(f"{path}: session {number} is a {type(entry).__name__}, not an object "
+                         f"with a key and a visit; {FRESH}.")
+        for field, kind in (("key", str), ("visit", dict)):
+            if field not in entry:
+                raise Spoilt(f"{path}: session {number} has no {field!r}; {FRESH}.")
+            if not isinstance(entry[field], kind):
+                raise Spoilt(f"{path}: session {number}'s {field!r} is a "
+                             f"{type(entry[field]).__name__}, not "
+                             f"{'text' if kind is str else 'an object'}; {FRESH}.")
+        read[entry["key"]] = entry["visit"]
+    return read
+
+
+def _first_line(error):
+    return (str(error).splitlines() or [type(error).__name__])[0][:200]
 
 
 def _write(path, name, case, seen):

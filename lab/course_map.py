@@ -41,7 +41,7 @@ def course_map(order: tuple[Lab, ...], present: Collection, progress: Progress |
     `progress` the student's marks (None when no student file was found; `looked` then says
     where lab-check looked), `here` where the student is."""
     written = sum(onward.written(lab, present) for lab in order)
-    work = (f"Your work: {here.file} ({onward.name(here.lab)})" if here is not None
+    work = (f"Your work: {onward.shown(here.file)} ({onward.name(here.lab)})" if here is not None
             else looked or "No student file found here.")
     lines = [f"The course: {len(order)} labs, {written} written so far. {work}"]
     part = None
@@ -73,13 +73,14 @@ def next_step(here: Position | None, progress: Progress | None, present: Collect
     if here is None:
         return "next: lab-check grades your harness.py; run it in the folder that holds it."
     if here.lab.id not in present:
-        return (f"next: {here.file} is for {onward.name(here.lab)}, which has no graded tests "
+        return (f"next: {onward.shown(here.file)} is for {onward.name(here.lab)}, which has no "
+                "graded tests "
                 "here; lab-check --reset --lesson N puts a written lab's starter in its place")
     mark = progress.marks.get(here.lab.label) if progress is not None else None
     if mark is not None and mark.passed:
         return f"next: {onward.onward(here.lab, str(here.file)).sentence}"
     grade = "lab-check" if here.file.name == onward.HARNESS else \
-        f"lab-check --harness {here.file}"
+        f"lab-check --harness {onward.shown(here.file)}"
     return f"next: {'finish' if mark else 'start'} {onward.name(here.lab)}: {grade} grades it"
 
 

@@ -32,6 +32,7 @@ from . import lessons
 from .display import shape
 from .messages import call, fail, reply, say, text, tool_result as result_for, user
 from .model import ScriptedModel
+from .pick import Pick, shown
 from .shell import Shell
 from .validate import validate
 from .workspace import Workspace
@@ -39,17 +40,6 @@ from .workspace import Workspace
 ENV = "LAB_HARNESS"  # names a harness file to use instead, e.g. in the project's own tests
 # Where the repair is still missing in an edition, what stands in for it: no repair at all.
 NOT_WRITTEN = "(INTERRUPTED is not written yet: fill the lower gap of harness.py)"
-
-
-@dataclass(frozen=True)
-class Pick:
-    """A harness module, the file it came from, and why it was chosen."""
-    module: object
-    path: pathlib.Path
-    reason: str
-
-    def __str__(self):
-        return f"examples run on: {_shown(self.path)}\nwhy: {self.reason}"
 
 
 def pick_harness(lesson=10, environ=None, project=None):
@@ -91,13 +81,13 @@ def with_repair(chosen, lesson=10):
                       f"it {ready.does}, which the examples from here on need")
     elif lessons.lesson(lesson).is_edition:
         picked = Pick(_standing_in(chosen.module), chosen.path,
-                      f"{_shown(chosen.path)} {ready.does_not} yet ({problem}). The examples "
+                      f"{shown(chosen.path)} {ready.does_not} yet ({problem}). The examples "
                       "from here on show what your code sends, which a provider refuses, until "
                       "you fill the gaps and run this cell again")
     else:
         path = lessons.lesson(lesson).finished
         picked = Pick(load_harness(path), path,
-                      f"{_shown(chosen.path)} {ready.does_not} yet ({problem}), "
+                      f"{shown(chosen.path)} {ready.does_not} yet ({problem}), "
                       f"and the examples from here on need {ready.needed}")
     sys.modules["harness"] = picked.module
     return picked
@@ -628,11 +618,3 @@ def _student_or_starter(path, lesson):
     return Pick(load_harness(lesson.starter), lesson.starter,
                 f"{problem}. The examples run on {lesson.starter.name}, the file you started "
                 f"from, until {path.name} imports.")
-
-
-def _shown(path):
-    path = pathlib.Path(path)
-    try:
-        return str(path.resolve().relative_to(lessons.PROJECT))
-    except ValueError:
-        return str(path)

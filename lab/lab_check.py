@@ -534,13 +534,14 @@ def _follows(args):
 
 def _course(args, harness):
     """Print the course's map, with where the student whose work is found from here stands."""
-    from lab import course, course_map, position, progress
+    from lab import course, course_map, onward, position, progress
 
     here, marks, looked = None, None, ""
     if isinstance(harness, project.NotFound) and args.harness == "harness.py":
         harness = _checkpoint_file(harness)
     if isinstance(harness, project.NotFound):
-        looked = f"No {args.harness} found from here, so no progress to show ({harness})"
+        looked = (f"No {onward.shown(args.harness)} found from here, so no progress to show "
+                  f"({harness})")
     else:
         marks = progress.read(pathlib.Path(harness).parent)
         if marks.problem:
@@ -549,7 +550,7 @@ def _course(args, harness):
             here = position.locate(pathlib.Path(harness), args.lesson, follow=_follows(args),
                                    marks=marks)
         except (LookupError, ValueError) as error:
-            looked = f"Your work: {harness}, for no lab of the course ({error})"
+            looked = f"Your work: {onward.shown(harness)}, for no lab of the course ({error})"
     try:
         order = course.labs()
     except course.CourseError as error:
@@ -590,7 +591,8 @@ def _next(args, harness):
     limits = Limits(args.time_limit, args.memory_limit)
 
     def grade(file, lesson):
-        print(f"lab_check: grading {file} as {onward.name(_lab(lesson))} first: --next moves "
+        print(f"lab_check: grading {onward.shown(file)} as {onward.name(_lab(lesson))} first: "
+              "--next moves "
               "on from a passing file only ...", flush=True)
         result = _graded(args, file, lesson, selection.test_files([], lesson), limits)
         _remember(file, lesson, result)

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import course, lessons, onward, reset
+from .onward import shown
 from .course import Lab
 from .grading import manifest
 from .position import Position, course_owned, lab_of
@@ -79,7 +80,8 @@ def start_next(at: Position, grade: Grader, project: pathlib.Path | None = None)
         target = at.folder / onward.student_file(ahead)
         _not_the_courses_own(target, project)
         if target.resolve() == at.file.resolve():
-            raise Refused(f"{onward.name(ahead)} starts in a file of its own, {target.name}, and "
+            raise Refused(f"{onward.name(ahead)} starts in a file of its own, "
+                          f"{shown(target.name)}, and "
                           f"that is the file you graded as {onward.name(at.lab)}: keep your "
                           f"harness as {onward.HARNESS} (lab-check --next finds it there), then "
                           "run lab-check --next again. Nothing was changed.")
@@ -90,7 +92,8 @@ def start_next(at: Position, grade: Grader, project: pathlib.Path | None = None)
     try:
         text = harness.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise Refused(f"cannot read {harness} as text ({error}); nothing was changed.") from None
+        raise Refused(f"cannot read {shown(harness)} as text ({error}); nothing was "
+                      "changed.") from None
     carried = _carry(text, ahead, parent, project)
     backup = _put(harness, carried.text.encode("utf-8"))
     return Started(ahead, harness, backup, parent, tuple(carried.replaced), tuple(carried.added))
@@ -99,13 +102,15 @@ def start_next(at: Position, grade: Grader, project: pathlib.Path | None = None)
 def said(started: Started) -> list[str]:
     """What --next prints once it has started a lab, wrapped as lab-check's report is."""
     lab, here = started.lab, started.file
-    kept = f" Your file as it was is kept as {started.backup}." if started.backup else ""
+    kept = (f" Your file as it was is kept as {shown(started.backup)}."
+            if started.backup else "")
     if started.carried_from is None:
-        lines = _wrap(f"lab_check: {onward.name(lab)} starts in {here}: the checkpoint's own "
+        lines = _wrap(f"lab_check: {onward.name(lab)} starts in {shown(here)}: the "
+                      "checkpoint's own "
                       f"starter, beside your harness, which stays as it is (the lesson after "
                       f"the checkpoint carries it forward).{kept}")
     else:
-        lines = _wrap(f"lab_check: {onward.name(lab)} starts in {here}: your "
+        lines = _wrap(f"lab_check: {onward.name(lab)} starts in {shown(here)}: your "
                       f"{onward.short(started.carried_from)} harness, with "
                       f"{onward.short(lab)}'s additions and gaps put in.{kept}")
         if started.replaced:
@@ -114,7 +119,8 @@ def said(started: Started) -> list[str]:
                            f"{', '.join(started.replaced)}", first="  ")
         if started.added:
             lines += _wrap(f"added: {', '.join(started.added)}", first="  ")
-    grade = "lab-check" if here.name == onward.HARNESS else f"lab-check --harness {here}"
+    grade = ("lab-check" if here.name == onward.HARNESS
+             else f"lab-check --harness {shown(here)}")
     # the command first, so that it is never wrapped onto a second line
     gaps = f": {'; '.join(started.gaps)}" if started.gaps else ""
     return lines + _wrap(f"next: {grade} grades it. Fill its gaps (each marked # --- your code "
@@ -130,16 +136,17 @@ def _must_pass(file: pathlib.Path, lab: Lab, grade: Grader) -> None:
     try:
         lesson = lessons.lesson(lab.id)
     except LookupError:
-        raise Refused(f"{file} is for {onward.name(lab)}, which has no graded tests in this "
+        raise Refused(f"{shown(file)} is for {onward.name(lab)}, which has no graded tests in this "
                       "copy of the course, so --next cannot tell whether it passes: lab-check "
                       "--course shows the labs there are.") from None
     result = grade(file, lesson)
     if getattr(result, "problem", ""):
-        raise Refused(f"{file} could not be graded as {onward.name(lab)}, so --next cannot "
-                      f"start the lab after it. lab-check --harness {file} --lesson {lab.label} "
+        raise Refused(f"{shown(file)} could not be graded as {onward.name(lab)}, so --next cannot "
+                      f"start the lab after it. lab-check --harness {shown(file)} "
+                      f"--lesson {lab.label} "
                       "says why.")
     if result.exit_code != 0 or not onward.graded_whole(result, lesson):
-        raise Refused(f"{file} does not pass {onward.name(lab)} yet: {result.failed} of "
+        raise Refused(f"{shown(file)} does not pass {onward.name(lab)} yet: {result.failed} of "
                       f"{len(result.tests)} tests fail ({result.score:g} of "
                       f"{result.max_score:g} points). --next moves on from a passing file only: "
                       f"lab-check shows what to fix; run lab-check --next again once every test "
@@ -159,13 +166,14 @@ def _harness_to_carry(at: Position, ahead: Lab, grade: Grader,
         harness = at.folder / onward.HARNESS
         if not harness.is_file():
             raise Refused(f"{onward.name(ahead)} carries your harness forward, and there is no "
-                          f"{harness} beside {at.file}. Put your harness there (it passes "
+                          f"{shown(harness)} beside {shown(at.file)}. Put your harness there "
+                          "(it passes "
                           f"{onward.name(parent) if parent else 'the lab before'}), then run "
                           "lab-check --next again.")
         lab = lab_of(harness, project)
     if parent is None or lab is None or lab.id != parent.id:
         raise Refused(f"{onward.name(ahead)} builds on "
-                      f"{onward.name(parent) if parent else 'nothing'}, and {harness} is "
+                      f"{onward.name(parent) if parent else 'nothing'}, and {shown(harness)} is "
                       f"{'for ' + onward.name(lab) if lab else 'for no lab it declares'}: "
                       f"lab-check --reset --lesson {ahead.label} gives the lesson's own "
                       "starter instead.")
@@ -199,7 +207,8 @@ def _carry(text: str, ahead: Lab, since: Lab, project: pathlib.Path | None):
 def _not_the_courses_own(target: pathlib.Path, project: pathlib.Path | None) -> None:
     """Refuse to write into the course's own lessons/ (a finished file graded to try it)."""
     if course_owned(target, project):
-        raise Refused(f"{target} is one of the course's own files, not your work: copy it to "
+        raise Refused(f"{shown(target)} is one of the course's own files, not your work: "
+                      "copy it to "
                       "your harness.py and run lab-check --next there.")
 
 
@@ -207,5 +216,5 @@ def _put(target: pathlib.Path, data: bytes) -> pathlib.Path | None:
     try:
         return reset.put(target, data)
     except OSError as error:
-        raise Refused(f"cannot write {target} ({error.strerror or error}); nothing was "
+        raise Refused(f"cannot write {shown(target)} ({error.strerror or error}); nothing was "
                       "changed.") from None

@@ -21,6 +21,7 @@ import shlex
 from dataclasses import dataclass
 
 from . import course, lessons, tomlread
+from .grading.escape import shown_name
 from .course import Lab
 
 HARNESS = "harness.py"   # the file a lesson's student works in, unless the manifest names one
@@ -81,6 +82,13 @@ def name(lab: Lab) -> str:
 def short(lab: Lab) -> str:
     """"lesson 11", "checkpoint B"."""
     return f"{'checkpoint' if lab.is_checkpoint else 'lesson'} {lab.label}"
+
+
+def shown(path: object) -> str:
+    """A file or folder name the student controls, as it is printed: one line, with control
+    characters and a terminal's escape sequences written as escapes (\\x1b, \\x0a), as the
+    grader's report shows a name (lab.grading.escape.shown_name)."""
+    return shown_name(str(path))
 
 
 def next_command(graded_file: str = HARNESS) -> str:

@@ -29,6 +29,8 @@ import stat
 import tempfile
 from dataclasses import asdict, dataclass, field
 
+from .grading.escape import shown_name
+
 FOLDER = ".lab-check"
 FILE = "progress.json"
 VERSION = 1
@@ -106,7 +108,8 @@ def remember(folder: pathlib.Path, lab: str, mark: Mark) -> str:
     try:
         _write_whole(path, text.encode("utf-8"))
     except OSError as error:
-        return (f"lab_check: could not keep this grading in {path} ({_why(error)}); "
+        return (f"lab_check: could not keep this grading in {shown_name(str(path))} "
+                f"({_why(error)}); "
                 "lab-check --course will not show it.")
     if kept.why:  # said once, as the record that was there is replaced
         return _set_aside(path, kept.why, "a new one, holding this grading, takes its place")
@@ -183,7 +186,8 @@ def _kind_name(kind: type | tuple) -> str:
 
 
 def _set_aside(path: pathlib.Path, why: str, then: str) -> str:
-    return f"lab_check: {path} is not a progress record lab-check wrote ({why}); {then}."
+    return (f"lab_check: {shown_name(str(path))} is not a progress record lab-check wrote "
+            f"({why}); {then}.")
 
 
 def _why(error: BaseException) -> str:

@@ -1,9 +1,11 @@
-"""A headless Chromium driven over the DevTools protocol, for the site's test.
+"""A headless Chromium driven over the DevTools protocol: the suite's one client of it, for the
+site's test and the notebook's.
 
     with Browser() as browser:
-        page = browser.page()            # a new tab, its requests recorded
+        page = browser.page()            # a new tab, its requests and errors recorded
         page.go("file:///.../index.html")
         page.eval("document.title")
+        page.errors()                    # what the page logged as an error, so far
 
 Chromium is Debian's (/usr/bin/chromium, or $CHROMIUM). It is started with a fresh profile
 in a temporary folder, which is removed with it, and with --no-sandbox only when running as
@@ -90,7 +92,7 @@ class Browser:
         target = self.send("Target.createTarget", url="about:blank")["targetId"]
         session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         page = Page(self, session)
-        for domain in ("Page", "Runtime", "Network"):
+        for domain in ("Page", "Runtime", "Network", "Log"):
             page.send(f"{domain}.enable")
         return page
 
@@ -102,11 +104,35 @@ class Page:
     def send(self, method, **params):
         return self.browser.send(method, self.session, **params)
 
+    def _events(self, method):
+        return [e.get("params", {}) for e in self.browser.events
+                if e.get("sessionId") == self.session and e.get("method") == method]
+
     def requests(self):
         """Every URL this page asked for so far."""
-        return [e["params"]["request"]["url"] for e in self.browser.events
-                if e.get("sessionId") == self.session
-                and e.get("method") == "Network.requestWillBeSent"]
+        return [params["request"]["url"] for params in self._events("Network.requestWillBeSent")]
+
+    def errors(self):
+        """What the page reported as an error so far, one line each: every console.error and
+        console.assert, every uncaught exception, and every browser log entry at level error
+        (a resource that failed to load, for one)."""
+        found = []
+        for event in self.browser.events:
+            if event.get("sessionId") != self.session:
+                continue
+            method, params = event.get("method"), event.get("params", {})
+            if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
+                words = " ".join(str(a.get("value", a.get("description", "")))
+                                 for a in params.get("args", []))
+                found.append(f"console.{params['type']}: {words}")
+            elif method == "Runtime.exceptionThrown":
+                details = params.get("exceptionDetails", {})
+                found.append("uncaught: " + details.get("exception", {}).get(
+                    "description", details.get("text", "")))
+            elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
+                entry = params["entry"]
+                found.append(f"log: {entry.get('text')} {entry.get('url', '')}".strip())
+        return found
 
     def go(self, url):
         self.send("Page.navigate", url=url)
@@ -136,6 +162,14 @@ class Page:
         self.send("Input.dispatchKeyEvent", type="keyUp", key=key, code=code,
                   windowsVirtualKeyCode=number)
 
-    def screenshot(self, path):
-        data = self.send("Page.captureScreenshot", format="png", captureBeyondViewport=False)
+    def screenshot(self, path, clip=None):
+        """A PNG of the viewport at `path`; with `clip` (x, y, width, height in CSS pixels), of
+        that part of the page instead, however far down it is."""
+        if clip is None:
+            data = self.send("Page.captureScreenshot", format="png", captureBeyondViewport=False)
+        else:
+            x, y, width, height = clip
+            data = self.send("Page.captureScreenshot", format="png", captureBeyondViewport=True,
+                             clip={"x": x, "y": y, "width": max(width, 1),
+                                   "height": max(height, 1), "scale": 1})
         pathlib.Path(path).write_bytes(base64.b64decode(data["data"]))

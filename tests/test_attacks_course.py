@@ -17,6 +17,7 @@ import sys
 import pytest
 
 from conftest import PROJECT
+from course_copy import scratch_course
 
 ATTACKS = PROJECT / "tests" / "submissions" / "course"
 COPIED = ("lab", "lessons", "harness.py", "doctor.py", "damaged.py", "pyproject.toml")
@@ -25,16 +26,7 @@ HANG = 300  # seconds: a grading of a lesson on a busy machine is well under thi
 
 @pytest.fixture
 def course(tmp_path):
-    copy = tmp_path / "course"
-    copy.mkdir()
-    for name in COPIED:
-        source = PROJECT / name
-        if source.is_dir():
-            shutil.copytree(source, copy / name,
-                            ignore=shutil.ignore_patterns("__pycache__", ".lab-check"))
-        else:
-            shutil.copyfile(source, copy / name)
-    return copy
+    return scratch_course(tmp_path, COPIED)
 
 
 def lab_check(copy, *args):
@@ -223,6 +215,35 @@ def test_a_file_name_with_a_newline_forges_no_report_line_and_keeps_its_mark(cou
     assert shown.stderr == "", "lab-check set aside the record it had just written"
     row = next(line for line in shown.stdout.splitlines() if line.startswith("  10 "))
     assert "passed (27 of 27 points)" in row, shown.stdout
+
+
+ESCAPING = "my\x1b[2J\nlab"  # a folder whose name clears the screen, then starts a line
+
+
+def test_a_folder_name_that_clears_the_screen_is_printed_escaped_by_course_and_next(course):
+    """--course and --next print the student's path (the work, the file --next wrote, the
+    command to run next): an escape sequence in it must be shown, not sent to the terminal,
+    and a newline in it must not start a line of its own."""
+    folder = course / ESCAPING
+    folder.mkdir()
+    (folder / "harness.py").write_text(finished(course, "10"))
+    mine = f"{ESCAPING}/harness.py"
+
+    shown = lab_check(course, "--course", "--harness", mine)
+    moved = lab_check(course, "--next", "--harness", mine)
+    (folder / "doctor.py").write_text("# begun\n" + (folder / "doctor.py").read_text())
+    again = lab_check(course, "--next", "--harness", mine)  # the begun doctor.py kept aside
+
+    for run in (shown, moved, again):
+        no_traceback(run)
+        said = run.stdout + run.stderr
+        assert "\x1b" not in said, said
+        assert not [line for line in said.splitlines() if line.startswith("lab/")], said
+    assert shown.returncode == 0 and moved.returncode == 0, moved.stdout + moved.stderr
+    assert "Your work: my\\x1b[2J\\x0alab/harness.py (lesson 10" in shown.stdout, shown.stdout
+    assert "my\\x1b[2J\\x0alab/doctor.py" in moved.stdout, moved.stdout
+    assert "kept as my\\x1b[2J\\x0alab/doctor.py.bak-1" in " ".join(again.stdout.split()), again.stdout
+    assert (folder / "doctor.py").is_file()
 
 
 def test_watch_on_a_link_to_dev_zero_does_not_read_it_for_ever(course):

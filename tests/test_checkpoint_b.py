@@ -15,7 +15,7 @@ import pytest
 from nbclient import NotebookClient
 
 import lab
-from lab import clinic, lessons, notebook, rules
+from lab import casebook, clinic, lessons, notebook, rules
 from lab import course as lab_course
 from lab.grading import hints
 from lab.harnesses import load_harness, nearly_right
@@ -388,11 +388,49 @@ def test_lab_check_in_the_edition_grades_nothing_and_says_where_it_is_graded(edi
     assert "nothing was graded" in run.stdout.splitlines()[-1]
 
 
-def test_gradescope_for_B_is_refused_with_a_sentence_not_made_broken(tmp_path):
-    run = lab_check("--release", "B", "--gradescope", str(tmp_path / "b.zip"))
+REPLAY = """
+import json, sys
+from lab import casebook
+name, case = json.loads(sys.argv[1])  # a session the release saved, by its key
+try:
+    casebook.visit(name, case)
+except casebook.Spoilt as spoilt:
+    print(spoilt._render_traceback_()[0])
+    sys.exit(3)
+print("replayed")
+"""
 
-    assert run.returncode == 2 and "is not made" in run.stderr, run.stderr
-    assert not (tmp_path / "b.zip").exists()
+
+def _spoil_a_field(sessions):
+    del sessions[0]["visit"]["requests"]
+    return sessions
+
+
+@pytest.mark.parametrize("spoil, said", [
+    (_spoil_a_field, "the saved session of "),
+    (lambda sessions: [{"key": s["key"]} for s in sessions], "session 1 has no 'visit'"),
+    (lambda sessions: {"sessions": sessions}, "holds a dict, not the list of sessions"),
+    (lambda sessions: json.dumps(sessions)[:-40], "is not JSON ("),
+])
+def test_a_hand_edited_sessions_file_is_refused_in_one_line_saying_what_is_wrong(
+        edition, tmp_path, spoil, said):
+    copy = tmp_path / "edition"
+    shutil.copytree(edition, copy, ignore=shutil.ignore_patterns("*.ipynb", "__pycache__"))
+    sessions = json.loads((copy / casebook.SAVED).read_text())
+    run = [sys.executable, "-c", REPLAY, sessions[0]["key"]]
+    intact = subprocess.run(run, capture_output=True, text=True, cwd=copy, timeout=120)
+    spoilt = spoil(sessions)
+    (copy / casebook.SAVED).write_text(spoilt if isinstance(spoilt, str) else json.dumps(spoilt))
+
+    refused = subprocess.run(run, capture_output=True, text=True, cwd=copy, timeout=120)
+
+    assert intact.stdout == "replayed\n", intact.stdout + intact.stderr
+    assert refused.returncode == 3, refused.stdout + refused.stderr
+    line, = refused.stdout.splitlines()
+    assert line.startswith("Spoilt: ") and casebook.SAVED in line and said in line, line
+    if spoil is _spoil_a_field:
+        assert "has no 'requests'" in line, line
+    assert "git checkout sessions.json" in line, line
 
 
 def run_edition_notebook(edition, doctor_text=None, extra=()):

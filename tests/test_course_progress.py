@@ -8,7 +8,6 @@ real files: the lessons' own starters and finished harnesses, copied in as the s
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tomllib
@@ -16,9 +15,9 @@ import tomllib
 import pytest
 
 from conftest import PROJECT
+from course_copy import scratch_course
 from lab.starter import BEGIN, END, SWAP
 
-COPIED = ("lab", "lessons", "harness.py", "doctor.py", "doctor_a.py", "damaged.py", "pyproject.toml")
 ORDER = ["01", "02", "03", "04", "05", "A", "06", "07", "08", "09", "10", "B", "11", "12", "13",
          "14", "15", "16"]
 COURSE = tomllib.loads((PROJECT / "lessons" / "course.toml").read_text())["lab"]
@@ -34,16 +33,7 @@ RECORD = os.path.join(".lab-check", "progress.json")
 def course(tmp_path):
     """A scratch copy of the project, as a student has it: harness.py is lesson 10's starter,
     doctor.py checkpoint B's."""
-    copy = tmp_path / "course"
-    copy.mkdir()
-    for name in COPIED:
-        source = PROJECT / name
-        if source.is_dir():
-            shutil.copytree(source, copy / name,
-                            ignore=shutil.ignore_patterns("__pycache__", ".lab-check"))
-        else:
-            shutil.copyfile(source, copy / name)
-    return copy
+    return scratch_course(tmp_path)
 
 
 def lab_check(copy, *args):

@@ -361,3 +361,98 @@ def test_a_folder_of_nothing_but_files_no_lms_named_is_refused_as_the_wrong_fold
     (tmp_path / "empty").mkdir()
     with pytest.raises(ValueError, match="holds no submission folders"):
         finder.in_class(tmp_path / "empty", staging=tmp_path / "st")
+
+
+# -- Gradescope's export of a whole assignment ---------------------------------------------
+
+# As Gradescope's "Export Submissions" lays it out: a folder per submission, and an index keyed
+# by those folders (see lab.grading.finder.GRADESCOPE_EXPORT for where the form is documented).
+EXPORT_INDEX = """\
+submission_301:
+  :submitters:
+  - :name: Ada Lovelace
+    :sid: '1815'
+    :email: ada@example.edu
+  :created_at: 2026-12-01 17:58:03.412000000 -05:00
+  :score: 0.0
+submission_302:
+  :submitters:
+  - :name: Grace Hopper
+    :sid: '1906'
+    :email: grace@example.edu
+  :created_at: 2026-12-03 09:15:00.000000000 -05:00
+  :score: 0.0
+  :results: !ruby/hash:ActiveSupport::HashWithIndifferentAccess
+    score: 0.0
+"""
+
+
+def test_a_gradescope_export_is_read_for_its_students_names_and_times(tmp_path):
+    cls = tmp_path / "export"
+    write(cls / "submission_301" / "harness.py", FINISHED)
+    write(cls / "submission_302" / "harness.py", FINISHED)
+    write(cls / "submission_303" / "harness.py", STARTER)  # not in the index: its folder's name
+    write(cls / "submission_metadata.yml", EXPORT_INDEX)
+
+    found = {one.sources[0]: one for one in finder.in_class(cls, staging=tmp_path / "s")}
+
+    assert set(found) == {"submission_301", "submission_302", "submission_303"}
+    ada = found["submission_301"]
+    assert (ada.name, ada.lms, ada.student_id) == ("Ada Lovelace (submission_301)", "gradescope",
+                                                   "1815")
+    assert ada.submitted == datetime.datetime(2026, 12, 1, 22, 58, 3, 412000, tzinfo=UTC)
+    assert found["submission_303"].name == "submission_303" and not found["submission_303"].lms
+    write(cls / "submission_metadata.yml", ":- [ not yaml")  # unreadable: folders by name
+    assert {one.name for one in finder.in_class(cls, staging=tmp_path / "s")} == set(found)
+
+
+def test_a_gradescope_export_graded_by_a_real_batch_has_its_late_work_charged(tmp_path):
+    chosen = next(n for n, m in LISTED.items() if m["visibility"] == "visible" and m["points"])
+    cls = tmp_path / "export"
+    write(cls / "submission_301" / "harness.py", FINISHED)
+    write(cls / "submission_302" / "harness.py", FINISHED)
+    # Grace's own upload beside her file: an autograder's metadata, in her words, on time
+    write(cls / "submission_302" / "submission_metadata.json", json.dumps({
+        "created_at": "2026-12-01T09:00:00-05:00", "assignment": {"due_date": "2099-01-01T00:00:00Z"}}))
+    write(cls / "submission_metadata.yml", EXPORT_INDEX)
+    os.chmod(cls, 0o700)
+    out = tmp_path / "graded"
+    ran = subprocess.run(
+        [sys.executable, str(PROJECT / "lab" / "lab_check.py"), "--lesson", "10", "--batch",
+         str(cls), "--output", str(out), "--jobs", "2", "-k", chosen.removeprefix("test_"),
+         "--export", "csv", "--due", "2026-12-01T23:59:00-05:00", "--late-policy", "50%/day"],
+        capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
+
+    plain = {r["student_id"]: r for r in csv.DictReader(io.StringIO(
+        (out / "gradebook.csv").read_text()))}
+    worth = LISTED[chosen]["points"]
+    assert set(plain) == {"1815", "1906"}
+    assert plain["1815"]["student"] == "Ada Lovelace" and plain["1815"]["late"] == "no"
+    assert plain["1815"]["final_score"] == f"{worth:g}"
+    grace = plain["1906"]
+    assert (grace["late"], grace["lms"]) == ("yes", "gradescope")
+    assert grace["submitted"].startswith("2026-12-03T09:15:00")
+    assert grace["final_score"] == "0", "two days begun late at 50% a day, whatever she uploaded"
+
+
+def test_a_checkpoints_class_is_found_by_its_doctor_file_and_graded_by_a_real_batch(tmp_path):
+    checkpoint = lessons.lesson("B")
+    worth = manifest.total(checkpoint)
+    cls = tmp_path / "class"
+    write(cls / "alice" / "doctor.py", checkpoint.finished.read_text())
+    write(cls / "alice" / "scratch.py", "# tried things here\n")  # not a second candidate
+    write(cls / "bob" / "Doctor.py", checkpoint.finished.read_text())
+    os.chmod(cls, 0o700)
+    out = tmp_path / "graded"
+    ran = subprocess.run(
+        [sys.executable, str(PROJECT / "lab" / "lab_check.py"), "--lesson", "B", "--batch",
+         str(cls), "--output", str(out), "--jobs", "2"],
+        capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
+
+    rows = {r["submission"]: r for r in json.loads((out / "summary.json").read_text())[
+        "submissions"]}
+    assert rows["alice"]["score"] == worth == rows["bob"]["score"], rows
+    told = (out / rows["bob"]["feedback_file"]).read_text()
+    assert "Graded Doctor.py as your doctor.py" in told, told

@@ -7,15 +7,8 @@ opened in headless Chromium, which must log no errors; a screenshot of the page 
 each figure are written to NOTEBOOK_SCREENSHOTS, or to a folder of this test run.
 """
 
-import base64
-import contextlib
-import json
 import os
 import pathlib
-import select
-import shutil
-import subprocess
-import tempfile
 import time
 import xml.etree.ElementTree as ElementTree
 
@@ -24,13 +17,13 @@ import pytest
 from jinja2 import DictLoader
 from nbconvert import HTMLExporter
 
+from cdp import CHROMIUM, Browser
 from lab import lessons, notebook
 import notebooks
 from seed_outputs import SEED
 
 LESSON = lessons.lesson(10)
 SOURCE, COMMITTED = LESSON.folder / notebook.SOURCE, LESSON.folder / notebook.NOTEBOOK
-CHROMIUM = "/usr/bin/chromium"
 SVG = "image/svg+xml"
 
 # What the seed lesson prints under each example, by the id of the notebook cell that is
@@ -234,9 +227,8 @@ def output_folder(tmp_path_factory):
     return folder
 
 
-def test_exported_html_opens_in_chromium_with_no_console_errors(on_finished, output_folder, tmp_path,
-                                                               capsys):
-    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+def test_exported_html_opens_in_chromium_with_no_console_errors(on_finished, output_folder, capsys):
+    if not os.path.exists(CHROMIUM):
         pytest.fail(f"Chromium is needed to open the exported notebook and was not found at "
                     f"{CHROMIUM}. Install Debian's package: apt-get install -y chromium "
                     "(.ci/run does this)")
@@ -247,9 +239,13 @@ def test_exported_html_opens_in_chromium_with_no_console_errors(on_finished, out
     page = output_folder / "walkthrough.html"
     page.write_text(html, encoding="utf-8")
 
-    with Chromium(shutil.which("chromium") or CHROMIUM, tmp_path / "profile") as browser:
-        browser.open(page.as_uri())
-        seen = browser.evaluate("""(() => {
+    with Browser() as browser:
+        view = browser.page()
+        view.send("Emulation.setDeviceMetricsOverride", width=1100, height=900,
+                  deviceScaleFactor=1, mobile=False)
+        view.go(page.as_uri())
+        time.sleep(0.5)  # late scripts: what they log is read with the next replies
+        seen = view.eval("""(() => {
             const figures = [...document.querySelectorAll('.jp-RenderedSVG img, .jp-RenderedSVG svg')];
             return {figures: figures.map(f => { const r = f.getBoundingClientRect();
                         return {x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height,
@@ -259,154 +255,27 @@ def test_exported_html_opens_in_chromium_with_no_console_errors(on_finished, out
                     height: document.documentElement.scrollHeight};
         })()""")
         shot = output_folder / "walkthrough.png"
-        shot.write_bytes(browser.screenshot(0, 0, seen["width"], seen["height"]))
+        view.screenshot(shot, clip=(0, 0, seen["width"], seen["height"]))
         for n, box in enumerate(seen["figures"], 1):
-            (output_folder / f"figure-{n}.png").write_bytes(
-                browser.screenshot(box["x"], box["y"], box["width"], box["height"]))
-        errors = browser.errors
+            view.screenshot(output_folder / f"figure-{n}.png",
+                            clip=(box["x"], box["y"], box["width"], box["height"]))
+        errors = view.errors()
+        # the same watch on a page that does log errors, each kind once: it must see them
+        noisy = output_folder / "errors.html"
+        noisy.write_text("<img src='missing.png'><script>console.error('probe');"
+                         "setTimeout(() => null.x)</script>", encoding="utf-8")
+        probe = browser.page()
+        probe.go(noisy.as_uri())
+        time.sleep(0.5)
+        probe.eval("1")  # one more reply, so that what the page logged meanwhile is read
+        probed = probe.errors()
 
     with capsys.disabled():
         print(f"\nscreenshot of the exported notebook: {shot}")
+    assert {e.split(":")[0] for e in probed} == {"console.error", "uncaught", "log"}, probed
     assert errors == [], f"expected no console errors in {page}; Chromium logged:\n" + "\n".join(errors)
     assert len(seen["figures"]) >= 3, f"expected 3 or more figures on the page; found {seen['figures']}"
     broken = [box for box in seen["figures"] if not box["loaded"] or box["width"] < 200]
     assert broken == [], f"expected every figure to load and be drawn wide; these were not: {broken}"
     assert seen["details"] >= 40, f"expected the cards' <details> blocks on the page; found {seen['details']}"
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"expected a PNG at {shot}"
-
-
-class Chromium:
-    """Headless Chromium, driven over the DevTools protocol on a pipe (--remote-debugging-pipe):
-    JSON messages ending in a NUL byte, read by the browser on fd 3 and written on fd 4.
-
-    It records as errors every console.error and console.assert, every uncaught exception,
-    and every browser log entry at level error (a resource that failed to load, for one).
-    Every wait has a deadline, and a browser that misses one fails the test.
-    """
-
-    FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             "--hide-scrollbars", "--remote-debugging-pipe"]
-
-    def __init__(self, binary, profile, deadline=30):
-        self.binary, self.profile, self.deadline = binary, pathlib.Path(profile), deadline
-        self.errors, self._events, self._buffer, self._next_id = [], [], b"", 0
-
-    def __enter__(self):
-        shutil.rmtree(self.profile, ignore_errors=True)  # a fresh profile every run
-        to_browser, self._commands = os.pipe()
-        self._replies, from_browser = os.pipe()
-        # The browser looks for its pipe on fds 3 and 4. The pipe's ends go in as stdin and
-        # stdout, and the shell moves them there (dash's redirections take one digit only).
-        # A temporary folder of its own, removed with the browser: it puts its singleton
-        # folder (org.chromium.Chromium.*) there. The folder is made at the top of TMPDIR, not
-        # beside the profile: the singleton's socket path must fit a Unix socket's 108 bytes,
-        # and with a longer one Chromium aborts at start.
-        self._scratch = tempfile.mkdtemp(prefix="chromium-")
-        scratch = self._scratch
-        self._process = subprocess.Popen(
-            ["sh", "-c", 'exec "$0" "$@" 3<&0 4>&1 </dev/null >/dev/null', self.binary,
-             *self.FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
-            stdin=to_browser, stdout=from_browser, stderr=subprocess.DEVNULL,
-            env={**os.environ, "TMPDIR": str(scratch)})
-        os.close(to_browser)
-        os.close(from_browser)
-        target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
-        self.session = self.send("Target.attachToTarget",
-                                 {"targetId": target, "flatten": True})["sessionId"]
-        for domain in ("Page", "Runtime", "Log"):
-            self.send(f"{domain}.enable", session=self.session)
-        self.send("Emulation.setDeviceMetricsOverride", {"width": 1100, "height": 900,
-                  "deviceScaleFactor": 1, "mobile": False}, session=self.session)
-        return self
-
-    def __exit__(self, *exc):
-        try:
-            with contextlib.suppress(AssertionError):  # one that will not close is killed below
-                self.send("Browser.close")
-        finally:
-            os.close(self._commands)
-            os.close(self._replies)
-            if self._process.poll() is None:
-                self._process.kill()
-            self._process.wait(timeout=self.deadline)
-            shutil.rmtree(self._scratch, ignore_errors=True)
-        return False
-
-    def open(self, url):
-        """Load `url`, wait for its load event, then give late scripts half a second."""
-        self._events.clear()
-        self.send("Page.navigate", {"url": url}, session=self.session)
-        self._wait_for(lambda: any(e["method"] == "Page.loadEventFired" for e in self._events),
-                       f"the load event of {url}")
-        settle = time.monotonic() + 0.5
-        while time.monotonic() < settle:
-            self._read(settle - time.monotonic())
-
-    def evaluate(self, expression):
-        reply = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True},
-                          session=self.session)
-        assert "exceptionDetails" not in reply, f"the page's script failed: {reply}"
-        return reply["result"]["value"]
-
-    def screenshot(self, x, y, width, height):
-        """PNG bytes of that part of the page, in CSS pixels, however far down it is."""
-        clip = {"x": x, "y": y, "width": max(width, 1), "height": max(height, 1), "scale": 1}
-        reply = self.send("Page.captureScreenshot", {"format": "png", "clip": clip,
-                          "captureBeyondViewport": True}, session=self.session)
-        return base64.b64decode(reply["data"])
-
-    def send(self, method, params=None, session=None):
-        self._next_id += 1
-        message = {"id": self._next_id, "method": method, "params": params or {}}
-        if session:
-            message["sessionId"] = session
-        os.write(self._commands, json.dumps(message).encode() + b"\0")
-        wanted = self._next_id
-        replies = []
-        self._wait_for(lambda: self._take_reply(wanted, replies), f"the reply to {method}")
-        reply = replies[0]
-        assert "error" not in reply, f"Chromium refused {method}: {reply['error']}"
-        return reply.get("result", {})
-
-    def _take_reply(self, wanted, into):
-        for event in self._events:
-            if event.get("id") == wanted:
-                self._events.remove(event)
-                into.append(event)
-                return True
-        return False
-
-    def _wait_for(self, ready, what):
-        deadline = time.monotonic() + self.deadline
-        while not ready():
-            left = deadline - time.monotonic()
-            assert left > 0, f"Chromium did not send {what} within {self.deadline} s"
-            self._read(left)
-
-    def _read(self, timeout):
-        readable, _, _ = select.select([self._replies], [], [], max(timeout, 0))
-        if not readable:
-            return
-        chunk = os.read(self._replies, 1 << 20)
-        assert chunk, f"Chromium closed its end of the pipe (exit code {self._process.poll()})"
-        self._buffer += chunk
-        *messages, self._buffer = self._buffer.split(b"\0")
-        for raw in messages:
-            message = json.loads(raw)
-            self._note_error(message)
-            self._events.append(message)
-
-    def _note_error(self, message):
-        method, params = message.get("method"), message.get("params", {})
-        if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
-            words = " ".join(str(a.get("value", a.get("description", ""))) for a in params["args"])
-            self.errors.append(f"console.{params['type']}: {words}")
-        elif method == "Runtime.exceptionThrown":
-            details = params["exceptionDetails"]
-            self.errors.append("uncaught: " + details.get("exception", {}).get(
-                "description", details.get("text", "")))
-        elif method == "Log.entryAdded" and params["entry"].get("level") == "error":
-            entry = params["entry"]
-            self.errors.append(f"log: {entry.get('text')} {entry.get('url', '')}".strip())
-

@@ -118,14 +118,15 @@ class Outcome:
 
 # -- finding the submissions ---------------------------------------------------------------
 
-def discover(folder, skip=None):
+def discover(folder, skip=None, wanted=HARNESS):
     """The submissions in `folder`, by name: the one place the batch finds them, as
     lab.grading.finder finds them (Gradescope's autograder finds a student's file the same
     way): a folder per student, an LMS's flat download (Canvas, Moodle, Blackboard), or both; a
     file graded from a zip is staged in `skip`/staged. A name the finder cannot place is a
     submission of its own, with its `problem`, never dropped. ValueError, saying what to do,
     when there is no such folder or nothing in it to grade, or when `skip` (the output folder)
-    is the folder itself or inside a submission."""
+    is the folder itself or inside a submission. `wanted`: the student's file (harness.py, or
+    the lab's manifest's student_file: finder.student_file)."""
     folder = pathlib.Path(folder)
     skip = pathlib.Path(skip).resolve() if skip else None
     if folder.is_dir() and skip and (skip == folder.resolve() or any(
@@ -136,9 +137,9 @@ def discover(folder, skip=None):
                          "an output folder of its own.")
     staging = skip / "staged" if skip else pathlib.Path(
         tempfile.mkdtemp(prefix="lab-check-staged-"))
-    return [Submission(one.name, one.folder, one.harness or one.folder / HARNESS, one.note,
+    return [Submission(one.name, one.folder, one.harness or one.folder / wanted, one.note,
                        problem=one.problem)
-            for one in finder.in_class(folder, staging=staging, skip=skip)]
+            for one in finder.in_class(folder, staging=staging, skip=skip, wanted=wanted)]
 
 
 def submissions(folder, skip=None):
@@ -194,7 +195,7 @@ def run(folder, lesson, out, *, fmt=None, jobs=None, plan=None, resume=False, on
     plan = plan or Plan(isolated=isolated, limits=limits or Limits(), select=select,
                         tests=tuple(str(t) for t in tests))
     out = pathlib.Path(out)
-    found = discover(folder, skip=out)
+    found = discover(folder, skip=out, wanted=finder.student_file(lesson))
     previous = read_summary(out)
     if previous is not None and not (resume or only):
         raise ValueError(f"{out} already holds a batch's results ({_count(previous)}). Go on "

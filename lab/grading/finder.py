@@ -1,5 +1,7 @@
 """Finding a student's harness.py: the one way, shared by `lab-check --batch` (batch.discover)
-and Gradescope's autograder (lab/release/autograder.py).
+and Gradescope's autograder (lab/release/autograder.py). A lab whose manifest names another
+`student_file` (a checkpoint's doctor.py) is found the same way under that name
+(`student_file(lesson)`, passed as `wanted`); harness.py below stands for either.
 
 In one student's folder (`in_folder`) the file graded is, in this order: harness.py itself; a
 file named so in another case (Harness.py, HARNESS.PY); one in a folder one level down
@@ -22,6 +24,9 @@ against what its users and tools show, cited where the pattern is defined below)
   Blackboard   Lab 10_jsmith_attempt_2026-12-01-23-59-07_harness.py (assignment, user name,
                Lab 10_jsmith_attempt_2026-12-01-23-59-07.txt          attempt's time; the .txt
                                                                       is its receipt)
+  Gradescope   submission_301/harness.py + submission_metadata.yml   (the export of a whole
+               assignment: the index names each folder's students and its time; see
+               GRADESCOPE_EXPORT)
 
 Files of one student (same LMS, same id) are one submission; a Blackboard student's latest
 attempt is graded, and the note says so. A roster (a CSV with a column of ids, such as
@@ -52,7 +57,7 @@ from dataclasses import dataclass, field, replace
 
 from .escape import file_name, shown_name
 
-HARNESS = "harness.py"
+HARNESS = "harness.py"   # the student's file, unless the lab's manifest names another
 MAX_FILE = 4 * 1024 * 1024   # bytes a harness.py may have, inside a zip or out
 MAX_ZIP = 64 * 1024 * 1024   # bytes of a zip that is opened at all
 MAX_MEMBERS = 10_000         # members of a zip that are looked at
@@ -90,17 +95,27 @@ class Found:
                 "roster": self.roster}
 
 
+def student_file(lesson):
+    """The name of the file a student of `lesson` hands in: its manifest's `student_file`
+    (doctor.py for checkpoint B, doctor_a.py for A), else harness.py. Every finding below
+    takes it as `wanted`."""
+    from . import manifest
+
+    return manifest.read(lesson).get("student_file", HARNESS)
+
+
 # -- one student's folder ------------------------------------------------------------------
 
-def in_folder(folder, staging=None):
+def in_folder(folder, staging=None, wanted=HARNESS):
     """(the file to grade in `folder`, or None; a sentence for the student, or "" when it is
-    plainly harness.py). `staging`: a private folder where a harness.py found in a zip is
-    written (none given: zips are not looked in)."""
+    plainly the file wanted). `staging`: a private folder where a file found in a zip is
+    written (none given: zips are not looked in); `wanted`: the file's name, harness.py unless
+    the lab's manifest names another (`student_file`: doctor.py for checkpoint B)."""
     folder = pathlib.Path(folder)
     if folder.is_symlink():
         return None, (f"The submission {shown_name(folder.name)} is a symbolic link, not a "
                       "folder, and a link is not graded: its work would be whatever it points "
-                      f"to. Submit the folder itself, with your {HARNESS} in it.")
+                      f"to. Submit the folder itself, with your {wanted} in it.")
     if not folder.is_dir():
         return None, f"{shown_name(str(folder))} is not a folder."
     top = _entries(folder)
@@ -108,23 +123,23 @@ def in_folder(folder, staging=None):
     files = [p for p in top if _is_file(p)]
     deeper = [p for _, entries in below for p in entries if _is_file(p)]
     links = [p for p in top + [q for _, e in below for q in e] if p.is_symlink()
-             and p.name.casefold() == HARNESS]
+             and p.name.casefold() == wanted.casefold()]
     for level, candidates in (("", files), ("folder", deeper)):
-        exact = [p for p in candidates if p.name == HARNESS]
-        named = exact or [p for p in candidates if p.name.casefold() == HARNESS]
+        exact = [p for p in candidates if p.name == wanted]
+        named = exact or [p for p in candidates if p.name.casefold() == wanted.casefold()]
         if len(named) == 1:
-            return named[0], _note_for(folder, named[0])
+            return named[0], _note_for(folder, named[0], wanted)
         if len(named) > 1:
-            return None, _ambiguous(folder, named)
+            return None, _ambiguous(folder, named, wanted)
     if links:
-        return None, (f"Your {HARNESS} ({_rel(folder, links[0])}) is a symbolic link, and a "
+        return None, (f"Your {wanted} ({_rel(folder, links[0])}) is a symbolic link, and a "
                       "link is not graded: its work would be whatever it points to. Upload "
                       "the file itself.")
     zips = [p for p in files + deeper if p.suffix.casefold() == ".zip"]
     if zips and staging is not None:
         chosen = []
         for archive in zips:
-            member, said = from_zip(archive, staging)
+            member, said = from_zip(archive, staging, wanted)
             if member is not None:
                 chosen.append((archive, member, said))
             elif said:
@@ -133,17 +148,17 @@ def in_folder(folder, staging=None):
             archive, member, said = chosen[0]
             return member, said
         if len(chosen) > 1:
-            return None, _ambiguous(folder, [a for a, _, _ in chosen])
+            return None, _ambiguous(folder, [a for a, _, _ in chosen], wanted)
     python = [p for p in files + deeper if p.suffix.casefold() == ".py"]
     if len(python) == 1:
-        return python[0], (f"Graded {_rel(folder, python[0])} as your {HARNESS}: it is the "
-                           f"only Python file you submitted. Next time, name it {HARNESS}.")
+        return python[0], (f"Graded {_rel(folder, python[0])} as your {wanted}: it is the "
+                           f"only Python file you submitted. Next time, name it {wanted}.")
     if not python:
-        return None, (f"Your submission holds no Python file. Upload your {HARNESS} (the "
+        return None, (f"Your submission holds no Python file. Upload your {wanted} (the "
                       "file with your filled-in gaps) and submit again.")
     shown = ", ".join(_rel(folder, p) for p in python[:8])
     return None, (f"Your submission holds {len(python)} Python files ({shown}) and none called "
-                  f"{HARNESS}, so it is not clear which one to grade. Upload your {HARNESS} "
+                  f"{wanted}, so it is not clear which one to grade. Upload your {wanted} "
                   "and submit again.")
 
 
@@ -174,34 +189,34 @@ def _rel(folder, path):
         return shown_name(path.name)
 
 
-def _note_for(folder, path):
+def _note_for(folder, path, wanted=HARNESS):
     rel = _rel(folder, path)
     if path.parent != folder:
-        return (f"Graded {rel}: your {HARNESS} was inside a folder. Next time, upload the "
+        return (f"Graded {rel}: your {wanted} was inside a folder. Next time, upload the "
                 "file itself.")
-    if path.name != HARNESS:
-        return f"Graded {rel} as your {HARNESS}. Next time, name it {HARNESS}, in lower case."
+    if path.name != wanted:
+        return f"Graded {rel} as your {wanted}. Next time, name it {wanted}, in lower case."
     return ""
 
 
-def _ambiguous(folder, paths):
+def _ambiguous(folder, paths, wanted=HARNESS):
     shown = " and ".join(_rel(folder, p) for p in paths[:4])
-    return (f"Your submission holds {shown}: more than one file could be your {HARNESS}, and "
+    return (f"Your submission holds {shown}: more than one file could be your {wanted}, and "
             "grading the wrong one would be worse than asking. Submit just the one.")
 
 
 # -- zips -----------------------------------------------------------------------------------
 
-def from_zip(archive, staging):
-    """(the path in `staging` of the harness.py read from the zip `archive`, or None; a
-    sentence: a note when one was found, why not when the zip is refused, "" when the zip
-    simply holds no harness.py)."""
+def from_zip(archive, staging, wanted=HARNESS):
+    """(the path in `staging` of the file named `wanted` (harness.py) read from the zip
+    `archive`, or None; a sentence: a note when one was found, why not when the zip is
+    refused, "" when the zip simply holds no such file)."""
     archive = pathlib.Path(archive)
     shown = shown_name(archive.name)
     try:
         if os.lstat(archive).st_size > MAX_ZIP:
             return None, (f"{shown} is larger than {MAX_ZIP // 2**20} MiB, so it was not "
-                          f"opened. Upload your {HARNESS} itself.")
+                          f"opened. Upload your {wanted} itself.")
         with open(archive, "rb") as raw:  # zipfile parses every entry the directory holds
             record = zipfile._EndRecData(raw)  # before any can be counted: its size first
         if record and record[zipfile._ECD_SIZE] > MAX_DIRECTORY:
@@ -210,14 +225,14 @@ def from_zip(archive, staging):
             members = opened.infolist()[:MAX_MEMBERS + 1]
             if len(members) > MAX_MEMBERS:
                 return None, f"{shown} holds more than {MAX_MEMBERS} files; it was not opened."
-            return _member(opened, members, archive, pathlib.Path(staging))
+            return _member(opened, members, archive, pathlib.Path(staging), wanted)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError,
             NotImplementedError) as error:
         return None, (f"{shown} could not be read as a zip ({type(error).__name__}). Upload "
-                      f"your {HARNESS} itself.")
+                      f"your {wanted} itself.")
 
 
-def _member(opened, members, archive, staging):
+def _member(opened, members, archive, staging, wanted):
     shown = shown_name(archive.name)
     names = {}
     for info in members:
@@ -226,44 +241,44 @@ def _member(opened, members, archive, staging):
     if unsafe:
         return None, (f"{shown} holds a file named {shown_name(unsafe[0])}, a path that points "
                       "outside the zip. Such a zip is not opened: zip your folder again, or "
-                      f"upload your {HARNESS} itself.")
-    wanted = []
+                      f"upload your {wanted} itself.")
+    found = []
     for name, infos in names.items():
         parts = [p for p in name.split("/") if p]
         if (not parts or name.endswith("/") or len(parts) > 2
                 or any(p.startswith(".") or p in SKIPPED for p in parts)):
             continue
-        if parts[-1].casefold() == HARNESS:
-            wanted.append((len(parts), parts[-1] != HARNESS, name, infos))
-    if not wanted:
+        if parts[-1].casefold() == wanted.casefold():
+            found.append((len(parts), parts[-1] != wanted, name, infos))
+    if not found:
         return None, ""
-    wanted.sort(key=lambda w: w[:3])
-    best = [w for w in wanted if w[:2] == wanted[0][:2]]
+    found.sort(key=lambda w: w[:3])
+    best = [w for w in found if w[:2] == found[0][:2]]
     if len(best) > 1 or len(best[0][3]) > 1:
-        return None, (f"{shown} holds more than one {HARNESS} "
+        return None, (f"{shown} holds more than one {wanted} "
                       f"({', '.join(shown_name(w[2]) for w in best[:4])}), so it is not clear "
                       "which one to grade. Submit just the one.")
     name, info = best[0][2], best[0][3][0]
     kind = stat.S_IFMT(info.external_attr >> 16)
     if kind == stat.S_IFLNK:
         return None, (f"The {shown_name(name)} in {shown} is a symbolic link, and a link is "
-                      f"not graded. Zip the file itself, or upload your {HARNESS}.")
+                      f"not graded. Zip the file itself, or upload your {wanted}.")
     if info.flag_bits & 0x1:
-        return None, f"{shown} is encrypted; upload your {HARNESS} itself."
+        return None, f"{shown} is encrypted; upload your {wanted} itself."
     if info.file_size > MAX_FILE:
-        return None, _too_large(name, shown)
+        return None, _too_large(name, shown, wanted)
     with opened.open(info) as member:
         data = member.read(MAX_FILE + 1)
     if len(data) > MAX_FILE:
-        return None, _too_large(name, shown)
-    target = _stage(staging, archive, data)
+        return None, _too_large(name, shown, wanted)
+    target = _stage(staging, archive, data, wanted)
     return target, (f"Graded {shown_name(name)} from your {shown}. Next time, upload the "
                     "file itself.")
 
 
-def _too_large(name, shown):
+def _too_large(name, shown, wanted):
     return (f"The {shown_name(name)} in {shown} unpacks to more than {MAX_FILE // 2**20} MiB, "
-            "far more than a harness.py: it was not unpacked.")
+            f"far more than a {wanted}: it was not unpacked.")
 
 
 def _unsafe(name):
@@ -272,15 +287,16 @@ def _unsafe(name):
             or re.match(r"^[A-Za-z]:", name) is not None)
 
 
-def _stage(staging, archive, data):
-    """Write `data` as harness.py in a folder of its own under `staging` (made private), named
-    after the zip's path, and return its path. The name is never the member's own."""
+def _stage(staging, archive, data, wanted=HARNESS):
+    """Write `data` as `wanted` (harness.py) in a folder of its own under `staging` (made
+    private), named after the zip's path, and return its path. The name is never the
+    member's own."""
     staging.mkdir(parents=True, exist_ok=True, mode=0o700)
     os.chmod(staging, 0o700)
     own = staging / file_name(os.fsencode(os.path.abspath(archive)))
     own.mkdir(exist_ok=True, mode=0o700)
-    target = own / HARNESS
-    partial = own / f".{HARNESS}.partial"
+    target = own / wanted
+    partial = own / f".{wanted}.partial"
     fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
     with open(fd, "wb") as out:
         out.write(data)
@@ -324,22 +340,32 @@ class _Group:
     late: bool = False
 
 
-def in_class(folder, *, staging, roster=None, skip=None, timezone=None):
+def in_class(folder, *, staging, roster=None, skip=None, timezone=None, wanted=HARNESS):
     """Every submission in the class folder `folder`, as Found, by name. `staging`: a private
     folder for files taken from zips; `roster`: a Roster, or None; `skip`: a path never looked
     at (the output folder); `timezone`: a tzinfo for the LMS's times that carry none (default
-    UTC). ValueError, saying what to do, when `folder` is no folder or holds nothing."""
+    UTC); `wanted`: the student's file, harness.py unless the lab names another. ValueError,
+    saying what to do, when `folder` is no folder or holds nothing."""
     folder = pathlib.Path(folder)
     if not folder.is_dir():
         raise ValueError(f"{folder} is not a folder. Name the folder of the class's submissions: "
-                         f"one folder per student, each with its {HARNESS}, or the files of an "
+                         f"one folder per student, each with its {wanted}, or the files of an "
                          "LMS's download, unzipped.")
     skip = pathlib.Path(skip).resolve() if skip else None
     staging = pathlib.Path(staging)
     zone = timezone or datetime.timezone.utc
     found, groups, loose = [], {}, []
+    exported = gradescope_export(folder, zone)
     for entry in _entries(folder):
         if skip is not None and entry.resolve() == skip:
+            continue
+        if entry.name == GRADESCOPE_EXPORT and exported is not None:
+            continue  # the export's own index, read above
+        if exported and entry.name in exported and _is_dir(entry):
+            harness, said = in_folder(entry, staging / "folders", wanted)
+            known = exported[entry.name]
+            shown = f"{known['lms_name']} ({entry.name})" if known["lms_name"] else entry.name
+            found.append(_made(shown, entry, harness, said, sources=(entry.name,), **known))
             continue
         if entry.is_symlink() or entry.is_dir():
             moodle = MOODLE.match(entry.name) if not entry.is_symlink() else None
@@ -348,7 +374,7 @@ def in_class(folder, *, staging, roster=None, skip=None, timezone=None):
                 groups.setdefault(key, _Group("moodle", moodle["id"], moodle["who"]))
                 groups[key].files.append((entry, None, None))
                 continue
-            harness, said = in_folder(entry, staging / "folders")
+            harness, said = in_folder(entry, staging / "folders", wanted)
             found.append(_made(entry.name, entry, harness, said, sources=(entry.name,)))
             continue
         placed = _place(entry.name, zone)
@@ -360,7 +386,7 @@ def in_class(folder, *, staging, roster=None, skip=None, timezone=None):
         group.files.append((entry, own, when))
         group.late |= late
     for (lms, student), group in sorted(groups.items()):
-        found.append(_from_group(folder, group, staging, roster))
+        found.append(_from_group(folder, group, staging, roster, wanted))
     for entry in loose:
         found.append(Found(name=entry.name, harness=None, folder=folder, sources=(entry.name,),
                            problem=unplaced(entry.name)))
@@ -377,10 +403,88 @@ def in_class(folder, *, staging, roster=None, skip=None, timezone=None):
                                                                    else "")
         raise ValueError(f"{folder} holds no submission folders and no file an LMS named"
                          f"{f' (only {some})' if loose else ''}. "
-                         f"Each submission is a folder with its {HARNESS} in it ({folder}/alice/"
-                         f"{HARNESS}, ...), or the files of Canvas's, Moodle's or Blackboard's "
+                         f"Each submission is a folder with its {wanted} in it ({folder}/alice/"
+                         f"{wanted}, ...), or the files of Canvas's, Moodle's or Blackboard's "
                          "download, unzipped, as they come.")
     return sorted(unique, key=lambda one: one.name)
+
+
+# Gradescope's "Export Submissions" of an assignment: a folder per submission (submission_<id>/,
+# the student's files inside) and, beside them, submission_metadata.yml, keyed by those folders'
+# names, each with its :submitters: (:name:, :sid:, :email:), :created_at: (the submission's
+# time, a YAML timestamp) and :score:. Read so by Otter Grade's GradescopeParser
+# (ucbds-infra/otter-grader, otter/grade/metadata.py: yaml.safe_load, then each folder's
+# [":submitters"][...][":name"]) and by course scripts that rename an export by :sid: and list
+# :created_at: and :history:. (Gradescope's autograder, by contrast, is given one submission's
+# submission_metadata.json: lab.release.autograder reads that.)
+GRADESCOPE_EXPORT = "submission_metadata.yml"
+MAX_EXPORT = 64 * 1024 * 1024  # bytes of a submission_metadata.yml that is read at all
+
+
+def gradescope_export(folder, zone=datetime.timezone.utc):
+    """{folder name: what Found takes of it (lms, student_id, lms_name, submitted, roster)}
+    from the Gradescope export index `folder`/submission_metadata.yml; None when there is no
+    such file. A file that cannot be read, or an entry that is not of the export's form, gives
+    nothing for it, and its folder is then graded as any student's folder is, by its name.
+    A time without an offset is read in `zone`."""
+    path = pathlib.Path(folder) / GRADESCOPE_EXPORT
+    if not _is_file(path):
+        return None
+    try:
+        import yaml  # the instructor's extra (pyproject.toml): only an export needs it
+    except ImportError:
+        return {}
+    try:
+        if os.lstat(path).st_size > MAX_EXPORT:
+            return {}
+        with open(path, "rb") as opened:
+            index = yaml.load(opened, Loader=_export_loader())
+    except (OSError, yaml.YAMLError, ValueError, RecursionError):
+        return {}
+    read = {}
+    for key, entry in (index.items() if isinstance(index, dict) else ()):
+        if not isinstance(entry, dict):
+            continue
+        people = [p for p in entry.get(":submitters") or [] if isinstance(p, dict)] \
+            if isinstance(entry.get(":submitters"), list) else []
+        names = [str(p.get(":name") or "").strip() for p in people]
+        ids = [str(p.get(":sid") or p.get(":email") or "").strip() for p in people]
+        when = entry.get(":created_at")
+        if isinstance(when, str):
+            try:
+                when = datetime.datetime.fromisoformat(when.strip())
+            except ValueError:
+                when = None
+        if not isinstance(when, datetime.datetime):
+            when = None
+        elif when.tzinfo is None:
+            when = when.replace(tzinfo=zone)
+        who = " & ".join(n for n in names if n)
+        read[str(key)] = dict(
+            lms="gradescope", student_id=", ".join(i for i in ids if i),
+            lms_name=who, submitted=when,
+            roster={"name": who, "email": ", ".join(
+                str(p.get(":email") or "").strip() for p in people if p.get(":email"))}
+            if who else {})
+    return read
+
+
+def _export_loader():
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        """Safe loading, and a tag it does not know (the export's Ruby objects, as in
+        `!ruby/object:...`) read as the plain value it tags, never constructed."""
+
+    def plain(loader, suffix, node):
+        if isinstance(node, yaml.MappingNode):
+            return loader.construct_mapping(node, deep=True)
+        if isinstance(node, yaml.SequenceNode):
+            return loader.construct_sequence(node, deep=True)
+        return loader.construct_scalar(node)
+
+    Loader.add_multi_constructor("!", plain)
+    return Loader
 
 
 def unplaced(name):
@@ -417,7 +521,7 @@ def _place(name, zone):
     return None
 
 
-def _from_group(folder, group, staging, roster):
+def _from_group(folder, group, staging, roster, wanted=HARNESS):
     """The Found of one student's files in a flat LMS download."""
     person = roster.person(group.student_id) if roster else {}
     name = person.get("name") or _readable(group)
@@ -431,7 +535,7 @@ def _from_group(folder, group, staging, roster):
         if len(folders) > 1:
             return Found(name=name, harness=None, folder=folder, problem=(
                 f"Moodle gave this student {len(folders)} folders; grade one by hand."), **common)
-        harness, said = in_folder(folders[0], staging / "folders")
+        harness, said = in_folder(folders[0], staging / "folders", wanted)
         return _made(name, folders[0], harness, said, **common)
     files = [(p, own, when) for p, own, when in group.files if own]
     times = sorted({when for _, _, when in files if when})
@@ -441,40 +545,40 @@ def _from_group(folder, group, staging, roster):
         note = (f"Graded your latest attempt, of {times[-1]:%Y-%m-%d %H:%M}; "
                 f"{len(times) - 1} earlier one{'s' if len(times) > 2 else ''} not graded.")
     submitted = times[-1] if times else None
-    harness, said = _pick([(p, own) for p, own, _ in files], staging)
+    harness, said = _pick([(p, own) for p, own, _ in files], staging, wanted)
     said = " ".join(s for s in (note, said) if s)
     return _made(name, folder, harness, said, submitted=submitted, **common)
 
 
-def _pick(candidates, staging):
+def _pick(candidates, staging, wanted=HARNESS):
     """(the file to grade among one student's LMS-named files, or None; a sentence)."""
     def plain(own):
         return RESENT.sub("", own).casefold()
 
-    exact = [(p, own) for p, own in candidates if plain(own) == HARNESS]
+    exact = [(p, own) for p, own in candidates if plain(own) == wanted.casefold()]
     if len(exact) == 1:
         path, own = exact[0]
-        return path, ("" if RESENT.sub("", own) == HARNESS else
-                      f"Graded {shown_name(own)} as your {HARNESS}.")
+        return path, ("" if RESENT.sub("", own) == wanted else
+                      f"Graded {shown_name(own)} as your {wanted}.")
     if len(exact) > 1:
-        return None, ("You handed in more than one harness.py ("
+        return None, (f"You handed in more than one {wanted} ("
                       f"{', '.join(shown_name(o) for _, o in exact[:4])}), so it is not clear "
                       "which one to grade. Hand in just the one.")
     zips = [(p, own) for p, own in candidates if own.casefold().endswith(".zip")]
     for path, own in zips:
-        member, said = from_zip(path, staging / "zips")
+        member, said = from_zip(path, staging / "zips", wanted)
         if member is not None or said:
             return member, said
     python = [(p, own) for p, own in candidates if own.casefold().endswith(".py")]
     if len(python) == 1:
-        return python[0][0], (f"Graded {shown_name(python[0][1])} as your {HARNESS}: it is the "
-                              f"only Python file you handed in. Next time, name it {HARNESS}.")
+        return python[0][0], (f"Graded {shown_name(python[0][1])} as your {wanted}: it is the "
+                              f"only Python file you handed in. Next time, name it {wanted}.")
     if not python:
-        return None, (f"You handed in no {HARNESS} and no other Python file "
+        return None, (f"You handed in no {wanted} and no other Python file "
                       f"({', '.join(shown_name(o) for _, o in candidates[:4]) or 'nothing'}).")
     return None, (f"You handed in {len(python)} Python files "
                   f"({', '.join(shown_name(o) for _, o in python[:4])}) and none called "
-                  f"{HARNESS}, so it is not clear which one to grade.")
+                  f"{wanted}, so it is not clear which one to grade.")
 
 
 def _readable(group):

@@ -174,7 +174,8 @@ def export(folder, out, lesson, *, kind="canvas", policy=LatePolicy(), due=None,
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     zone = due.tzinfo if due else None
     found = {shown_name(one.name): one for one in
-             finder.in_class(folder, staging=out / "staged", skip=out, timezone=zone)}
+             finder.in_class(folder, staging=out / "staged", skip=out, timezone=zone,
+                             wanted=finder.student_file(lesson))}
     points = total(lesson)
     column = assignment or f"Lesson {lesson.number}: {title(lesson)}"
     rows, late, unmatched, held = [], 0, [], []
@@ -254,10 +255,16 @@ def _row(entry, one, roster, policy, due, points):
 
 
 def _gradescope_times(one, submitted):
-    """(the submission's time, the due date) from a Gradescope submission_metadata.json beside
-    the file graded, when there is one; else (`submitted`, None)."""
-    for folder in (one.folder, one.harness.parent):
-        path = pathlib.Path(folder) / "submission_metadata.json"
+    """(the submission's time, the due date) from a Gradescope submission_metadata.json, when
+    the LMS's download gave no time and the student's folder is laid out as Gradescope's
+    autograder is given one submission (FOLDER/submission_metadata.json beside FOLDER/submission/,
+    the file graded inside the latter); else (`submitted`, None). Never from a file among the
+    student's own: one the student uploaded would set their own time and due date."""
+    folder = pathlib.Path(one.folder)
+    uploaded = folder / "submission"
+    if submitted is None and pathlib.Path(one.harness).is_relative_to(uploaded) \
+            and uploaded.is_dir() and not uploaded.is_symlink():
+        path = folder / "submission_metadata.json"
         if path.is_file() and not path.is_symlink():
             try:
                 meta = json.loads(path.read_text(encoding="utf-8")[:1_000_000])

@@ -21,19 +21,11 @@ def main(args, lesson):
               "Gradescope autograder with --gradescope FILE.zip, or both; nothing else goes "
               "with it.", file=sys.stderr)
         return 2
-    from .. import course
     from . import edition, gradescope, leaks
 
     if edition.held_back(lesson):
         print(f"lab_check: lesson {lesson.number} is not handed out yet: "
               f"{edition.held_back(lesson)}.", file=sys.stderr)
-        return 2
-    if args.gradescope and edition.grader_only(lesson):
-        print(f"lab_check: lesson {lesson.number}'s Gradescope autograder is not made: its tests "
-              f"need files only the grader keeps ({', '.join(edition.grader_only(lesson))}, and "
-              f"lesson {course.find(course.find(lesson.number).builds_on).label}'s finished harness), which the zip does not carry yet. Grade its "
-              "submissions in the course's project: lab-check --harness FILE --lesson "
-              f"{lesson.number}.", file=sys.stderr)
         return 2
     if getattr(args, "late_policy", None):
         from ..grading.gradebook import LatePolicy

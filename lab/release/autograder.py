@@ -4,8 +4,9 @@
 
 Gradescope lays a submission out under ROOT (AUTOGRADER_ROOT, else /autograder): the student's
 files in ROOT/submission, the results expected in ROOT/results/results.json. The file graded
-is found as a batch finds it (lab.grading.finder.in_folder): submission/harness.py, in any
-case; failing that, one a folder down (the student uploaded a folder) or in a zip; failing
+is found as a batch finds it (lab.grading.finder.in_folder): submission/harness.py (or the
+file the lab's manifest names, `student_file`: a checkpoint's doctor.py), in any case; failing
+that, one a folder down (the student uploaded a folder) or in a zip; failing
 that, the only Python file there is, under whatever name. Several Python files and none called
 harness.py, two harness.py as good as each other, a link, or nothing at all, is a score of 0
 with a sentence saying what to upload. The grade is written in Gradescope's format
@@ -47,11 +48,12 @@ from ..grading.results import Grade
 HARNESS = "harness.py"
 
 
-def find_submission(folder, staging=None):
+def find_submission(folder, staging=None, wanted=HARNESS):
     """(the file to grade or None, a sentence for the student or ""), found as the batch finds
-    one (lab.grading.finder.in_folder): harness.py in any case, one folder down, in a zip
-    (read into `staging`, a private folder), else the only Python file."""
-    return finder.in_folder(folder, staging)
+    one (lab.grading.finder.in_folder): `wanted` (harness.py, or the lab's manifest's
+    student_file) in any case, one folder down, in a zip (read into `staging`, a private
+    folder), else the only Python file."""
+    return finder.in_folder(folder, staging, wanted)
 
 
 class GraderFailed(Exception):
@@ -94,9 +96,10 @@ def run(lesson, root, show_hidden=False, late_policy=None):
         raise GraderFailed(f"no sandbox can start here: {problem}")
     staging = tempfile.mkdtemp(prefix="lab-autograder-")  # a file read from a zip lands here
     try:
-        harness, note = find_submission(root / "submission", staging)
+        wanted = finder.student_file(lesson)
+        harness, note = find_submission(root / "submission", staging, wanted)
         if harness is None:
-            result = Grade(lesson=lesson.number, title=manifest.title(lesson), harness=HARNESS,
+            result = Grade(lesson=lesson.number, title=manifest.title(lesson), harness=wanted,
                            problem=note)
         else:
             result = dataclasses.replace(chosen.grade(harness, lesson),

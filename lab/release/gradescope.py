@@ -15,9 +15,19 @@ the zip's root:
     pyproject.toml, lab/, damaged.py ...     the lab, as the edition has it
     lessons/NN-name/  tests.py (all of them), manifest.toml, scenarios.py, starter.py, hints
 
-Never in it: finished.py, right/, wrong/. On Gradescope the grader runs as root and the
-student's code as a user of its own (lab.grading.isolation), which can read nothing under
-lessons/: a submission that goes looking finds the lab, which holds no answer, and nothing else.
+Never in it: the lesson's finished.py, right/, wrong/. On Gradescope the grader runs as root
+and the student's code as a user of its own (lab.grading.isolation), which can read nothing
+under lessons/: a submission that goes looking finds the lab, which holds no answer, and
+nothing else.
+
+A checkpoint (A, B) grades a student's doctor file against harnesses that are an earlier lab's
+finished harness with one idea taken out (lab.checkup, lab.harnesses): its tests need what its
+manifest's [release] grader_only names (harnesses/, the walkthrough's patch) and the base lab's
+finished.py, which the grader patches. Its zip carries them under lessons/ with the tests, where
+setup.sh makes them root's alone like the hidden tests (`grader_kept` lists them, for the leak
+check), and lab/starter.py, which fills the base harness's gaps. The base lab's folder holds
+that finished.py and a tests.py with no test in it, so that the course still finds the lab
+(lab.course: a lab is written once its folder has a tests.py); none of its own tests.
 """
 
 import importlib.metadata
@@ -29,7 +39,7 @@ import tempfile
 from lab import tomlread
 import zipfile
 
-from .. import lessons, module_run
+from .. import course, lessons, module_run
 from ..grading import manifest
 from . import edition, readme
 
@@ -114,6 +124,8 @@ def build(lesson, zip_path, show_hidden=False, late_policy=None):
         for name in LESSON_FILES:
             if (lesson.folder / name).is_file():
                 shutil.copyfile(lesson.folder / name, target / name)
+        if edition.grader_only(lesson):
+            _carry_grader_files(lesson, folder)
         facts = readme.Facts(lesson=lesson.number, title=manifest.title(lesson), visible=0,
                              visible_points=0, hidden=0, hidden_points=0, has_notebook=False,
                              python=edition.requires_python())
@@ -130,6 +142,50 @@ def build(lesson, zip_path, show_hidden=False, late_policy=None):
                     info.external_attr = (0o755 if executable else 0o644) << 16
                     archive.writestr(info, path.read_bytes())
     return zip_path
+
+
+BASE_TESTS = '''"""No tests: this autograder grades checkpoint {checkpoint}, whose harnesses are this lab's
+finished harness (finished.py, beside this file) with one idea taken out. The folder is here
+for that file alone; the lab's own tests are in its own autograder."""
+'''
+
+
+def base_lab(lesson):
+    """The lab whose finished harness a checkpoint's harnesses are patched from: the one it
+    builds on (lessons/course.toml), as a Lesson."""
+    return lessons.lesson(course.find(lesson.number).builds_on)
+
+
+def grader_kept(lesson):
+    """The paths in `lesson`'s zip that hold an answer and are the grader's alone (setup.sh
+    makes every file under lessons/ unreadable to other users): for a checkpoint, what its
+    manifest's grader_only names and the base lab's finished.py; () for a lesson."""
+    if not edition.grader_only(lesson):
+        return ()
+    base = base_lab(lesson)
+    return tuple(pathlib.PurePosixPath("lessons", lesson.folder.name, name)
+                 for name in edition.grader_only(lesson)) + (
+        pathlib.PurePosixPath("lessons", base.folder.name, "finished.py"),)
+
+
+def _carry_grader_files(lesson, folder):
+    """Into the zip's `folder`, what a checkpoint's tests need beyond its own files: its
+    grader-only files, its ideas, the base lab's finished harness (with a tests.py of no tests,
+    so the course counts that lab written), and the lab's starter.py, whose `solve` fills that
+    harness's gaps before a patch is applied."""
+    target = folder / "lessons" / lesson.folder.name
+    for name in edition.grader_only(lesson) + ["ideas.toml"]:
+        source = lesson.folder / name
+        if source.is_dir():
+            shutil.copytree(source, target / name, ignore=edition.IGNORED)
+        elif source.is_file():
+            shutil.copyfile(source, target / name)
+    base = base_lab(lesson)
+    (folder / "lessons" / base.folder.name).mkdir()
+    shutil.copyfile(base.finished, folder / "lessons" / base.folder.name / "finished.py")
+    (folder / "lessons" / base.folder.name / "tests.py").write_text(
+        BASE_TESTS.format(checkpoint=lesson.number))
+    shutil.copyfile(lessons.PROJECT / "lab" / "starter.py", folder / "lab" / "starter.py")
 
 
 def requirements():

@@ -98,11 +98,20 @@ def _unquoted(line):
 
 
 def leaks_in(path, lesson):
-    """`leaks` of a folder, or of a zip file's contents."""
+    """`leaks` of a folder, or of a zip file's contents. A Gradescope autograder zip (one with
+    run_autograder at its top) keeps its grader's own files (lab.release.gradescope.grader_kept:
+    a checkpoint's harnesses and the finished harness they are patched from, all under lessons/,
+    which its setup.sh closes to the student's code); everything else in it is searched."""
     path = pathlib.Path(path)
     if not zipfile.is_zipfile(path):
         return leaks(path, lesson)
     with tempfile.TemporaryDirectory(prefix="lab-release-leaks-") as scratch:
         with zipfile.ZipFile(path) as archive:
             archive.extractall(scratch)
-        return leaks(scratch, lesson)
+            names = archive.namelist()
+        kept = ()
+        if "run_autograder" in names:
+            from .gradescope import grader_kept
+
+            kept = grader_kept(lesson)
+        return leaks(scratch, lesson, kept=kept)

@@ -1,6 +1,6 @@
 """The grader's side of the sandbox: one zygote a grading, one clean process a test.
 
-`Zygote` starts the sandbox (isolation.py) for one submission and keeps it for the whole
+`Zygote` starts the sandbox (launch.py) for one submission and keeps it for the whole
 grading. `Zygote.open()` asks it to fork the process for one test and returns a
 `StudentProcess`, which sends requests and reads answers, never waiting longer than the time
 limit for one answer, and reading the process's output all the while (its first and last few
@@ -23,6 +23,7 @@ import socket
 import time
 
 from .. import isolation, problems
+from . import launch
 from ..inside import protocol
 from ..inside.protocol import Codec, NotPlain, Limits
 
@@ -114,8 +115,8 @@ class Zygote:
         """Start the sandbox now, without waiting for it: the worker does its own starting
         meanwhile, and the first test finds it ready."""
         if self._launched is None and self._launching is None:
-            self._launching = isolation.launch(self.kind, self.bundle, self.snapshot,
-                                               self.private, self.limits.memory_mb)
+            self._launching = launch.launch(self.kind, self.bundle, self.snapshot,
+                                            self.private, self.limits.memory_mb)
 
     def _start(self):
         self.warm()
@@ -204,7 +205,7 @@ class Zygote:
     def _fork_request(self):
         return {"op": "fork", "memory_mb": self.limits.memory_mb,
                 "cpu_seconds": max(10, CPU_FACTOR * self.limits.seconds),
-                "processes": isolation.processes_allowed(self.kind)}
+                "processes": launch.processes_allowed(self.kind)}
 
     def fork(self, fds):
         return self._ask(self._fork_request(), fds)["pid"]
