@@ -64,6 +64,7 @@ def grade(harness_file: str | os.PathLike[str], lesson: Lesson, *,
             public = folders.enter_context(tidy.GraderFolder("public"))
             os.chmod(public, 0o711)
         else:
+            assert warm.private is not None and warm.public is not None  # (a Warm in use)
             private, public = warm.private, warm.public
         snapshot = os.path.join(private, "harness.py")
         problem, facts["sha256"] = _prepare(harness_file, snapshot)

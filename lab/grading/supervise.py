@@ -16,23 +16,30 @@ folder. `run` returns that frame, or an Outcome standing for every test: a failu
 worker was killed, an error when it ran past its ceiling.
 """
 
+from __future__ import annotations
+
 import os
 import selectors
 import signal
 import subprocess
 import time
+from typing import TYPE_CHECKING, Any, Literal
 
 from .. import module_run
 from . import manifest, problems, tidy
 from .inside import protocol
 from .results import Outcome
 
+if TYPE_CHECKING:
+    from ..lessons import Lesson
+    from .inside.protocol import Job, Limits
+
 PROJECT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STARTUP = 60  # seconds for starting Python and pytest, on a slow machine, on top of the tests
 STOP_GRACE = 5  # seconds a worker told to stop has to close its sandbox before it is killed
 
 
-def run(job, private, lesson):
+def run(job: Job, private: str, lesson: Lesson) -> dict[str, Any] | Outcome:
     """Run `job` in a worker working in `private`; its frame (a dict), or an Outcome."""
     ceiling = ceiling_for(lesson, job.limits)
     results_r, results_w = os.pipe()
@@ -100,23 +107,27 @@ class Warm:
     so the sandbox that reads it stays the same. A Job it cannot take (another isolation,
     other limits) or a worker that died starts a new one. Use it in a with block."""
 
-    def __init__(self):
-        self.private = self.public = None
-        self._folders, self._worker, self._results, self._key = [], None, None, None
+    def __init__(self) -> None:
+        self.private: str | None = None
+        self.public: str | None = None
+        self._folders: list[tidy.GraderFolder] = []
+        self._worker: subprocess.Popen[bytes] | None = None
+        self._results: int | None = None
+        self._key: tuple[object, ...] | None = None
 
-    def __enter__(self):
+    def __enter__(self) -> Warm:
         self._folders = [tidy.GraderFolder("grade"), tidy.GraderFolder("public")]
         self.private, self.public = (folder.path for folder in self._folders)
         os.chmod(self.public, 0o711)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         self._stop()
         for folder in self._folders:
             folder.__exit__(None, None, None)
         return False
 
-    def run(self, job, lesson):
+    def run(self, job: Job, lesson: Lesson) -> dict[str, Any] | Outcome:
         """As `run`, from the kept worker: its frame (a dict), or an Outcome."""
         key = (job.isolation, job.limits, job.snapshot, job.public)
         if self._worker is None or self._worker.poll() is not None or key != self._key:
@@ -128,7 +139,8 @@ class Warm:
         ceiling = ceiling_for(lesson, job.limits)
         try:
             try:
-                protocol.write_frame(self._worker.stdin.fileno(), {"job": job.to_dict()})
+                protocol.write_frame(self._worker.stdin.fileno(),  # type: ignore[union-attr]
+                                     {"job": job.to_dict()})
             except OSError:
                 pass  # it died: reading says how
             frame = _read_one(self._results, time.monotonic() + ceiling, self._worker)
@@ -144,7 +156,7 @@ class Warm:
     def _stop(self):
         if self._worker is not None:
             try:
-                self._worker.stdin.close()  # no more Jobs: it closes its sandbox and ends
+                self._worker.stdin.close()  # type: ignore[union-attr]  # no more Jobs: it ends
             except OSError:
                 pass
             try:
@@ -183,7 +195,7 @@ def _read_one(fd, deadline, worker):
                     return frame
 
 
-def stop(worker, grace=STOP_GRACE):
+def stop(worker: subprocess.Popen[bytes], grace: float = STOP_GRACE) -> None:
     """End the worker: asked first (SIGTERM: it ends its tests and closes its sandbox, whose
     processes may run as another user), killed if it has not ended in `grace` seconds."""
     if worker.poll() is None:
@@ -229,7 +241,7 @@ def _read(worker, fd, deadline):
         return None, None
 
 
-def ceiling_for(lesson, limits):
+def ceiling_for(lesson: Lesson, limits: Limits) -> float:
     """Seconds the whole grading may take: STARTUP, and every test's limit many times over."""
     count = len(manifest.read(lesson).get("tests", {})) or 20
     return STARTUP + 20 * limits.seconds * (count + 1)

@@ -10,19 +10,27 @@ while the first grading ran, before it started) is graded all the same. Ctrl-C, 
 or while grading, ends the watch with exit status 0; a grading it interrupts stops its worker.
 """
 
+from __future__ import annotations
+
 import hashlib
 import os
 import sys
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TextIO
 
 import watchfiles
+
+if TYPE_CHECKING:
+    from .results import Grade
 
 CLEAR = "\x1b[2J\x1b[H"   # clear the screen, cursor to the top
 SETTLE_MS = 200           # a save's burst of writes is over after this much quiet
 WAKE_MS = 1000            # with no save, how often the file is compared with what was graded
 
 
-def run(harness_file, grade_once, render, out=None):
+def run(harness_file: str | os.PathLike[str], grade_once: Callable[[], Grade],
+        render: Callable[[Grade], str], out: TextIO | None = None) -> int:
     """Watch `harness_file`: `grade_once()` returns a Grade, `render(grade)` its report."""
     out = out or sys.stdout
     path = os.path.realpath(harness_file)
@@ -53,7 +61,7 @@ def _digest(path):
         return ""
 
 
-def changes(before, after):
+def changes(before: Grade, after: Grade) -> tuple[list[str], list[str]]:
     """(newly passing, newly failing): titles of the tests graded in both Grades whose outcome
     turned from `before` to `after`."""
     was = {test.test: test.outcome == "passed" for test in before.tests}

@@ -6,6 +6,8 @@ those of the calling user (or of `uid`; or, in a sandbox's own IPC namespace, `e
 they are all the sandbox's), read from /proc/sysvipc, and says whether any is left.
 """
 
+from __future__ import annotations
+
 import ctypes
 import os
 
@@ -21,7 +23,7 @@ def _libc():
         return None
 
 
-def owned(everyone=False, uid=None):
+def owned(everyone: bool = False, uid: int | None = None) -> list[tuple[str, int]]:
     """[(kind, id)] of every object of the calling user's (or `uid`'s, or anyone's)."""
     me, found = os.getuid() if uid is None else uid, []
     for kind, id_column, uid_column, _ in KINDS:
@@ -36,7 +38,7 @@ def owned(everyone=False, uid=None):
     return found
 
 
-def remove(everyone=False, uid=None):
+def remove(everyone: bool = False, uid: int | None = None) -> bool:
     """Remove them all; True when none is left."""
     libc = _libc()
     if libc is None:

@@ -20,8 +20,11 @@ process sending something that is not an answer (never as its own failure). A va
 cannot hold crosses as a marker (Codec, below).
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
 import json
 import os
@@ -43,23 +46,23 @@ class Job:
     put here all the worker needs of it)."""
     snapshot: str            # the grader's private copy of the student's file
     lesson: str              # the lesson's id as the course names it ("10", "B")
-    tests: list              # test files to run (the lesson's own tests.py, or those named)
+    tests: list[str]         # test files to run (the lesson's own tests.py, or those named)
     isolation: str           # bubblewrap, uid or none (isolation.py)
     seed: int                # every variation of the tests comes from it
     select: str = ""         # a pytest -k expression, or "" for every test
     public: str = ""         # a folder of the host's for what anyone may read (the bundle):
                              # its path is on the zygote's command line, so not the private one
     limits: Limits = field(default_factory=Limits)
-    needs: list = field(default_factory=list)    # names every test needs (manifest: requires)
-    withheld: list = field(default_factory=list)  # grader-only files this copy lacks
-    gaps: dict = field(default_factory=dict)      # the manifest's gaps, for the student fixture
+    needs: list[str] = field(default_factory=list)      # names every test needs (requires)
+    withheld: list[str] = field(default_factory=list)   # grader-only files this copy lacks
+    gaps: dict[str, Any] = field(default_factory=dict)  # the manifest's gaps (student fixture)
     starter: str = ""        # the lesson's starter file, named in a missing name's message
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data):
+    def from_dict(cls, data: Mapping[str, Any]) -> Job:
         return cls(**dict(data, limits=Limits(**data["limits"])))
 
 
@@ -77,24 +80,24 @@ class ReportedTest(TypedDict):
 
 
 class Report(TypedDict):
-    tests: list       # ReportedTest
+    tests: list[ReportedTest]
     seconds: float
-    layers: list      # str: the walls in force (isolation.layers)
+    layers: list[str]  # the walls in force (isolation.layers)
 
 
 class Problem(TypedDict):
     problem: str      # why nothing could be graded
 
 
-def report(tests, seconds, layers):
+def report(tests: Iterable[ReportedTest], seconds: float, layers: Iterable[str]) -> Report:
     return Report(tests=list(tests), seconds=seconds, layers=list(layers))
 
 
-def problem(sentence):
+def problem(sentence: str) -> Problem:
     return Problem(problem=sentence)
 
 
-def layers_of(frame):
+def layers_of(frame: Mapping[str, Any]) -> list[str]:
     """The layers a Report names, or [] when they are not a list of text."""
     layers = frame.get("layers")
     return layers if type(layers) is list and all(type(x) is str for x in layers) else []
@@ -111,8 +114,8 @@ class Plan(TypedDict):
     submission: str
     scratch: str
     tmp: str          # "own" (a private /tmp), "mine" (this user's files in /tmp are swept), ""
-    readable: list
-    writable: list
+    readable: list[str]
+    writable: list[str]
     landlock: bool
 
 
@@ -126,14 +129,14 @@ class Garbled(ValueError):
     """The bytes read are not a frame this channel sends."""
 
 
-def encode(message, default=None):
+def encode(message: object, default: Callable[[Any], Any] | None = None) -> bytes:
     """One frame for `message`; `default` turns what JSON cannot hold into something it can
     (Codec.marker_for)."""
     body = json.dumps(message, separators=(",", ":"), default=default).encode()
     return HEADER.pack(len(body)) + body
 
 
-def encoder(default=None):
+def encoder(default: Callable[[Any], Any] | None = None) -> Callable[[object], bytes]:
     """`encode` for one `default`, its JSON encoder made once: for a channel's many frames."""
     dumps = json.JSONEncoder(separators=(",", ":"), default=default).encode
 
@@ -144,18 +147,18 @@ def encoder(default=None):
     return encode_one
 
 
-def write_frame(fd, message):
+def write_frame(fd: int, message: object) -> None:
     write_bytes(fd, encode(message))
 
 
-def write_bytes(fd, data):
+def write_bytes(fd: int, data: bytes | bytearray | memoryview) -> None:
     """Write all of `data` to `fd`, blocking."""
     data = memoryview(data)
     while data:
         data = data[os.write(fd, data):]
 
 
-def decode(body):
+def decode(body: bytes | bytearray | str) -> dict[str, Any]:
     """The object a frame's body holds, or Garbled."""
     try:
         message = json.loads(body)
@@ -168,7 +171,7 @@ def decode(body):
     return message
 
 
-def read_frame(fd):
+def read_frame(fd: int) -> dict[str, Any] | None:
     """The next message from `fd`, blocking; None when the other end has closed."""
     header = _read_exactly(fd, HEADER.size)
     if header is None:
@@ -195,14 +198,14 @@ class FrameBuffer:
     """Collects bytes as they arrive and hands out whole frames (for a reader using select).
     It never holds more than one frame's worth: a larger announced size is Garbled at once."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._data = bytearray()
         self.marked = False  # whether the last frame handed out holds a marker (Codec, below)
 
-    def feed(self, chunk):
+    def feed(self, chunk: bytes) -> None:
         self._data += chunk
 
-    def next_frame(self):
+    def next_frame(self) -> dict[str, Any] | None:
         """The next whole frame received, as a dict; None when none is complete yet; Garbled
         when what arrived is not a frame."""
         if len(self._data) < HEADER.size:
@@ -240,17 +243,18 @@ class NotPlain(ValueError):
 
 
 class Codec:
-    def __init__(self, mine, proxy):
+    def __init__(self, mine: str, proxy: Callable[[str, int], object]) -> None:
         self.mine, self._proxy = mine, proxy
-        self._objects, self._numbers = [], {}
+        self._objects: list[object] = []
+        self._numbers: dict[int, int] = {}
 
-    def kept(self, number):
+    def kept(self, number: object) -> Any:
         """The object of this side's table that marker `number` stands for."""
         if type(number) is not int or not 0 <= number < len(self._objects):
             raise NotPlain(f"no object numbered {number!r} was handed over")
         return self._objects[number]
 
-    def keep(self, value):
+    def keep(self, value: object) -> int:
         """`value`'s number in this side's table, adding it if new."""
         number = self._numbers.get(id(value))
         if number is None or self._objects[number] is not value:
@@ -259,7 +263,7 @@ class Codec:
             self._numbers[id(value)] = number
         return number
 
-    def marker_for(self, value):
+    def marker_for(self, value: object) -> dict[str, Any]:
         """JSON's `default`: the marker for anything JSON cannot hold as data (kept in this
         side's table), or, for a stand-in of the other side's object, that object's own."""
         proxied = getattr(value, "_lab_marker", None)
@@ -267,7 +271,7 @@ class Codec:
             return proxied  # a stand-in for the other side's object goes home as its marker
         return {MARK: self.mine, "n": self.keep(value)}
 
-    def decode(self, value, depth=0):
+    def decode(self, value: Any, depth: int = 0) -> Any:
         """JSON data from the other side as values here: markers become proxies (or, for this
         side's own objects, the objects themselves)."""
         if depth >= DEPTH + 2:

@@ -23,6 +23,8 @@ any of it. What the grader judges is the data it receives, checked on its own si
 it saw itself (every request to its model, every tool that ran).
 """
 
+from __future__ import annotations
+
 import faulthandler
 import importlib.util
 import linecache
@@ -31,6 +33,9 @@ import signal
 import sys
 import threading
 import traceback
+from collections.abc import Mapping, Sequence
+from types import CodeType, ModuleType
+from typing import Any, TextIO
 
 from . import protocol
 from .protocol import Codec, NotPlain
@@ -48,27 +53,27 @@ class GraderObject:
     """A stand-in for an object of the grader's: calling it, or a method of it, is a round
     trip to the grader."""
 
-    def __init__(self, server, number, method=None):
+    def __init__(self, server: Server, number: int, method: str | None = None) -> None:
         self._lab_server, self._lab_number, self._lab_method = server, number, method
 
     @property
     def _lab_marker(self):
         return {"$lab": "grader", "n": self._lab_number} if self._lab_method is None else None
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> GraderObject:
         if name.startswith("_"):
             raise AttributeError(name)
         return GraderObject(self._lab_server, self._lab_number, name)
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self._lab_server.call_back(self._lab_number, self._lab_method, args, kwargs)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<the lab's object {self._lab_number}{'.' + self._lab_method if self._lab_method else ''}>"
 
 
 class Server:
-    def __init__(self, fd, stacks_fd, harness_file):
+    def __init__(self, fd: int, stacks_fd: TextIO, harness_file: str) -> None:
         self.fd, self.stacks_fd, self.harness_file = fd, stacks_fd, harness_file
         self.codec = Codec("remote", lambda side, n: GraderObject(self, n))
         self._encode = protocol.encoder(self.codec.marker_for)
@@ -76,7 +81,7 @@ class Server:
 
     # -- the loop --------------------------------------------------------------------------
 
-    def run(self, code=None):
+    def run(self, code: CodeType | None = None) -> None:
         # When the grader's time runs out, the zygote sends SIGUSR1: every thread's stack
         # goes to the grader, which names the line of the student's file the process was on.
         faulthandler.register(signal.SIGUSR1, file=self.stacks_fd, all_threads=True)
@@ -89,7 +94,7 @@ class Server:
         while (request := protocol.read_frame(self.fd)) is not None:
             self.send(self.answer(request))
 
-    def send(self, answer):
+    def send(self, answer: dict[str, Any]) -> None:
         """Write one answer; one JSON cannot hold, or too large, is reported as not plain."""
         try:
             frame = self._encode(answer)
@@ -104,7 +109,7 @@ class Server:
 
     # -- requests --------------------------------------------------------------------------
 
-    def answer(self, request):
+    def answer(self, request: dict[str, Any]) -> dict[str, Any]:
         number = request.get("id")
         try:
             return {"id": number, **self._answer(request)}
@@ -167,7 +172,8 @@ class Server:
 
     # -- calling the grader back -----------------------------------------------------------
 
-    def call_back(self, number, method, args, kwargs):
+    def call_back(self, number: int, method: str | None, args: Sequence[Any],
+                  kwargs: Mapping[str, Any]) -> Any:
         self._callbacks += 1
         mine = self._callbacks
         self.send({"cb": mine, "target": number, "method": method,
@@ -183,25 +189,25 @@ class Server:
             self.send(self.answer(message))  # the grader calls in while we wait
 
     @staticmethod
-    def names(module):
+    def names(module: ModuleType) -> dict[str, Any]:
         """The ready answer: the module's names (or, when they cannot be listed, why)."""
         try:
             return {"ready": sorted(n for n in dict(vars(module)) if type(n) is str
                                     and not n.startswith("__")),
                     "thread": threading.main_thread().ident}
         except BaseException as error:  # the student replaced the module's __dict__, say
-            return {"import_failed": describe(error, module.__file__)}
+            return {"import_failed": describe(error, module.__file__)}  # type: ignore[arg-type]
 
 
 def _import(path, code=None):
     """The harness module (run from `code`, its compiled source, when given), or the failure
     to import it as an answer for the grader."""
     spec = importlib.util.spec_from_file_location(HARNESS, path)
-    module = importlib.util.module_from_spec(spec)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     sys.modules[HARNESS] = module
     try:
         if code is None:
-            spec.loader.exec_module(module)
+            spec.loader.exec_module(module)  # type: ignore[union-attr]
         else:
             exec(code, module.__dict__)
     except BaseException as error:  # the student's module may raise anything, SystemExit too
@@ -209,7 +215,7 @@ def _import(path, code=None):
     return module
 
 
-def describe(error, student_file):
+def describe(error: BaseException, student_file: str) -> dict[str, Any]:
     """An exception as plain facts: its type, its last line, and where in the student's file
     it came from (the innermost frame there), if it came from there at all."""
     try:

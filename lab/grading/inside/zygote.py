@@ -31,6 +31,8 @@ they cannot signal it either, and if the student's code kills it anyway (possibl
 either), the grader starts another.
 """
 
+from __future__ import annotations
+
 import gc
 import json
 import os
@@ -39,6 +41,7 @@ import signal
 import socket
 import sys
 import time
+from collections.abc import Sequence
 
 from . import ipc, landlock, linux, reaper, serve
 
@@ -47,7 +50,7 @@ WORK = "work"   # each test's folder in the scratch: one at a time, emptied betw
 DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
 
 
-def main(control_fd):
+def main(control_fd: int) -> None:
     linux.prctl(linux.PR_SET_DUMPABLE, 0)
     first = os.getpid() == 1
     if not first:
@@ -63,7 +66,8 @@ def main(control_fd):
     # what is loaded now is shared with every fork until written to: kept out of the
     # collector's way, a test's collections do not touch (and so copy) all of it
     gc.freeze()
-    children, ended = set(), {}
+    children: set[int] = set()
+    ended: dict[int, int] = {}
     control.send(json.dumps({"zygote": os.getpid(), "landlock": confined}).encode())
     while True:
         _reap_quietly(ended)
@@ -180,7 +184,7 @@ def _clean(scratch_root, tmp):
     they are not the sandbox's at all), so that nothing a test left is there for the next. A
     folder the student's code made read-only is made writable first (a plain rm -rf would leave
     what is inside it), and its System V objects (ipc.py). True when everything is gone."""
-    folders = (scratch_root, "/tmp", "/dev/shm") if tmp else (scratch_root,)
+    folders: Sequence[str] = (scratch_root, "/tmp", "/dev/shm") if tmp else (scratch_root,)
     me = os.getuid()
 
     def doomed():
@@ -266,7 +270,8 @@ def _serve(request, fds, plan, code, confined):
     sys.stdin = open(0, closefd=False)
     sys.stdout = open(1, "w", buffering=1, closefd=False, errors="backslashreplace")
     sys.stderr = open(2, "w", buffering=1, closefd=False, errors="backslashreplace")
-    sys.__stdout__, sys.__stderr__, sys.__stdin__ = sys.stdout, sys.stderr, sys.stdin
+    sys.__stdout__, sys.__stderr__, sys.__stdin__ = (  # type: ignore[misc]
+        sys.stdout, sys.stderr, sys.stdin)
     scratch = os.path.join(scratch_root, WORK)
     os.makedirs(scratch, exist_ok=True)
     copy = os.path.join(scratch, "harness.py")

@@ -139,7 +139,7 @@ class Launched:
                 remove_tree(self.scratch)
 
 
-def launch(kind: str, bundle: Bundle, submission: str, private: str,
+def launch(kind: str, bundle: Bundle, submission: str, private: str | None,
            memory_mb: int = 1024) -> Launched:
     """Start a zygote of `kind` for `submission` (the grader's private snapshot of it); the
     processes of the sandbox may hold twice `memory_mb` together, and their folders."""

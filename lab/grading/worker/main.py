@@ -13,6 +13,8 @@ and no other, its output, report and bytecode written nowhere, in the grading's 
 folder; each grading's one frame (a Problem or a Report) goes to the results pipe.
 """
 
+from __future__ import annotations
+
 import itertools
 import os
 import signal
@@ -24,7 +26,7 @@ from .bundle import Bundle
 from .sandbox import Zygote
 
 
-def main(results_fd, serve=False):
+def main(results_fd: int, serve: bool = False) -> int:
     """The worker: shut itself to its own user, adopt orphans, read the Job, start the
     sandbox, check the import, run pytest."""
 
@@ -118,7 +120,7 @@ def _work(first, jobs, results_fd, keep=False):
             zygote.close()
 
 
-def pytest_args(job):
+def pytest_args(job: Job) -> list[str]:
     """pytest's own arguments; everything else the plugin takes from the Job itself."""
     args = [*job.tests, "-p", "hypothesis.extra.pytestplugin",
             "-p", "no:cacheprovider", "--rootdir", os.getcwd(), "-c", os.devnull, "-q",

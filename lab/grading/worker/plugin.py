@@ -10,12 +10,18 @@ says so. A test counts as passed only when its call phase reported a pass; every
 written, at the end, to the pipe, each under its test's name.
 """
 
+from __future__ import annotations
+
 import importlib.util
 import os
 import pathlib
 import random
 import signal
+import sys
 import time
+from collections.abc import Callable, Generator, Iterator
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -26,13 +32,17 @@ from ..problems import StudentProblem
 from .student import Student
 from ..verdict import GradeFailure
 
+if TYPE_CHECKING:
+    from ..inside.protocol import Job
+    from .sandbox import Zygote
+
 JUDGED = (GradeFailure, StudentProblem)
 SHRINKING = 2  # times the time limit hypothesis may spend shrinking a failing example
 GRADER_FACTOR = 6  # times the time limit of its own CPU the grader may spend on one test (as
                    # many as the student's code may spend answering, sandbox.TEST_FACTOR)
 
 
-def hypothesis_profile():
+def hypothesis_profile() -> None:
     """Load the "lab" profile: no database written anywhere, no deadline (a grade must not
     leave files behind, or depend on how busy the machine is)."""
     settings.register_profile(
@@ -45,26 +55,30 @@ class Grading:
     """The plugin for one grading: `job` (job.Job), `zygote` (the sandbox, started), and
     `results_fd`, where every outcome is written at the end."""
 
-    def __init__(self, job, zygote, results_fd, keep_open=False, following=None):
+    def __init__(self, job: Job, zygote: Zygote, results_fd: int, keep_open: bool = False,
+                 following: Callable[[], Job | None] | None = None) -> None:
         self.job, self.zygote, self.results_fd = job, zygote, results_fd
         self.keep_open = keep_open  # a serving worker's pipe, for the next grading's frame
         # a kept worker's: following(job) is the next Job to grade (its sandbox readied, its
         # import checked), or None; one for other tests than this session's is `declined`
-        self.following, self.declined, self.outcomes = following, None, None
+        self.declined: Job | None = None
+        self.outcomes: Outcomes | None = None
+        self.following = following
 
-    def pytest_configure(self, config):
+    def pytest_configure(self, config: pytest.Config) -> None:
         hypothesis_profile()
         # A failing property is shown with the smallest example found in a bounded time: each
         # shrinking step is a round trip to the student's process, and hypothesis's own bound
         # (minutes) would let a wrong answer hold a grading, and the grader's memory, for long.
         from hypothesis.internal.conjecture import engine
 
-        engine.MAX_SHRINKING_SECONDS = SHRINKING * self.job.limits.seconds
+        engine.MAX_SHRINKING_SECONDS = (
+            SHRINKING * self.job.limits.seconds)  # type: ignore[assignment]
         self.outcomes = Outcomes(self.results_fd, self.zygote, self.keep_open)
         config.pluginmanager.register(self.outcomes, "lab-outcomes")
 
     @pytest.hookimpl(tryfirst=True)
-    def pytest_runtestloop(self, session):
+    def pytest_runtestloop(self, session: pytest.Session) -> bool | None:
         """A kept worker's loop: the collected tests run for this Job, their frame is written,
         then again for each next Job that runs the same tests (its own seed, its own file),
         each test anew, as pytest's own loop runs it. Anything else is pytest's own loop."""
@@ -72,6 +86,7 @@ class Grading:
             return None
         from hypothesis import core
 
+        assert self.outcomes is not None  # (pytest_configure made them)
         while True:
             for i, item in enumerate(session.items):
                 item.user_properties.clear()  # what the last grading's test printed
@@ -90,10 +105,10 @@ class Grading:
                 self.declined = job  # other tests: a session of its own
                 return True
             self.job, self.outcomes.due = job, True
-            core.global_force_seed = job.seed  # what --hypothesis-seed sets, for this Job
+            core.global_force_seed = job.seed  # type: ignore[assignment]  # --hypothesis-seed
 
     @pytest.fixture
-    def student(self, request):
+    def student(self, request: pytest.FixtureRequest) -> Iterator[Student]:
         """The student's harness, in a clean process of its own for this test."""
         folder = pathlib.Path(request.node.path).parent
         you = Student(self.zygote, scenarios=scenarios_of(folder / "scenarios.py"),
@@ -106,13 +121,13 @@ class Grading:
                 request.node.user_properties.append(("printed", you.printed))
 
     @pytest.fixture
-    def variation(self, request):
+    def variation(self, request: pytest.FixtureRequest) -> random.Random:
         """A random.Random for this test, from the grading's seed and the test's name: inputs
         that differ from grading to grading, and replay exactly with the same seed."""
         return random.Random(f"{self.job.seed}:{request.node.name}")
 
     @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_call(self, item):
+    def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, object, object]:
         """Run the test with a budget of the grader's own CPU time (its time waiting for the
         student's process is not counted: the sandbox bounds that). What the student hands
         over (a case to run, an answer to judge) cannot make the grader work for longer: past
@@ -122,7 +137,7 @@ class Grading:
         seconds = GRADER_FACTOR * self.job.limits.seconds
 
         def over(number, frame):
-            item.lab_over_budget = problems.over_budget(seconds)
+            item.lab_over_budget = problems.over_budget(seconds)  # type: ignore[attr-defined]
             raise problems.over_budget(seconds)
 
         previous = signal.signal(signal.SIGVTALRM, over)
@@ -134,39 +149,43 @@ class Grading:
             signal.signal(signal.SIGVTALRM, previous)
 
     @pytest.hookimpl(tryfirst=True)
-    def pytest_runtest_teardown(self, item, nextitem):
+    def pytest_runtest_teardown(self, item: pytest.Item, nextitem: pytest.Item | None) -> None:
         """Before the test's fixtures end: whether the next test will want a process of the
         student's, so that the one ending has the zygote fork it ahead (sandbox.Zygote)."""
-        self.zygote.ahead = nextitem is not None and "student" in nextitem.fixturenames
+        self.zygote.ahead = (nextitem is not None
+                             and "student" in nextitem.fixturenames)  # type: ignore[attr-defined]
 
     @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_makereport(self, item, call):
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]
+                                  ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         report = yield
-        report.lab_test = item.originalname  # the test's name: all that crosses to the host
+        report.lab_test = item.originalname  # type: ignore[attr-defined]  # (all that crosses)
         over = getattr(item, "lab_over_budget", None)
         if over is not None and report.when == "call":
             # past the budget, whatever the test's code did with the alarm (a catch-all that
             # kept it as data, as lab.clinic keeps what a harness raises), the test fails, and
             # for that reason: what it went on to conclude was cut short by it
             report.outcome, report.longrepr = "failed", str(over)
-            report.lab_message, report.lab_judged = str(over), True
+            report.lab_message, report.lab_judged = str(over), True  # type: ignore[attr-defined]
             return report
         if call.excinfo is not None and report.when in ("setup", "call"):
             you = item.funcargs.get("student") if hasattr(item, "funcargs") else None
             answered = you is not None and you.answered
-            report.lab_message, report.lab_judged = _explain(call.excinfo.value, answered)
+            report.lab_message, report.lab_judged = (  # type: ignore[attr-defined]
+                _explain(call.excinfo.value, answered))
         return report
 
 
-_loaded = {}
+_loaded: dict[pathlib.Path, ModuleType | None] = {}
 
 
-def scenarios_of(path):
+def scenarios_of(path: pathlib.Path) -> ModuleType | None:
     """The lesson's scenarios.py, loaded once, on the grader's side; None when there is none."""
     if path not in _loaded:
         module = None
         if path.exists():
             spec = importlib.util.spec_from_file_location(f"lab_scenarios_{len(_loaded)}", path)
+            assert spec is not None and spec.loader is not None  # (a .py file's)
             module = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(module)
         _loaded[path] = module
@@ -189,8 +208,14 @@ def _explain(error, answered):
             "harness: please report it."), False
 
 
+if sys.version_info >= (3, 11):
+    _Group = BaseExceptionGroup
+else:  # 3.10 has no BaseExceptionGroup: pytest and hypothesis raise the backport's there
+    from exceptiongroup import BaseExceptionGroup as _Group
+
+
 def _flatten(error):
-    if isinstance(error, BaseExceptionGroup):
+    if isinstance(error, _Group):
         for inner in error.exceptions:
             yield from _flatten(inner)
     else:
@@ -210,11 +235,12 @@ class Outcomes:
     host's pipe, with the walls the sandbox had (`zygote.layers`). A test is "passed" only when
     its call phase passed and no phase failed."""
 
-    def __init__(self, fd, zygote=None, keep_open=False):
+    def __init__(self, fd: int, zygote: Zygote | None = None, keep_open: bool = False) -> None:
+        self.tests: dict[str, protocol.ReportedTest]
         self.fd, self.zygote, self.tests, self.started = fd, zygote, {}, time.monotonic()
         self.keep_open, self.due = keep_open, True  # due: a frame is owed for these tests
 
-    def pytest_runtest_logreport(self, report):
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # kept by node id here, in the worker; only the test's name crosses to the host
         entry = self.tests.setdefault(report.nodeid, protocol.ReportedTest(
             test=getattr(report, "lab_test", ""), outcome="unfinished", message="",
@@ -226,18 +252,19 @@ class Outcomes:
             entry["message"] = _clipped(getattr(report, "lab_message", None) or report.longreprtext)
             entry["judged"] = getattr(report, "lab_judged", False)
         elif report.skipped and report.when != "teardown":
-            entry["outcome"], entry["message"] = "skipped", str(report.longrepr[-1])
+            entry["outcome"] = "skipped"
+            entry["message"] = str(report.longrepr[-1])  # type: ignore[index]
         elif report.when == "call" and report.passed and entry["outcome"] == "unfinished":
             entry["outcome"] = "passed"
 
-    def write(self):
+    def write(self) -> None:
         """Write the frame of the tests run since the last, and start collecting anew."""
         layers = self.zygote.layers if self.zygote is not None else None
         protocol.write_frame(self.fd, protocol.report(
             self.tests.values(), time.monotonic() - self.started, layers or []))
         self.tests, self.started, self.due = {}, time.monotonic(), False
 
-    def pytest_sessionfinish(self, session):
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if self.fd is not None:
             if self.due:
                 self.write()

@@ -15,17 +15,24 @@ callback and is run here, on the grader's side, where the test sees it. A callba
 PowerCut kills the student's process on the spot, as a power cut would.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import select
 import selectors
 import socket
 import time
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .. import isolation, problems
 from . import launch
 from ..inside import protocol
 from ..inside.protocol import Codec, NotPlain, Limits
+
+if TYPE_CHECKING:
+    from .bundle import Bundle
 
 KEEP = 4096            # bytes of output kept from the start, and again from the end
 POLL = 0.25            # seconds between looks at whether the process is still there
@@ -46,16 +53,16 @@ class PowerCut(Exception):
 class Output:
     """What the process printed: the first and last KEEP bytes of it, and how much in all."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.head, self.tail, self.size = bytearray(), bytearray(), 0
 
-    def feed(self, chunk):
+    def feed(self, chunk: bytes) -> None:
         self.size += len(chunk)
         room = KEEP - len(self.head)
         self.head += chunk[:room]
         self.tail = (self.tail + chunk[room:])[-KEEP:] if room < len(chunk) else self.tail
 
-    def text(self):
+    def text(self) -> str:
         middle = self.size - len(self.head) - len(self.tail)
         gap = f"\n[... {middle} bytes left out ...]\n" if middle > 0 else ""
         return (bytes(self.head).decode(errors="replace") + gap
@@ -66,17 +73,17 @@ class Ends:
     """The grader's ends of one test process's channel, output and stack dumps, and the other
     ends, handed to the zygote for the process it forks."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.channel, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         self.printed, printed_w = os.pipe()
         self.stacks, stacks_w = os.pipe()
-        self._theirs = [theirs, printed_w, stacks_w]
+        self._theirs: list[Any] = [theirs, printed_w, stacks_w]
 
-    def theirs(self):
+    def theirs(self) -> tuple[int, int, int]:
         theirs, printed_w, stacks_w = self._theirs
         return theirs.fileno(), printed_w, stacks_w
 
-    def handed(self):
+    def handed(self) -> None:
         """Close the other ends: the zygote holds them now (or will never need them)."""
         if self._theirs:
             theirs, printed_w, stacks_w = self._theirs
@@ -85,7 +92,7 @@ class Ends:
             os.close(stacks_w)
             self._theirs = []
 
-    def close(self):
+    def close(self) -> None:
         self.handed()
         self.channel.close()
         os.close(self.printed)
@@ -102,16 +109,21 @@ class Zygote:
     the process imports the file while the grader reports the last test and sets up the next.
     The plugin says, at each test's end, whether another test will want one."""
 
-    def __init__(self, kind, snapshot, bundle, private, limits=Limits()):
+    def __init__(self, kind: str, snapshot: str, bundle: Bundle, private: str | None,
+                 limits: Limits = Limits()) -> None:
         self.kind, self.snapshot, self.bundle = kind, snapshot, bundle
         self.private, self.limits = private, limits
-        self._launched = self._launching = None
-        self.layers = None  # the walls in force (isolation.layers), once the sandbox has started
+        self._launched: launch.Launched | None = None
+        self._launching: launch.Launched | None = None
+        # the walls in force (isolation.layers), once the sandbox has started
+        self.layers: list[str] | None = None
         self.ahead = False
-        self._pending = None  # the Ends of a process asked for ahead, its answer not yet read
-        self._spare = None    # (pid, Ends): a process forked ahead, for the next test to take
+        # the Ends of a process asked for ahead, its answer not yet read
+        self._pending: Ends | None = None
+        # (pid, Ends): a process forked ahead, for the next test to take
+        self._spare: tuple[int, Ends] | None = None
 
-    def warm(self):
+    def warm(self) -> None:
         """Start the sandbox now, without waiting for it: the worker does its own starting
         meanwhile, and the first test finds it ready."""
         if self._launched is None and self._launching is None:
@@ -121,6 +133,7 @@ class Zygote:
     def _start(self):
         self.warm()
         launched, self._launching = self._launching, None
+        assert launched is not None  # (warm started it)
         launched.control.settimeout(START)
         try:
             hello = json.loads(launched.control.recv(4096) or b"{}")
@@ -129,7 +142,7 @@ class Zygote:
         if "zygote" not in hello:
             said = b""
             if launched.process.poll() is not None:
-                said = launched.process.stderr.read()
+                said = launched.process.stderr.read()  # type: ignore[union-attr]
             launched.close()
             raise RuntimeError(f"the sandbox ({self.kind}) did not start: "
                                f"{said.decode(errors='replace').strip()[-400:] or 'no word'}")
@@ -150,7 +163,7 @@ class Zygote:
             control.send(json.dumps(message).encode())
 
     def _answer(self):
-        answer = self._launched.control.recv(4096)
+        answer = self._launched.control.recv(4096)  # type: ignore[union-attr]
         if not answer:
             raise OSError("the zygote hung up")
         return json.loads(answer)
@@ -184,7 +197,7 @@ class Zygote:
         if spare is not None:
             spare[1].close()
 
-    def open(self):
+    def open(self) -> StudentProcess:  # type: ignore[return]  # (it returns or raises)
         """The process for one test (the spare forked ahead, or one forked now), once
         harness.py is imported. Its folder is the sandbox's one scratch folder, as the last
         test's process left it (emptied at the end of a test; kept for a restart after a power
@@ -207,17 +220,17 @@ class Zygote:
                 "cpu_seconds": max(10, CPU_FACTOR * self.limits.seconds),
                 "processes": launch.processes_allowed(self.kind)}
 
-    def fork(self, fds):
+    def fork(self, fds: Sequence[int]) -> int:
         return self._ask(self._fork_request(), fds)["pid"]
 
-    def drop_spare(self):
+    def drop_spare(self) -> None:
         """Kill a process forked ahead that no test will take (at the end of a grading), and
         clear the folders after it."""
         self._settle()
         if self._spare is not None:
             self.reset(clean=True)
 
-    def reload(self):
+    def reload(self) -> None:
         """Have a running zygote read and compile the student's file again (rewritten in place
         for the next grading, lab-check --watch); one that is not running reads it as it starts."""
         self.drop_spare()  # it imported the file as it was
@@ -228,20 +241,20 @@ class Zygote:
         except (OSError, ValueError):
             self.close()  # it will be started anew, and read the file then
 
-    def dump(self, pid):
+    def dump(self, pid: int) -> None:
         """Have the test's process `pid` write every thread's stack to its stacks pipe."""
         try:
             self._ask({"op": "dump", "pid": pid})
         except (OSError, ValueError):
             pass  # a zygote that does not answer: the timeout is reported without a line
 
-    def status(self, pid):
+    def status(self, pid: int) -> dict[str, Any]:
         try:
             return self._ask({"op": "status", "pid": pid})
         except (OSError, ValueError):
             return {}
 
-    def reset(self, clean=False, ahead=False):
+    def reset(self, clean: bool = False, ahead: bool = False) -> None:
         """Kill every process a test left (`clean`: and empty the sandbox's folders, at the end
         of a test); a zygote that does not answer is killed itself. `ahead` (with `clean`):
         the zygote forks the next test's process once it has done so, and this returns
@@ -268,14 +281,14 @@ class Zygote:
             pass
         self.close()
 
-    def awaited(self):
+    def awaited(self) -> socket.socket | None:
         """The control socket when the answer to a reset is yet to be read (it comes once the
         last test's processes are all gone), else None."""
         if self._pending is None or self._launched is None:
             return None
         return self._launched.control
 
-    def close(self):
+    def close(self) -> None:
         if self._pending is not None or self._spare is not None:
             try:
                 self.drop_spare()
@@ -294,11 +307,11 @@ class Zygote:
 class StudentProcess:
     """One test's process: requests, answers and callbacks over its channel."""
 
-    def __init__(self, zygote, spare=None):
+    def __init__(self, zygote: Zygote, spare: tuple[int, Ends] | None = None) -> None:
         """The process `spare` (pid, Ends) forked ahead, or one forked now."""
         self.zygote, self.limits = zygote, zygote.limits
         self.output = Output()
-        self._dead = None
+        self._dead: problems.StudentProblem | None = None
         if spare is None:
             ends = Ends()
             try:
@@ -313,6 +326,7 @@ class StudentProcess:
         os.set_blocking(self._stacks, False)
         self._channel.setblocking(False)
         self._frames, self._unsent = protocol.FrameBuffer(), bytearray()
+        self._deadline: float | None
         self._printing, self._next_id, self._deadline = True, 0, None
         self._received = 0
         self._ends = time.monotonic() + TEST_FACTOR * self.limits.seconds
@@ -323,7 +337,9 @@ class StudentProcess:
         self._watch.register(self._channel, selectors.EVENT_READ, "channel")
         self._watch.register(self._printed, selectors.EVENT_READ, "printed")
         self.harness_file = ("/scratch/work/harness.py" if zygote.kind == "bubblewrap"
-                             else os.path.join(zygote._launched.scratch, "work", "harness.py"))
+                             else os.path.join(
+                                 zygote._launched.scratch,  # type: ignore[union-attr, arg-type]
+                                 "work", "harness.py"))
         self.main_thread = None
         try:
             ready = self._wait(None, "importing harness.py", self.limits.seconds)
@@ -345,7 +361,7 @@ class StudentProcess:
 
     # -- asking ----------------------------------------------------------------------------
 
-    def request(self, payload, doing):
+    def request(self, payload: Mapping[str, Any], doing: str) -> dict[str, Any]:
         """Send one request from the test and return the answer: {"ok": value} (decoded) or
         {"done": True} for an iterator at its end."""
         if self._dead is not None:
@@ -407,6 +423,7 @@ class StudentProcess:
         """The answer to request `number` (None: the ready message), serving callbacks and
         reading output until it comes; a StudentProblem when the deadline passes."""
         deadline = self._deadline if seconds is None else time.monotonic() + seconds
+        assert deadline is not None  # (a request's own, set by `request`)
         watch = self._watch
         while True:
             frame = self._next_frame(doing)
@@ -516,13 +533,13 @@ class StudentProcess:
                                   self.harness_file, source_file=self.zygote.snapshot,
                                   main_thread=self.main_thread)
 
-    def kill(self):
+    def kill(self) -> None:
         """Kill this test's processes (every process in the sandbox but the zygote)."""
         self.zygote.reset()
         if self._dead is None:
             self._dead = problems.StudentDied("the harness's process was stopped by the test")
 
-    def printed(self):
+    def printed(self) -> str:
         """What the student's code printed in this test (the start and end of it)."""
         if self._channel is not None:
             self._drain()
@@ -549,7 +566,7 @@ class StudentProcess:
                 return
             self.output.feed(chunk)
 
-    def close(self, clean=True):
+    def close(self, clean: bool = True) -> None:
         """End the test's process and every process it started; `clean`: empty the sandbox's
         folders too (not when the test goes on in a new process on the same scratch), and,
         when the zygote is told another test follows, fork that test's process."""
@@ -561,7 +578,7 @@ class StudentProcess:
         self._drain(self.zygote.awaited())
         for fd in (self._printed, self._stacks):
             os.close(fd)
-        self._channel = None
+        self._channel = None  # type: ignore[assignment]
 
 
 class Remote:
@@ -569,7 +586,7 @@ class Remote:
     harness module, a Harness, a run's generator). Reading an attribute, calling, and taking
     the next item are requests; what comes back is plain data or another Remote."""
 
-    def __init__(self, process, number, name="harness"):
+    def __init__(self, process: StudentProcess, number: int, name: str = "harness") -> None:
         object.__setattr__(self, "_lab_process", process)
         object.__setattr__(self, "_lab_number", number)
         object.__setattr__(self, "_lab_name", name)
@@ -578,7 +595,7 @@ class Remote:
     def _lab_marker(self):
         return {"$lab": "remote", "n": self._lab_number}
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
         answer = self._lab_process.request(
@@ -591,23 +608,23 @@ class Remote:
             object.__setattr__(value, "_lab_name", f"{self._lab_name}.{name}")
         return value
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         answer = self._lab_process.request(
             {"op": "call", "target": self._lab_number, "args": list(args), "kwargs": kwargs},
             f"running {self._lab_name}")
         return answer["ok"]
 
-    def __iter__(self):
+    def __iter__(self) -> Remote:
         return self
 
-    def __next__(self):
+    def __next__(self) -> Any:
         answer = self._lab_process.request({"op": "next", "target": self._lab_number},
                                            f"taking the next item of {self._lab_name}")
         if answer.get("done"):
             raise StopIteration
         return answer["ok"]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<{self._lab_name} in the student's process>"
 
 

@@ -21,13 +21,21 @@ Every request sends a fresh copy of its data, so nothing a student's function do
 input can reach another test, or the grader's own copy.
 """
 
+from __future__ import annotations
+
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import lab
 
 from ..problems import StudentMissingName, StudentNotPlain, StudentRaised, StudentTimeout
 from ..verdict import explain
 from .sandbox import PowerCut, Remote
+
+if TYPE_CHECKING:
+    from .sandbox import StudentProcess, Zygote
 
 __all__ = ["PowerCut", "Returned", "Student", "Value"]
 
@@ -45,19 +53,19 @@ class Returned:
     input_after    that list as it was after the call
     input_kept_objects  True when that list still held the very objects it was handed
     """
-    given: list
-    messages: list
-    origins: list
+    given: list[Any]
+    messages: list[Any]
+    origins: list[int | None]
     returned_input: bool
-    input_after: list
+    input_after: list[Any] | None
     input_kept_objects: bool
 
     @property
-    def shape(self):
+    def shape(self) -> str:
         return lab.shape(self.messages)
 
     @property
-    def made_up(self):
+    def made_up(self) -> list[Any]:
         """The messages that came back and were not handed over."""
         return [m for m, origin in zip(self.messages, self.origins) if origin is None]
 
@@ -66,43 +74,44 @@ class Returned:
 class Value:
     """What one call name(*args) did: its plain `value`, each argument as it was afterwards,
     and whether the value is the very first argument."""
-    args: tuple
+    args: tuple[Any, ...]
     value: object
-    args_after: list
+    args_after: list[Any]
     returned_input: bool
 
 
 class Student:
-    def __init__(self, zygote, *, scenarios=None, gaps=None):
+    def __init__(self, zygote: Zygote, *, scenarios: ModuleType | None = None,
+                 gaps: Mapping[str, Any] | None = None) -> None:
         self._zygote, self._scenarios, self._gaps = zygote, scenarios, gaps or {}
-        self._process = None
-        self._printed = []
+        self._process: StudentProcess | None = None
+        self._printed: list[str] = []
 
     @property
-    def answered(self):
+    def answered(self) -> bool:
         """True once the student's process has been started for this test."""
         return self._process is not None
 
     @property
-    def process(self):
+    def process(self) -> StudentProcess:
         if self._process is None:
             self._process = self._zygote.open()
         return self._process
 
     @property
-    def printed(self):
+    def printed(self) -> str:
         """What the student's code printed during this test (the start and end of it, from
         each process the test had)."""
-        now = [self._process.printed()] if self._process is not None else []
+        now: list[str] = [self._process.printed()] if self._process is not None else []
         return "\n".join(p for p in self._printed + now if p)
 
-    def repair(self, record):
+    def repair(self, record: list[Any]) -> Returned:
         return self.call("repair_tool_history", record)
 
-    def view(self, record):
+    def view(self, record: list[Any]) -> Returned:
         return self.call("context_for_model", record)
 
-    def call(self, name, record):
+    def call(self, name: str, record: list[Any]) -> Returned:
         """name(record) in the sandbox, checked to have returned a list of messages."""
         facts = self._ask({"op": "facts", "name": name, "messages": record},
                           f"running {name}", name, given=record)
@@ -126,7 +135,7 @@ class Student:
                         input_after=facts.get("input_after"),
                         input_kept_objects=facts.get("input_kept_objects") is True)
 
-    def value(self, name, *args):
+    def value(self, name: str, *args: Any) -> Value:
         """name(*args) in the sandbox: what it returned, and its arguments afterwards."""
         facts = self._ask({"op": "value", "name": name, "args": list(args)},
                           f"running {name}", name, given=_called(name, args))
@@ -138,25 +147,25 @@ class Student:
         return Value(args=args, value=facts["value"], args_after=facts["args_after"],
                      returned_input=facts.get("returned_input") is True)
 
-    def constant(self, name):
+    def constant(self, name: str) -> Any:
         value = self._ask({"op": "constant", "name": name}, f"reading {name}", name)
         if _holds_remote(value):
             raise StudentNotPlain(f"{name} is not plain data (a str, number, list or dict).")
         return value
 
-    def scenario(self, name, **params):
+    def scenario(self, name: str, **params: Any) -> Any:
         """The lesson's scenario `name`, run here on the student's module (a proxy)."""
         if self._scenarios is None or not hasattr(self._scenarios, name):
             raise RuntimeError(f"the lesson has no scenario {name!r}")
         return getattr(self._scenarios, name)(Remote(self.process, 0), **params)
 
-    def restart(self):
+    def restart(self) -> None:
         """A fresh process for this test on the same scratch folder (after a PowerCut)."""
         self._printed.append(self.process.printed())
-        self._process.close(clean=False)
+        self._process.close(clean=False)  # type: ignore[union-attr]  # (made above)
         self._process = self._zygote.open()
 
-    def close(self):
+    def close(self) -> None:
         if self._process is not None:
             self._process.close()
 
@@ -175,7 +184,7 @@ class Student:
             raise StudentMissingName(answer["missing"], self.missing(answer["missing"]))
         return answer["ok"]
 
-    def missing(self, name):
+    def missing(self, name: str) -> str:
         for gap in self._gaps.values():
             if name in gap.get("names", ()):
                 return (f"harness.py has no `{name}` yet. It is yours to write, in "
