@@ -344,7 +344,8 @@ class _Group:
     lms: str
     student_id: str
     lms_name: str
-    files: list = field(default_factory=list)   # (path, the student's own file name, when)
+    files: list[tuple[pathlib.Path, str | None, datetime.datetime | None]] = field(
+        default_factory=list)   # (path, the student's own file name, when)
     late: bool = False
 
 

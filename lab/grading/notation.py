@@ -33,7 +33,7 @@ TOKEN_IDS = re.compile(r"A\[([^\]\s]*)\]|R\(([^)\s]*)\)")
 EDGE = r"(?<![A-Za-z0-9_]){}(?![A-Za-z0-9_])"
 
 
-class Record(list):
+class Record(list[Any]):
     """A record a test made: a list of messages that also knows how many of its first messages
     are a lead-in (`lead_in`) and which short name the card gives each of its ids (`names`,
     real id -> name). It is sent like any list; only a report reads the rest."""

@@ -42,7 +42,7 @@ class Reported(NamedTuple):
     message: str = ""
 
 
-def reconcile(reported: Sequence[Sequence], listed: Sequence[str],
+def reconcile(reported: Sequence[Sequence[Any]], listed: Sequence[str],
               selected: Sequence[str] | None = None) -> list[Reported]:
     """The final outcome of every selected test, in the manifest's order, as Reported tuples.
 

@@ -27,7 +27,7 @@ from typing import Literal
 COMMAND_SECONDS = 600  # for each of chmod and rm: far more than any scratch folder needs
 
 
-def remove_tree(path: str | bytes | os.PathLike) -> bool:
+def remove_tree(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> bool:
     """Remove `path` and everything under it; True when nothing is left there (it may not
     have existed), False when something could not be removed. Never raises. A link, at the
     top or anywhere inside, is removed itself, never followed."""

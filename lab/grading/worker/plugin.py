@@ -208,10 +208,11 @@ def _explain(error, answered):
             "harness: please report it."), False
 
 
+# 3.10 has no BaseExceptionGroup: pytest and hypothesis raise the exceptiongroup backport's there
 if sys.version_info >= (3, 11):
     _Group = BaseExceptionGroup
-else:  # 3.10 has no BaseExceptionGroup: pytest and hypothesis raise the backport's there
-    from exceptiongroup import BaseExceptionGroup as _Group
+else:
+    from exceptiongroup import BaseExceptionGroup as _Group  # novermin
 
 
 def _flatten(error):
