@@ -208,10 +208,23 @@ def test_the_walkthrough_names_its_figures_the_harnesses_lessons_and_the_next_la
 
 # -- the student's edition ------------------------------------------------------------------------
 
-def test_the_edition_holds_no_answer_and_its_notebook_replays_finch(tmp_path):
-    folder = tmp_path / "edition"
+@pytest.fixture(scope="module")
+def edition(tmp_path_factory):
+    """Checkpoint A's student edition, built once for every test of it here."""
+    folder = tmp_path_factory.mktemp("A") / "edition"
     made = lab_check("--release", "A", "--output", str(folder))
     assert made.returncode == 0, made.stdout + made.stderr
+    return folder
+
+
+def lab_check_in(folder, *args):
+    """The edition's own lab-check, run in it as a student runs it (its lab/, not the course's)."""
+    return subprocess.run([sys.executable, str(folder / "lab" / "lab_check.py"), *args],
+                          capture_output=True, text=True, cwd=folder, timeout=300)
+
+
+def test_the_edition_holds_no_answer_and_its_notebook_replays_finch(edition):
+    folder = edition
     files = {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
 
     assert leaks.leaks(folder, CHECKPOINT) == []
@@ -219,3 +232,16 @@ def test_the_edition_holds_no_answer_and_its_notebook_replays_finch(tmp_path):
     assert not [f for f in files if f.startswith(("harnesses", "finch", "finished", "right", "wrong"))]
     assert (folder / "doctor_a.py").read_text() == CHECKPOINT.starter.read_text()
     assert "finch and lesson 05's finished one" in (folder / "walkthrough.ipynb").read_text()
+
+
+def test_a_bare_lab_check_in_the_edition_checks_doctor_a_and_hint_lists_the_words(edition):
+    bare = lab_check_in(edition)
+    listed = lab_check_in(edition, "--hint")
+    two = lab_check_in(edition, "--hint", "auk")
+    one = lab_check_in(edition, "--hint", "auk case")
+
+    assert bare.returncode == 2 and "doctor_a.py" in bare.stdout, bare.stdout + bare.stderr
+    assert "no numbered lessons" not in bare.stdout + bare.stderr
+    assert '"auk case"' in listed.stdout and '"egret diagnosis"' in listed.stdout, listed.stdout
+    assert two.returncode == 2 and '"auk diagnosis"' in two.stderr, two.stderr
+    assert one.returncode == 0 and "1. " in one.stdout, one.stdout + one.stderr

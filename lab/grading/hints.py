@@ -89,3 +89,17 @@ def short_name(test, names):
             picked = " ".join(words[:count])
             return f'"{picked}"' if count > 1 else picked
     return test.removeprefix("test_")
+
+
+def menu(lesson, names, among=None):
+    """The words `lab-check --hint WORDS` takes, one line a test of `names` that has hints
+    (only those of `among`, when given and not empty), each the shortest that names it alone
+    among every one of `names`; "" when none has a hint."""
+    found = guide(lesson)
+    shown = [n for n in (among or names) if found.hints(n)]
+    if not shown:
+        return ""
+    lines = ["hints, one test at a time: lab-check --hint WORDS, with WORDS one of"]
+    lines += [f"  {short_name(n, names):<28} {n.removeprefix('test_').replace('_', ' ')}"
+              for n in shown]
+    return "\n".join(lines) + "\n"
