@@ -245,3 +245,25 @@ def test_a_bare_lab_check_in_the_edition_checks_doctor_a_and_hint_lists_the_word
     assert '"auk case"' in listed.stdout and '"egret diagnosis"' in listed.stdout, listed.stdout
     assert two.returncode == 2 and '"auk diagnosis"' in two.stderr, two.stderr
     assert one.returncode == 0 and "1. " in one.stdout, one.stdout + one.stderr
+
+
+def test_the_edition_s_check_names_a_malformed_case_and_a_misspelt_idea_then_says_ready(edition):
+    doctor = CHECKPOINT.finished.read_text()
+    (edition / "slips.py").write_text(
+        doctor + '\ndef case_auk():\n    return {"prompt": [{"text": "Hi."}]}\n\n'
+        'DIAGNOSIS = dict(DIAGNOSIS, egret="empty_failure_left_outt", crane=DIAGNOSIS["dunlin"])\n')
+    (edition / "whole.py").write_text(doctor)
+    try:
+        slips = lab_check_in(edition, "--harness", "slips.py", "--lesson", "A")
+        whole = lab_check_in(edition, "--harness", "whole.py", "--lesson", "A")
+    finally:
+        (edition / "slips.py").unlink()
+        (edition / "whole.py").unlink()
+
+    assert slips.returncode == 2 and "Not ready to hand in: 3 things" in slips.stdout, slips.stdout
+    assert "case_auk() gives no case lab.clinic can run: a case has no 'prompt'" in slips.stdout
+    assert "DIAGNOSIS[\"egret\"] is 'empty_failure_left_outt', which is no id" in slips.stdout
+    assert "for crane and dunlin" in slips.stdout, slips.stdout
+    assert whole.returncode == 2, whole.stdout + whole.stderr
+    assert "5 cases well formed, 5 different ideas: ready to hand in" in whole.stdout, whole.stdout
+    assert "Hand doctor_a.py in" in whole.stdout and "lesson 05" in whole.stdout, whole.stdout
