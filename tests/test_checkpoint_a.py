@@ -192,6 +192,27 @@ def test_every_graded_test_has_a_question_and_an_outline_and_a_section_the_noteb
     assert [line for line in leaks.answer_lines(CHECKPOINT.finished.read_text()) if line in written] == []
 
 
+def test_no_hint_and_no_paragraph_before_the_passed_fold_tells_one_harness_from_another():
+    """What each harness does wrong is the checkpoint's to find out: a hint says the same of
+    all five but their names, and the walkthrough says it only in the fold for after passing."""
+    import re
+
+    guide = hints.guide(CHECKPOINT)
+    for kind in ("case_breaks_a_rule_on_{0}_and_none_on_the_finished_harness",
+                 "diagnosis_names_the_idea_it_is_missing"):
+        told = {name: [hint.replace(name, "X") for hint in
+                       guide.hints(f"test_{name}_" + kind.format(name))] for name in FIVE}
+        assert len({repr(t) for t in told.values()}) == 1, told
+    assert len({guide.section(gap=name) for name in FIVE}) == 1
+    source = (CHECKPOINT.folder / notebook.SOURCE).read_text()
+    before = source[:source.index("<details><summary>Once you have passed")]
+    named = re.compile(r"(?<!case_)(?<![\"'])\b(" + "|".join(FIVE) + r")\b(?!\"|'(?!s))")
+    for paragraph in re.split(r"\n#?\s*\n", before):
+        if paragraph.lstrip().startswith("#"):
+            found = set(named.findall(paragraph))
+            assert len(found) in (0, len(FIVE)), paragraph
+
+
 def test_the_walkthrough_names_its_figures_the_harnesses_lessons_and_the_next_lab():
     markdown = (CHECKPOINT.folder / notebook.SOURCE).read_text()
     following = course.after(course.find("A"))

@@ -464,10 +464,10 @@ print(lab.show(seen.requests[1].messages[1:2], clip=80))
 #
 # This cell reads your `doctor_a.py` (the file `LAB_HARNESS` names, if it names one) and lays
 # out, for each harness, the idea you named, the lesson it comes from, and what your case
-# types. With every gap filled, the five ideas are five different ones, from lessons 02 to 05
-# (two of them from lesson 05). Where finch is here to run on, the cell also runs each case on
-# finch. Any case that starts from an empty record convicts finch under `record`, whatever it
-# was aimed at: one more reason a broken rule alone never names the idea.
+# types. With every gap filled, the five ideas are five different ones. Where finch is here to
+# run on, the cell also runs each case on finch. Any case that starts from an empty record
+# convicts finch under `record`, whatever it was aimed at: one more reason a broken rule alone
+# never names the idea.
 
 # %% id="after-pass"
 from lab.harnesses import load_harness
@@ -523,16 +523,16 @@ if doctor is not None:
 # 05's harness about tools, and tests them from the outside, as you have been doing.
 #
 # - **A result carries its call's id.** `emitToolCallOutcome` builds every tool result with
-#   `toolCallId: toolCall.id` beside the tool's name (`packages/agent/src/agent-loop.ts:650-658`):
-#   auk's one changed line, the right way round. [general] Hosted providers pair a result with
-#   its call by that id and refuse a request in which a call has none; the wording of the
-#   refusal differs from one provider to the next, and the lab's is its own.
+#   `toolCallId: toolCall.id` beside the tool's name (`packages/agent/src/agent-loop.ts:650-658`),
+#   lesson 02's pairing in one line. [general] Hosted providers pair a result with its call by
+#   that id and refuse a request in which a call has none; the wording of the refusal differs
+#   from one provider to the next, and the lab's is its own.
 # - **A failure is a result.** `prepareToolCall` answers a tool nobody has with an error result,
 #   `Tool ${toolCall.name} not found` (`agent-loop.ts:512-519`), and an argument that fails
 #   validation the same way, through the `catch` at `agent-loop.ts:547-553`. Nothing in either
 #   path stops the loop: whether to go round again depends only on whether the reply had calls,
 #   and every result, failed or not, joins the context before the next request
-#   (`agent-loop.ts:201-215`). That is crane's missing idea, kept.
+#   (`agent-loop.ts:201-215`). That is lesson 04's idea, in production code.
 # - **Its tests read like cases.** `should handle tool calls and results`
 #   (`packages/agent/test/agent-loop.test.ts:239-308`) scripts a model that asks for one call
 #   and then answers in words, and judges only what it can see: which tool ran (`:298`) and
@@ -544,10 +544,9 @@ if doctor is not None:
 # - A reply it cannot act on raises `FormatError`, whose messages go on the trajectory and the
 #   loop goes round again (`src/minisweagent/agents/default.py:100-114`); it gives up only after
 #   `max_consecutive_format_errors` in a row, three by default (`default.py:32`), and then by
-#   adding an `exit` message, not by raising. crane gives up at the first error.
+#   adding an `exit` message, not by raising.
 # - Its limit is checked before the model is called and counted after (`default.py:130-151`):
-#   with `step_limit` N, N calls go out. dunlin counts after the tools instead, and sends one
-#   more.
+#   with `step_limit` N, N calls go out, as lesson 05's `max_turns` promises.
 #
 # **Where ours is weaker.** Our simplification: the clinic's model is a script, its tools return
 # at once, and a session is judged against nine rules the course can state. pi-mono's tests also
@@ -640,6 +639,11 @@ if doctor is not None:
 # - crane: lesson 04's failures, after which the run carries on;
 # - dunlin: lesson 05's limit, which counts every request;
 # - egret: lesson 05's view, which leaves an empty failure out and puts nothing in its place.
+#
+# And in *Compared with production harnesses*: pi-mono's `toolCallId: toolCall.id` is auk's
+# one changed line, the right way round; pi-mono carries on after a failed tool where crane
+# gives up at the first error; and mini-swe-agent counts its limit as lesson 05 does, where
+# dunlin counts after the tools and so sends one request more.
 #
 # </details>
 #
