@@ -15,7 +15,7 @@ import tomllib
 import pytest
 
 import lab
-from lab import casebook, clinic, course, lessons, notebook, patches, rules
+from lab import casebook, clinic, course, lessons, notebook, patches, rules, starter
 from lab.grading import hints
 from lab.harnesses import load_harness, nearly_right
 from lab.release import leaks
@@ -211,6 +211,44 @@ def test_no_hint_and_no_paragraph_before_the_passed_fold_tells_one_harness_from_
         if paragraph.lstrip().startswith("#"):
             found = set(named.findall(paragraph))
             assert len(found) in (0, len(FIVE)), paragraph
+
+
+def test_the_build_s_cell_tries_each_case_on_one_s_own_lesson_05_harness_and_a_broken_copy(tmp_path, capsys):
+    """The walkthrough's "try-a-case" cell, with the two paths a student fills in: lesson 05's
+    finished harness for theirs, and a copy of it with one idea taken out (dunlin's patch, put
+    in as a student would by hand)."""
+    import json
+
+    cells = json.loads((CHECKPOINT.folder / notebook.NOTEBOOK).read_text())["cells"]
+    source = "".join(next(c for c in cells if c.get("id") == "try-a-case")["source"])
+    own, broken = tmp_path / "harness.py", tmp_path / "broken_05.py"
+    own.write_text(starter.solve(lessons.lesson(5).finished.read_text()))  # a student's, whole
+    broken.write_text(patches.apply(own.read_text(),
+                                    (CHECKPOINT.folder / "harnesses" / "dunlin.patch").read_text()))
+    (tmp_path / "doctor_a.py").write_text(CHECKPOINT.finished.read_text())
+    filled = source.replace('LESSON_05 = ""', f"LESSON_05 = {str(own)!r}", 1) \
+                   .replace('BROKEN = ""', f"BROKEN = {str(broken)!r}", 1)
+    assert filled.count(str(own)) == 1 and filled.count(str(broken)) == 1
+
+    exec(compile(filled, "try-a-case", "exec"),
+         {"ROOT": tmp_path, "book": casebook.of("A"), "lessons": lessons, "clinic": clinic,
+          "rules": rules, "pathlib": pathlib, "os": __import__("os")})
+    printed = capsys.readouterr().out
+
+    assert printed.count("on lesson 05's harness no rule broken (fair)") == 5, printed
+    assert "case_dunlin: on lesson 05's harness no rule broken (fair); on " in printed
+    assert "broken_05.py limit" in printed, printed
+
+
+def test_a_case_the_edition_holds_no_session_for_is_refused_saying_how_to_try_it():
+    book = casebook.of("A")
+    book.live = lambda: False  # as in a student's copy
+
+    with pytest.raises(casebook.NotSaved) as refused:
+        book.visit("finished", {"prompts": [{"text": "Something no cell asks."}]})
+
+    assert "your own harness.py of lesson 05" in str(refused.value)
+    assert "rules.judge(clinic.visit(load_harness(PATH), case))" in str(refused.value)
 
 
 def test_the_walkthrough_names_its_figures_the_harnesses_lessons_and_the_next_lab():

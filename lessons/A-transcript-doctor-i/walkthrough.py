@@ -439,7 +439,12 @@ print(lab.show(seen.requests[1].messages[1:2], clip=80))
 #   request, to reason from.
 #
 # Grade it with `lab-check --harness doctor_a.py --lesson A` where the five harnesses are (the
-# course's own project, or the grader when you submit).
+# course's own project, or the grader when you hand it in). In a student's copy, a bare
+# `lab-check` checks what it can without them: that every case is one `lab.clinic` can run and
+# every diagnosis an id of `ideas.toml`, five different ones. **Hand in** `doctor_a.py` where
+# your course collects it (on Gradescope, upload the file); you may hand it in again after
+# reading the report, as often as your course allows, and the last one counts. Each hand-in
+# costs you a wait, so try your cases first, as below.
 #
 # <details><summary>A hint, in two folds: first a question</summary>
 #
@@ -453,11 +458,54 @@ print(lab.show(seen.requests[1].messages[1:2], clip=80))
 #
 # Start every case from `chat` or `keeps_asking` above and change one thing at a time: how many
 # calls a reply holds, whether a tool raises, how a reply ends, the limit, what the record
-# holds when the harness is made. Send the case in; once it breaks something, the diagnosis
-# test's report shows the rule and where. Then ask which idea, had the harness kept it, would
-# have kept that rule, and check it comes from the lesson whose kind of session you wrote.
+# holds when the harness is made. Try it on your own lesson 05 harness (the next cell) and hand
+# it in; once it breaks something, the diagnosis test's report shows the rule and where. Then
+# ask which idea, had the harness kept it, would have kept that rule, and check it comes from
+# the lesson whose kind of session you wrote.
 #
 # </details>
+#
+# **Try a case before you hand it in.** You hold a finished lesson 05 harness: your own
+# `harness.py` from lesson 05, which passed its tests. A case must break no rule on it, and
+# `clinic.visit(module, case)` runs a case on any harness module, as the grader does, for
+# `rules.judge` to judge. To see a case catch a harness one idea short, make one yourself:
+# copy your harness.py to `broken_05.py`, take one idea out of the copy by hand (a line or
+# two), and run the case on both. Put the two paths in the cell, and run it after each edit of
+# `doctor_a.py`.
+
+# %% id="try-a-case"
+from lab.harnesses import load_harness
+
+LESSON_05 = ""   # the path of your own lesson 05 harness.py, e.g. "../05-.../harness.py"
+BROKEN = ""      # a copy of it with one idea taken out by hand, e.g. "broken_05.py"
+
+if not LESSON_05 and book.live():  # the course's own project: its finished one stands in
+    LESSON_05 = str(lessons.lesson(5).finished)
+
+
+def broken_by(path, case):
+    """The rules `case` breaks on the harness in the file at `path`, as rule names."""
+    module = load_harness(pathlib.Path(path).expanduser(), name=pathlib.Path(path).stem)
+    return [b.rule for b in rules.judge(clinic.visit(module, case))]
+
+
+try:
+    mine = load_harness(ROOT / "doctor_a.py", name="doctor")
+except Exception as error:  # the file, mid-edit
+    mine = None
+    print(f"doctor_a.py does not import ({type(error).__name__}: {error})")
+for name in ("auk", "bittern", "crane", "dunlin", "egret") if mine and LESSON_05 else ():
+    try:
+        case = getattr(mine, f"case_{name}")()
+        fair = broken_by(LESSON_05, case)
+        caught = broken_by(BROKEN, case) if BROKEN else None
+    except Exception as error:  # a case mid-edit, or one the clinic cannot run
+        print(f"case_{name}: {type(error).__name__}: {error}")
+        continue
+    print(f"case_{name}: on lesson 05's harness {', '.join(fair) or 'no rule broken (fair)'}"
+          + (f"; on {BROKEN} {', '.join(caught) or 'no rule broken'}" if BROKEN else ""))
+if not LESSON_05:
+    print("Put the path of your own lesson 05 harness.py in LESSON_05 above, and run this cell.")
 
 # %% [markdown]
 # ## After the lab passes: your five cases, read back
