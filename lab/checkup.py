@@ -30,10 +30,11 @@ WRONG_IDEA = ("DIAGNOSIS names the idea {name} is missing. {name} keeps every ot
               "the rule your case broke there points at the one it lacks: which idea, had "
               "{name} kept it, would have kept that rule?")
 CASE = "case_{name}() returns a case lab.clinic can run (see its docstring for the form)."
-OWN_BUG = ("case_{name} keeps every rule on lesson {base}'s finished harness: a case that breaks "
-           "the correct harness too exposes a bug of its own, not {name}'s.")
-EXPOSES = ("case_{name} breaks a rule of the course on {name}: a case it passes shows nothing "
-           "missing.")
+OWN_BUG = ("case_{name} must keep every rule on lesson {base}'s finished harness (a case that "
+           "breaks the correct harness too exposes a bug of its own, not {name}'s); on it, it "
+           "broke `{rule}`")
+EXPOSES = ("case_{name} must break a rule of the course on {name} (a case it passes shows "
+           "nothing missing); on {name}, it broke none")
 
 
 class Checkup:
@@ -100,9 +101,10 @@ class Checkup:
         sick = clinic.visit(harness, case)
 
         broken = rules.judge(healthy)
-        expect(not broken, OWN_BUG.format(name=name, base=self.base),
+        expect(not broken, OWN_BUG.format(name=name, base=self.base,
+                                          rule=broken[0].rule if broken else ""),
                given=case.get("record", []),
-               got=indented("\n" + rules.explain(healthy, broken[0])) if broken else None,
+               got=indented(rules.explain(healthy, broken[0])) if broken else None,
                note=indented(f"what happened on the finished harness:\n{healthy.describe()}"))
         expect(rules.judge(sick), EXPOSES.format(name=name), got="no rule broke",
                note=indented(f"what happened on {name}:\n{sick.describe()}"))

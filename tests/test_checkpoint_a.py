@@ -173,6 +173,31 @@ def test_a_wrong_diagnosis_is_shown_beside_the_rule_its_case_broke(tmp_path):
     assert "the record:" in evidence, evidence
 
 
+def test_a_requirement_is_said_as_one_and_a_passing_hand_in_points_at_lesson_06_s_edition(tmp_path):
+    dangling = tmp_path / "dangling" / "doctor_a.py"
+    dangling.parent.mkdir()
+    dangling.write_text(CHECKPOINT.finished.read_text() + (
+        '\ndef case_crane():\n    return {"record": [lab.user("Read x."), lab.reply(lab.call('
+        '"read", {"path": "x"}, id="c9"))], "prompts": [{"text": "Go on."}]}\n'))
+    handed_in = tmp_path / "handed-in" / "doctor_a.py"  # alone, as a hand-in is: no harness.py
+    handed_in.parent.mkdir()
+    handed_in.write_text(CHECKPOINT.finished.read_text())
+
+    broke = lab_check("--harness", str(dangling), "--lesson", "A", "-k", "crane case")
+    passed = lab_check("--harness", str(handed_in), "--lesson", "A")
+
+    assert broke.returncode == 1, broke.stdout + broke.stderr
+    assert "case_crane must keep every rule on lesson 05's finished harness" in broke.stdout
+    assert "on it, it broke `provider`" in broke.stdout, broke.stdout
+    assert "got:      provider: the provider never refuses a request" in broke.stdout, broke.stdout
+    assert "keeps every rule" not in broke.stdout
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    said = " ".join(passed.stdout[passed.stdout.rindex("next: "):].split())
+    assert said.startswith("next: lesson 06 · The file that ate the context, in an edition of its "
+                           "own; it starts from your lesson 05 harness.py"), said
+    assert "--next" not in said, said
+
+
 # -- hints, the walkthrough -------------------------------------------------------------------------
 
 def test_every_graded_test_has_a_question_and_an_outline_and_a_section_the_notebook_has():
