@@ -198,6 +198,21 @@ def test_a_requirement_is_said_as_one_and_a_passing_hand_in_points_at_lesson_06_
     assert "--next" not in said, said
 
 
+def test_the_hint_a_report_suggests_after_k_names_one_test_of_the_whole_lab(tmp_path):
+    answer = tmp_path / "doctor_a.py"
+    answer.write_text(CHECKPOINT.starter.read_text())
+
+    run = lab_check("--harness", str(answer), "--lesson", "A", "-k", "crane case")
+    words = run.stdout[run.stdout.index("Stuck? lab-check --hint ") + 24:].split("\n")[0].strip()
+    asked = lab_check("--harness", str(answer), "--lesson", "A", "--hint", words.strip('"'))
+
+    assert run.returncode == 1 and words == '"crane case"', run.stdout
+    assert asked.returncode == 0 and 'hints for "crane case breaks' in asked.stdout, \
+        asked.stdout + asked.stderr
+    assert hints.matching(hints.every_test(CHECKPOINT), "crane") != \
+        ["test_crane_case_breaks_a_rule_on_crane_and_none_on_the_finished_harness"]
+
+
 # -- hints, the walkthrough -------------------------------------------------------------------------
 
 def test_every_graded_test_has_a_question_and_an_outline_and_a_section_the_notebook_has():

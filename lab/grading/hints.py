@@ -80,9 +80,26 @@ def matching(names, words):
     return exact or [n for n in names if wanted in n]
 
 
+def every_test(lesson, graded=()):
+    """Every graded test `lab-check --hint` picks among for `lesson`: those of its tests.py, in
+    file order, then any of `graded` (the tests a grading ran: of test files of one's own, say)
+    not among them. Words picked unique among these are unique whatever -k selected."""
+    from . import manifest
+
+    names = []
+    tests = getattr(lesson, "tests", None)
+    if tests is not None and pathlib.Path(tests).is_file():
+        try:
+            names = manifest.graded_tests(pathlib.Path(tests))
+        except (OSError, SyntaxError, ValueError):
+            names = []
+    return names + [name for name in graded if name not in names]
+
+
 def short_name(test, names):
-    """The fewest leading words of `test`'s name that `matching` takes for it alone, joined by
-    spaces and quoted when there are several: what to type after --hint."""
+    """The fewest leading words of `test`'s name that `matching` takes for it alone among
+    `names` (every test of the lab: every_test), joined by spaces and quoted when there are
+    several: what to type after --hint."""
     words = test.removeprefix("test_").split("_")
     for count in range(1, len(words) + 1):
         if matching(names, "_".join(words[:count])) == [test]:
