@@ -291,6 +291,20 @@ def test_a_case_the_edition_holds_no_session_for_is_refused_saying_how_to_try_it
     assert "rules.judge(clinic.visit(load_harness(PATH), case))" in str(refused.value)
 
 
+def test_the_questions_right_answers_sit_at_different_letters_and_none_is_named_by_its_letter():
+    import re
+
+    source = (CHECKPOINT.folder / notebook.SOURCE).read_text()
+    options = re.findall(r"<summary><b>([A-Z])</b> · .*?</details>", source, re.DOTALL)
+    right = [letter for letter, block in zip(options, re.findall(
+        r"<summary><b>[A-Z]</b> · (.*?)</details>", source, re.DOTALL)) if "# ✓" in block]
+    prose = re.sub(r"<summary><b>[A-Z]</b>", "", source)
+
+    assert len(right) == 7, right
+    assert max(right.count(letter) for letter in "ABC") <= 3, right
+    assert not re.search(r"\b(?:option|answer|choice)s? [A-C]\b|\([A-C]\)|\*\*[A-C]\*\*", prose)
+
+
 def test_the_walkthrough_names_its_figures_the_harnesses_lessons_and_the_next_lab():
     markdown = (CHECKPOINT.folder / notebook.SOURCE).read_text()
     following = course.after(course.find("A"))

@@ -98,20 +98,20 @@ print(lab.show(on_finch.record[:1], clip=80))
 #
 # </details>
 #
-# <details><summary><b>B</b> · The record says the user typed the instructions, and every
+# <details><summary><b>B</b> · finch sends the system prompt twice, and the second request is
+# refused for it</summary>
+#
+# ✗ Look at the output: no request was refused. The duplicate is in the conversation, where a
+# provider sees only another user message.
+#
+# </details>
+#
+# <details><summary><b>C</b> · The record says the user typed the instructions, and every
 # request repeats that to the model</summary>
 #
 # ✓ Lesson 01's record is what was said, by whom. finch's says the user opened the
 # conversation by typing "You are a helpful assistant.", and each request hands the model
 # that line twice: once as the system prompt, once as the user's words.
-#
-# </details>
-#
-# <details><summary><b>C</b> · finch sends the system prompt twice, and the second request is
-# refused for it</summary>
-#
-# ✗ Look at the output: no request was refused. The duplicate is in the conversation, where a
-# provider sees only another user message.
 #
 # </details>
 #
@@ -177,17 +177,17 @@ print(on_finch.describe())
 # %% [markdown]
 # ### Which session shows finch's trouble?
 #
-# <details><summary><b>A</b> · A session handed a record that already holds a conversation</summary>
-#
-# ✗ finch writes the instructions in only when the record it is handed is empty. A case that
-# starts from an old conversation carries on it exactly as the finished harness does.
-#
-# </details>
-#
-# <details><summary><b>B</b> · Any session that starts from an empty record, even one prompt</summary>
+# <details><summary><b>A</b> · Any session that starts from an empty record, even one prompt</summary>
 #
 # ✓ The first prompt of a new conversation is where finch writes the system prompt in, and
 # the record rule sees it in the record after that prompt.
+#
+# </details>
+#
+# <details><summary><b>B</b> · A session handed a record that already holds a conversation</summary>
+#
+# ✗ finch writes the instructions in only when the record it is handed is empty. A case that
+# starts from an old conversation carries on it exactly as the finished harness does.
 #
 # </details>
 #
@@ -267,18 +267,18 @@ print(f"  {idea['idea']}")
 # hands over a record that ends on a reply whose call never got a result (a session that was
 # cut off mid-tool), and prompts once. Whose bug is it when the request is refused?
 #
-# <details><summary><b>A</b> · The finished harness's: a correct harness copes with any record</summary>
-#
-# ✗ Lesson 05's harness promises to keep a record well formed, not to mend one it was handed.
-# Repairing a broken record is lesson 10's work, five lessons later.
-#
-# </details>
-#
-# <details><summary><b>B</b> · The case's: it asks lesson 05's harness for something it never
+# <details><summary><b>A</b> · The case's: it asks lesson 05's harness for something it never
 # promised</summary>
 #
 # ✓ The finished harness sends the record as it is, dangling call and all, and the provider
 # refuses. A case that breaks the correct harness shows a bug of its own.
+#
+# </details>
+#
+# <details><summary><b>B</b> · The finished harness's: a correct harness copes with any record</summary>
+#
+# ✗ Lesson 05's harness promises to keep a record well formed, not to mend one it was handed.
+# Repairing a broken record is lesson 10's work, five lessons later.
 #
 # </details>
 #
@@ -309,18 +309,18 @@ for found in rules.judge(seen):
 # harness `max_turns=2` and a model whose every reply asks for a tool. How many requests does
 # the run make?
 #
-# <details><summary><b>A</b> · Two, and then a failed reply of its own says why it stopped</summary>
+# <details><summary><b>A</b> · Three: two turns of tools, and the request that follows them</summary>
+#
+# ✗ That counts turns of tools instead of requests, so the first request is free. A harness
+# that counts that way breaks the `limit` rule on exactly this kind of session.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Two, and then a failed reply of its own says why it stopped</summary>
 #
 # ✓ The limit counts requests, the first one included, and is checked before each is sent.
 # The stop goes on the record as an assistant message with empty content and stop_reason
 # "error".
-#
-# </details>
-#
-# <details><summary><b>B</b> · Three: two turns of tools, and the request that follows them</summary>
-#
-# ✗ That counts turns of tools instead of requests, so the first request is free. A harness
-# that counts that way breaks the `limit` rule on exactly this kind of session.
 #
 # </details>
 #
@@ -370,17 +370,17 @@ lab.draw(lab.Panel("the record after a run stopped at max_turns=2", seen.record,
 # A reply breaks off after the words "Let me look", with no call. Then the user types again.
 # What does lesson 05's view send for the failed reply in the second request?
 #
-# <details><summary><b>A</b> · Nothing: every failed reply is left out</summary>
-#
-# ✗ Only an empty one is. Lesson 05's view keeps a failed reply that got something out,
-# because that is a turn the model did take.
-#
-# </details>
-#
-# <details><summary><b>B</b> · The reply as it was recorded, its words and all</summary>
+# <details><summary><b>A</b> · The reply as it was recorded, its words and all</summary>
 #
 # ✓ It has content, so a provider takes it, and it is on the record, so the model is told
 # nothing that did not happen.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Nothing: every failed reply is left out</summary>
+#
+# ✗ Only an empty one is. Lesson 05's view keeps a failed reply that got something out,
+# because that is a turn the model did take.
 #
 # </details>
 #
