@@ -43,7 +43,7 @@ ROOT = next((folder for folder in (here, *here.parents) if (folder / "lab").is_d
              and (folder / "doctor_a.py").is_file()), None)
 if ROOT is None:
     raise FileNotFoundError(f"no lab/ and doctor_a.py in {here} or above it: open this notebook "
-                            "from inside the project, e.g. lessons/A-transcript-doctor-i/")
+                            "from the folder that holds doctor_a.py, or one inside it")
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -165,11 +165,11 @@ rules.picture(on_finch, breach, title="Figure A.1 · finch's record: a user mess
 # a `Harness` with events, so a case here runs every prompt to its end: there is no walking
 # away yet (checkpoint B has that). The docstring of `lab.clinic` has the whole form.
 #
-# A visit keeps three things to read: `seen.records[k]`, the record after prompt *k*;
-# `seen.requests[n]`, each request with `.messages` (what the model got), `.record` (the
-# record as it stood) and `.refusal`; and `seen.runs`, every tool run with its call.
-# `seen.describe()` prints all three, which is what the grader prints when a case of yours
-# shows nothing.
+# A visit keeps three things to read: `seen.records`, the record after each prompt
+# (`records[0]` after the first); `seen.requests`, each request with `.messages` (what the
+# model got), `.record` (the record as it stood) and `.refusal`; and `seen.runs`, every tool
+# run with its call. `seen.describe()` prints all three, which is what the grader prints when
+# a case of yours shows nothing.
 
 # %% id="describe"
 print(on_finch.describe())
