@@ -104,3 +104,43 @@ def test_no_hint_holds_a_line_of_the_answer():
     assert len(secret) >= 3, secret
     leaked = [line for line in secret if line in written]
     assert not leaked, f"hints give away the answer: {leaked}"
+
+
+def graded_tests_module():
+    """The lesson's tests.py as a module, to call one of its tests with a stand-in student."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("lesson06_graded_tests", LESSON.tests)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class Answers:
+    """A stand-in for the grader's `student`: value(name, ...) calls `name` in a loaded file."""
+
+    def __init__(self, module):
+        self.module = module
+
+    def value(self, name, *args):
+        return type("Value", (), {"value": getattr(self.module, name)(*args)})
+
+
+def test_a_budget_counted_in_characters_fails_the_bytes_test_on_every_seed():
+    """A student's fit_budget that counted len(line) passed the bytes test on 12 seeds of 40
+    ("café\n" at 10 or 11 bytes holds 2 lines counted either way): the budget is now drawn
+    until the two counts differ. The variation is the grader's, random.Random("seed:test")."""
+    import random
+
+    from lab.grading.verdict import GradeFailure
+
+    graded = graded_tests_module()
+    test = graded.test_a_budget_counts_bytes_of_utf8_not_characters
+    right = Answers(load_harness(FINISHED, name="harness_bytes_right"))
+    wrong = Answers(load_harness(LESSON.folder / "wrong" / "counts_characters.py",
+                                 name="harness_bytes_wrong"))
+    for seed in range(1, 201):
+        name = f"{seed}:{test.__name__}"
+        test(right, random.Random(name))
+        with pytest.raises(GradeFailure):
+            test(wrong, random.Random(name))
