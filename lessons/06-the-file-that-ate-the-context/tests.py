@@ -86,23 +86,30 @@ def expect_read(content, lines, offset, max_lines, max_bytes, rule, limit=None):
     shown = fitting(wanted, max_lines, max_bytes)
     shown_text = "".join(wanted[0:shown])
     final = offset - 1 + shown
-    given = f"a file of {len(lines)} lines, read from offset={offset}" + (
+    size = f"{len(lines)} line" + ("" if len(lines) == 1 else "s")
+    given = f"a file of {size}, read from offset={offset}" + (
         f", limit={limit}" if limit else "") + f", budget {max_lines} lines / {max_bytes} bytes"
+    span = f"line {offset}" if shown == 1 else f"lines {offset}-{final}"
     parts = split_note(content, shown_text)
     expect(parts is not None, rule, given=given,
-           expected=f"lines {offset}-{final} as they are in the file" if shown
+           expected=f"{span} as they are in the file" if shown
            else "none of the file's text", got=repr(content)[:300])
     note = parts[1]
+    # What follows the lines that are right is judged alone, and the report says so: a "got"
+    # of '' must read as "nothing after line 5", never as "your read returned nothing".
+    right = f"after {span}, which {'is' if shown == 1 else 'are'} right: " if shown else ""
+    rest = (f"{repr(note)[:300]} (after line {final})" if note else f"nothing after line {final}"
+            ) if shown else repr(note)[:300]
     if shown == 0 and wanted:
         after = offset + 1 if offset < len(lines) else None
     else:
         after = final + 1 if final < len(lines) else None
     if after is None and not (shown == 0 and wanted):
-        expect(note == "", rule, given=given, expected="no note: the read reached the end",
-               got=f"a note: {note!r}")
+        expect(note == "", rule, given=given,
+               expected=f"{right}nothing more (the read reached the end, so no note)", got=rest)
         return
     expect(bool(NOTE.match(note)), rule, given=given,
-           expected="then one line in square brackets, the note", got=repr(note)[:300])
+           expected=f"{right}one line in square brackets, the note", got=rest)
     if after is not None:
         named = NEXT.findall(note)
         expect(named == [str(after)], rule, given=given, expected=f"the note names offset={after}",
