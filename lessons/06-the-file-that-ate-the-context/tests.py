@@ -29,6 +29,8 @@ WHOLE = ("whole lines only, in order from the first: a line fits when the bytes 
 BOTH = "two budgets, and both hold: at most max_lines lines and at most max_bytes bytes."
 NEWLINE = ("only \"\\n\" ends a line, as for wc -l, grep -n and sed: a form feed, a lone "
            "\"\\r\" or U+2028 is part of its line.")
+LAST_NEWLINE = ("a \"\\n\" at the end of a text ends its last line and starts no other: "
+                "'a\\nb\\n' is two lines, as wc -l counts them, with no empty third line after.")
 OPENING = ("the opening log: read within the budget, the model told the read was cut, so it "
            "looks at the end instead; no request is over the window, and the verdict is found.")
 OFFSET = ("a cut read shows as many whole lines as fit from the offset, then one last line, in "
@@ -199,8 +201,9 @@ def test_only_a_newline_ends_a_line_as_for_wc(student, variation):
 
     expect(got == lines_of(text), NEWLINE, given=repr(text), expected=repr(lines_of(text)),
            got=repr(got))
-    expect(student.value("lines_of", "a\nb\n").value == ["a\n", "b\n"], NEWLINE,
-           given="'a\\nb\\n'", expected="['a\\n', 'b\\n']")
+    ends = student.value("lines_of", "a\nb\n").value
+    expect(ends == ["a\n", "b\n"], LAST_NEWLINE, given=repr("a\nb\n"),
+           expected=repr(["a\n", "b\n"]), got=repr(ends))
 
 
 # -- the read tool ------------------------------------------------------------------------------
