@@ -144,3 +144,24 @@ def test_a_budget_counted_in_characters_fails_the_bytes_test_on_every_seed():
         test(right, random.Random(name))
         with pytest.raises(GradeFailure):
             test(wrong, random.Random(name))
+
+
+def test_the_right_option_is_not_told_by_its_place_or_its_length():
+    """A student's pass found 8 of the 10 right options at B, most of them the longest: "pick B"
+    scored 8 of 10 unread. The right option now moves, and is the longest in few questions."""
+    text = (LESSON.folder / "walkthrough.py").read_text()
+    option = re.compile(r"^# <details><summary><b>([ABC])</b> · (.*)</summary>\n#\n# (✓|✗)", re.M)
+    questions, right_at, longest = [], [], 0
+    for letter, summary, mark in option.findall(text):
+        if letter == "A":
+            questions.append([])
+        questions[-1].append((letter, len(summary), mark == "✓"))
+    for options in questions:
+        assert [o[0] for o in options] == ["A", "B", "C"] and sum(o[2] for o in options) == 1
+        right = next(o for o in options if o[2])
+        right_at.append(right[0])
+        longest += right[1] == max(o[1] for o in options)
+
+    assert len(questions) == 10, right_at
+    assert max(right_at.count(letter) for letter in "ABC") <= 4, right_at
+    assert longest <= 4, f"the right option is the longest in {longest} of 10 questions"
