@@ -15,13 +15,11 @@
 # (see lab/notebook.py); the block above is its header, the notebook's metadata.
 
 # %% [markdown]
-# # 06 · Watching and steering a run
-#
-# ## The file that ate the context
+# # 06 · The file that ate the context
 #
 # *One read of a 40 MB log, and every prompt after it is refused as too long.*
 #
-# *~45 min · 1 lab · builds on 05 · The runaway and the 503*
+# *Watching and steering a run · ~45 min · 1 lab · builds on 05 · The runaway and the 503*
 #
 # This lesson builds on lesson 05, whose harness stops a runaway with `max_turns`, keeps a
 # failed reply in the record and acts on none of it, and sends the view, `context_for_model`,
@@ -54,10 +52,13 @@ harness = chosen.module
 print(chosen)
 
 # %% [markdown]
-# The two lines above say which harness the examples use, and why: the lesson's finished one
-# until your `harness.py` keeps its tool results within a budget, then yours. The notation is
-# `lab.shape`'s: `U` a user message, `A[c1]` a reply asking for call `c1`, `R(c1)` its result,
-# `A(error)` a failed reply.
+# The two lines above say which harness the examples use, and why. In your copy of the lesson
+# it is your own `harness.py`, as it is now: until its gaps are filled, an example shows what
+# your code does without a budget, and once it keeps its tool results within one, the
+# examples show your fix (while `harness.py` does not import, they run on `starter.py`). In
+# the course's own repository the lesson's finished harness stands in until yours is ready.
+# The notation is `lab.shape`'s: `U` a user message, `A[c1]` a reply asking for call `c1`,
+# `R(c1)` its result, `A(error)` a failed reply.
 
 # %% [markdown]
 # ## The log that ate the session
@@ -246,7 +247,8 @@ for label, size in (("the whole log", len(LOG.encode())), ("one budget", harness
 #   big until it has read it. The harness can.
 # - *"Drop old results from the view."* Then the model is answering from a file it can no
 #   longer see, and a dropped result leaves a call without a result (lesson 10's whole
-#   problem). Trimming the view has its own lesson, 16.
+#   problem). Trimming the view safely is a section of lesson 16, The adapter: "Trimming a
+#   long history".
 # - *"Summarise the file with another model call."* A second bill to avoid the first, and the
 #   summary decides for the model what mattered.
 
