@@ -3,6 +3,8 @@
     .venv/bin/python bench/run.py            # four or five minutes; prints the table and
                                              # rewrites README.md's benchmark section
     .venv/bin/python bench/run.py --quick    # a smaller run, in about a minute; writes nothing
+    .venv/bin/python bench/run.py --watch-only   # only the --watch rows, measured and
+                                             # written in place of the old ones
 
 Every figure stands next to the floor it is compared with, and the two are measured in the
 same run, interleaved, with medians: the machine is shared and noisy, so a ratio within one run
@@ -116,6 +118,8 @@ def main(argv=None):
     plan = QUICK if args.quick else FULL
     began, machine = time.monotonic(), describe_machine()
     say(f"benchmarking on {machine}")
+    if args.watch_only:
+        return watch_only(plan, machine, began, write=not (args.quick or args.print_only))
     figures = {"lab_check": measure_lab_check(plan.runs),
                "watch": measure_watch(plan.runs),
                "batch": measure_batch(plan.copies),
@@ -138,7 +142,37 @@ def parser():
                    help="smaller sizes and fewer runs, to see that it all works; writes nothing")
     p.add_argument("--print-only", action="store_true",
                    help="print the table but leave README.md alone")
+    p.add_argument("--watch-only", action="store_true",
+                   help="measure only the --watch re-grade, and put its rows in place of the "
+                        "table's old ones; the other rows stay as they were last measured")
     return p
+
+
+WATCH_ONLY = " Its --watch rows were measured alone"  # how the heading says so
+
+
+def watch_only(plan, machine, began, write=True):
+    """The --watch rows measured again, put in the README's table in place of the old ones;
+    the heading says when, at which commit and on what machine."""
+    heading, old = parse(section_of(README.read_text(encoding="utf-8")))
+    new = watch_rows(measure_watch(plan.runs), plan.runs)
+    at = next((i for i, row in enumerate(old) if is_watch_row(row)), len(old))
+    kept = [row for row in old if not is_watch_row(row)]
+    table = kept[:at] + new + kept[at:]
+    minutes = (time.monotonic() - began) / 60
+    heading = (heading.split(WATCH_ONLY)[0] + f"{WATCH_ONLY} on {datetime.date.today()} at "
+               f"{describe_code()} on {machine}, by `{COMMAND} --watch-only` in "
+               f"{minutes:.1f} minutes.")
+    section = render(heading, table)
+    print(section)
+    if write:
+        write_section(README, section)
+        say(f"wrote the --watch rows into {README.name}, between {START} and {END}")
+
+
+def is_watch_row(row):
+    """Whether a row of the table is one of watch_rows's: its measure, or its note."""
+    return row[0].startswith("--watch") or (row[0] == "note" and row[1].startswith("--watch:"))
 
 
 def say(words):
@@ -582,10 +616,16 @@ def watch_rows(watch, runs):
               times(ratio), f"≤ {WATCH_TARGET:g}×", verdict(ratio, "<=", WATCH_TARGET))]
     if missed(table):
         table.append(note(
-            "--watch: a re-grade still checks the import in a clean process, forks one clean "
-            "process a test and sends every answer across the sandbox's boundary as JSON; "
-            "what it no longer pays is Python, pytest and the plugin starting, and the "
-            "sandbox being built."))
+            "--watch: what a re-grade no longer pays is Python, pytest, the plugin, the "
+            "collection and the sandbox starting; each test's process is forked, by the "
+            "request that clears the last test's, while the grader reports that test. What "
+            "it still pays, for its guarantees: a clean process a test and one more for the "
+            "import check (a fork, its limits and Landlock, the import, and its killing and "
+            "the clearing of its folders after it: about 10 ms of CPU each, on the other core "
+            "when it is free), and a round trip across the sandbox's boundary for every "
+            "request, answer and callback of a test (about 1,500 a grading of lesson 10), "
+            "each judged as JSON on the grader's side; on a loaded machine those wait for a "
+            "core too."))
     return table
 
 

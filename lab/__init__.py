@@ -10,7 +10,18 @@ the checkpoints (A and B), lab.clinic runs a case written as plain data on a har
 judges what it did, and lab.checkup grades a student's cases and diagnoses; for lesson 16, lab.loopback serves a provider's HTTP API on 127.0.0.1 and
 lab.sdk's models talk to it (or to the real API) through the official SDKs (import them by
 name). Importing it has no side effects.
+
+The modules imported here live in lab/student/, the folder that is all the sandbox holds of the
+lab (with this file): it is added to the package's path, so each is `lab.<name>` here, in the
+sandbox and in the browser alike. The rest of lab/ stays on the course's machine.
 """
+
+import os as _os
+
+_STUDENT = _os.path.join(_os.path.dirname(__file__), "student")
+if _STUDENT not in __path__:  # (a reload runs this again)
+    __path__.append(_STUDENT)
+del _os, _STUDENT
 
 from .disk import Disk, DiskFile, PowerCut
 from .display import shape, show

@@ -288,3 +288,22 @@ def test_classroom_workflow_run_step_by_step_gives_the_reporter_the_manifests_po
         assert points(results) == (0, worth)
         given = [t for t in tests if t["status"] == "pass"]
         assert [t["score"] for t in given] == [0], "only the given test passes, worth 0"
+
+
+def test_the_edition_installed_as_a_wheel_would_be_holds_every_module_of_its_lab(edition,
+                                                                                 tmp_path):
+    """pip's non-editable install copies only the packages pyproject.toml names: a folder of
+    modules it leaves out (lab/grading/inside has no __init__.py) is missing there, and so is
+    the sandbox's side of lab_check."""
+    target = tmp_path / "site-packages"
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
+                           "--target", str(target), str(edition)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+    shipped = {p.relative_to(edition).as_posix() for p in (edition / "lab").rglob("*.py")
+               if "__pycache__" not in p.parts}
+    installed = {p.relative_to(target).as_posix() for p in (target / "lab").rglob("*.py")
+                 if "__pycache__" not in p.parts}
+    assert "lab/grading/inside/zygote.py" in shipped, sorted(shipped)
+    assert shipped - installed == set(), f"not installed: {sorted(shipped - installed)}"

@@ -513,9 +513,10 @@ def _batch_of_three(parent, mode):
     subprocess.run(["chmod", "-R", "o-rwx", str(batch)], check=True)
     out = parent / "results"
 
+    # the seed in the environment: without namespaces a batch refuses one on its command line
     run = lab_check(parent, "--lesson", "10", "--batch", str(batch), "--output", str(out),
-                    "--jobs", "3", "--seed", str(SEED), "-k", "orphan or steering or missing",
-                    timeout=600, project=project, env=mode.env, python=python)
+                    "--jobs", "3", "-k", "orphan or steering or missing", timeout=600,
+                    project=project, env={**mode.env, "LAB_SEED": str(SEED)}, python=python)
 
     assert run.returncode == 0, f"exit {run.returncode}:\n{run.stdout}\n{run.stderr}"
     import csv
@@ -641,22 +642,89 @@ def test_the_autograder_takes_a_checkpoints_letter(open_folder):
 
 # -- the bundle: what the sandbox holds of the lab ---------------------------------------------
 
-def test_the_bundle_holds_exactly_the_modules_import_lab_needs():
-    from lab.grading import isolation
-    from lab.grading.worker.bundle import STUDENT_MODULES, Bundle
+def test_the_bundle_is_the_student_folder_and_importing_lab_there_needs_nothing_else():
+    """In a real sandbox (bubblewrap, where nothing of the project is mounted; else an
+    isolated Python whose only path to lab is the bundle), `import lab` and what the zygote
+    imports load every module the bundle holds, each from the bundle, and need nothing more."""
+    import json
 
-    with Bundle() as bundle:
-        loaded = subprocess.run(
-            [isolation.python(), "-I", "-S", "-c",
-             f"import sys; sys.path[:0] = [{bundle.path!r}]; import lab, lab.wire_figure, damaged; "
-             "print(' '.join(sorted(name.split('.')[1] if '.' in name else '__init__' "
-             "for name in sys.modules if name == 'lab' or name.startswith('lab.'))))"],
-            capture_output=True, text=True, timeout=60)
-        held = sorted(path.stem for path in pathlib.Path(bundle.path, "lab").glob("*.py"))
+    from lab.grading.worker import bundle, launch
+
+    code = ("import json, sys; sys.path[:0] = [sys.argv[1]]; "
+            "import lab, lab.wire_figure, damaged, lab_inside.zygote; "
+            "print(json.dumps({name: module.__file__ or list(module.__path__)[0] for name, module "
+            "in sys.modules.items() if name.split('.')[0] in ('lab', 'lab_inside', 'damaged')}))")
+    with bundle.Bundle() as made:
+        root = made.path
+        held = sorted(str(path.relative_to(root)) for path in pathlib.Path(root).rglob("*.py"))
+        if not launch.bubblewrap_problem():
+            root = launch.INSIDE
+            argv = launch._bwrap_argv(made.path, os.devnull, 0)
+        else:
+            argv = []
+        loaded = subprocess.run([*argv, launch.python(), "-I", "-S", "-B", "-c", code, root],
+                                capture_output=True, text=True, timeout=60)
 
     assert loaded.returncode == 0, f"import lab fails in the sandbox's bundle:\n{loaded.stderr}"
-    assert loaded.stdout.split() == held == sorted(STUDENT_MODULES), (
-        f"import lab loads {loaded.stdout.split()}; the bundle holds {held}")
+    files = json.loads(loaded.stdout)
+    outside = {name: file for name, file in files.items() if not file.startswith(root + "/")}
+    assert not outside, f"loaded from outside the bundle: {outside}"
+    used = sorted(os.path.relpath(file, root) for file in files.values() if file.endswith(".py"))
+    expected = sorted([*(f"lab/{relative}" for relative in bundle.lab_files()),
+                       *(f"lab_inside/{path.name}" for path in bundle.INSIDE.glob("*.py")),
+                       "damaged.py"])
+    assert held == expected, f"the bundle holds {held}, not lab/__init__.py, lab/student/, " \
+                             "lab/grading/inside/ and damaged.py"
+    assert used == [f for f in held if f != "lab/student/__init__.py"], (
+        f"import lab and the zygote load {used}; the bundle holds {held}")
+    assert sorted(name.split(".", 1)[1] if "." in name else "__init__"
+                  for name in files if name.split(".")[0] == "lab") == sorted(bundle.modules())
+
+
+def test_no_module_of_the_student_folder_imports_anything_outside_it():
+    """Each module of lab/student/ (and lab/__init__.py) imports the standard library and its
+    neighbours, no more, wherever the import stands (in a function too); and no module of lab/
+    shadows one of the folder's."""
+    import ast
+
+    from lab.grading.worker import bundle
+
+    ours = set(bundle.modules())
+    lazy = {("__init__.py", "harnesses")}  # lab.pick_harness and its kin: notebooks only
+    found = []
+    for relative, path in bundle.lab_files().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module]
+            elif isinstance(node, ast.ImportFrom):
+                parts = (node.module or "").split(".")
+                names = [f"lab.{parts[0]}"] if node.module else \
+                    [f"lab.{alias.name}" for alias in node.names]
+                if node.level > 1:
+                    names = ["beyond lab"]
+            else:
+                continue
+            for name in names:
+                top, _, rest = name.partition(".")
+                if top == "lab" and (rest.split(".")[0] in ours or
+                                     (relative, rest) in lazy):
+                    continue
+                if top != "lab" and top in sys.stdlib_module_names:
+                    continue
+                found.append(f"{relative}:{node.lineno} imports {name}")
+    assert not found, "the student folder reaches outside itself:\n" + "\n".join(found)
+    shadows = {path.stem for path in bundle.LAB.glob("*.py")} & (ours - {"__init__"})
+    assert not shadows, f"lab/ and lab/student/ both have {shadows}"
+
+
+def test_the_student_folder_is_no_package_of_its_own():
+    import lab.wire
+
+    with pytest.raises(ImportError, match="import its modules as lab's own"):
+        import lab.student.wire  # noqa: F401 (a second copy of lab.wire, refused)
+    assert "lab.student.wire" not in sys.modules and sys.modules["lab.wire"] is lab.wire
 
 
 # -- a grading stopped from outside leaves nothing behind --------------------------------------

@@ -14,16 +14,20 @@ lab/grading/          the host: lab_check's own process. `grade.grade` checks th
                       `watch` serve the student's side; `tidy` removes what a grading leaves.
                       `problems` and `verdict` are the words the lessons' tests fail in: the
                       worker runs those tests, and the host puts those words in the report.
-lab/grading/worker/   the worker: `main` builds the student bundle (`bundle`: what the sandbox
-                      holds, declared), starts the sandbox (`sandbox.Zygote`), checks the import
-                      (`checks`), and runs the lesson's tests under real pytest with `plugin`,
-                      whose `student` fixture (`student`) asks the sandbox things and runs the
-                      lesson's scenarios here, on the student's module through proxies
-                      (`sandbox.Remote`).
+lab/grading/worker/   the worker: `main` builds the student bundle (`bundle`: lab/student/,
+                      lab/__init__.py, inside/ and damaged.py, copied whole), starts the sandbox
+                      (`sandbox.Zygote`, through `launch`, which runs bwrap or a user of its
+                      own as the host's `isolation` chose), checks the import (`checks`), and
+                      runs the lesson's tests under real pytest with `plugin`, whose `student`
+                      fixture (`student`) asks the sandbox things and runs the lesson's
+                      scenarios here, on the student's module through proxies (`sandbox.Remote`).
 lab/grading/inside/   the sandbox (lab_inside in the bundle), standard library only: the
                       `zygote` forks a clean process for each test, which imports the harness
                       and answers (`serve`); `reaper` and `linux` end every process a test
                       started where there is no pid namespace to do it; `landlock` confines it.
+lab/student/          (beside grading) the lab's modules a student's code may import, which every
+                      process loads and the sandbox holds (`lab.validate`, `lab.model`...): none
+                      imports anything outside that folder but the standard library.
 
 What crosses a boundary is defined in one module, `inside/protocol.py`, the one module of the
 grading that each side imports for it: host -> worker the Job, worker -> host a Report (each

@@ -162,10 +162,12 @@ def copy_lab(target):
 
 
 def lab_packages(lab_folder):
-    """The dotted names of the lab's packages in a copy, for pyproject.toml."""
+    """The dotted names of the lab's packages in a copy, for pyproject.toml: every folder that
+    holds a module, with an __init__.py or not (lab/grading/inside has none: in the sandbox it
+    is the namespace package lab_inside)."""
     root = lab_folder.parent
-    return sorted(".".join(init.parent.relative_to(root).parts)
-                  for init in lab_folder.rglob("__init__.py"))
+    return sorted({".".join(module.parent.relative_to(root).parts)
+                   for module in lab_folder.rglob("*.py") if "__pycache__" not in module.parts})
 
 
 def _has_walkthrough(lesson):

@@ -5,19 +5,20 @@ started, and no file of the course's machine read. A cell that needs one of thos
 module that is not handed to students, runs only in the notebook; `why_not` says so in a
 sentence the page shows in place of the Run button, found from the cell's own source.
 
-Pyodide is given only the lab's student-facing modules (lab.grading.worker.bundle's
-STUDENT_MODULES, what a graded harness may import), three notebook helpers that read no file
-and import no more than those (lab.gaps: whether a harness defines a gap's names yet;
-lab.timeline: a run's moments drawn as a table, as lab.figures draws; lab.pick: the Pick the
-browser's harnesses.py shares with the notebook's), the project's
-damaged.py, and two files of this package's browser/ folder: lab.harnesses as a browser has
-it, and the cell runner. No grader module, test, right or wrong answer, or finished harness.
+Pyodide is given only the lab's student-facing modules (lab/__init__.py and the lab/student/
+folder, laid out as in the source and the sandbox: lab.grading.worker.bundle's `lab_files`,
+what a graded harness may import), three notebook helpers that read no file and import no more
+than those (lab.gaps: whether a harness defines a gap's names yet; lab.timeline: a run's
+moments drawn as a table, as lab.figures draws; lab.pick: the Pick the browser's harnesses.py
+shares with the notebook's), the project's damaged.py, and two files of this package's
+browser/ folder: lab.harnesses as a browser has it, and the cell runner. No grader module,
+test, right or wrong answer, or finished harness.
 """
 
 import ast
 import pathlib
 
-from ..grading.worker.bundle import STUDENT_MODULES
+from ..grading.worker import bundle
 
 LAB = pathlib.Path(__file__).resolve().parent.parent
 BROWSER = pathlib.Path(__file__).resolve().parent / "browser"
@@ -33,8 +34,10 @@ CANNOT = {"subprocess": "starts a process", "socket": "opens a socket",
 
 def python_files(project):
     """{path in Pyodide's home: text} for every Python file the browser is given."""
-    files = {f"lab/{name}.py": (LAB / f"{name}.py").read_text(encoding="utf-8")
-             for name in (*STUDENT_MODULES, *NOTEBOOK_HELPERS)}
+    files = {f"lab/{relative}": path.read_text(encoding="utf-8")
+             for relative, path in bundle.lab_files().items()}
+    files.update({f"lab/{name}.py": (LAB / f"{name}.py").read_text(encoding="utf-8")
+                  for name in NOTEBOOK_HELPERS})
     files["lab/harnesses.py"] = (BROWSER / "harnesses.py").read_text(encoding="utf-8")
     files["_course_runner.py"] = (BROWSER / "runner.py").read_text(encoding="utf-8")
     damaged = pathlib.Path(project) / "damaged.py"
@@ -57,7 +60,7 @@ def needs(source):
     except SyntaxError:
         return ""  # a cell that uses top-level await parses; anything else shows its own error
     shipped = {"lab", "harnesses", "lab.harnesses",
-               *(f"lab.{name}" for name in (*STUDENT_MODULES, *NOTEBOOK_HELPERS))}
+               *(f"lab.{name}" for name in (*bundle.modules(), *NOTEBOOK_HELPERS))}
     for node in ast.walk(tree):
         names = []
         if isinstance(node, ast.Import):

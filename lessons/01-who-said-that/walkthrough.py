@@ -409,17 +409,17 @@ print("what the string version is: ", type(flattened["content"]).__name__, "(no 
 # Anthropic's Python SDK, the famous `message.content[0].text`). It is the starter's
 # `text_of`. On which replies is it wrong?
 #
-# <details><summary><b>A</b> · None, as long as the harness has no tools</summary>
+# <details><summary><b>A</b> · Any reply whose words are not all in its first block: it misses the rest, and raises when the first block is not text</summary>
+#
+# ✓ **Right.** The words are every text block, in order. Any other block has no words to give.
+#
+# </details>
+#
+# <details><summary><b>B</b> · None, as long as the harness has no tools</summary>
 #
 # ✗ **No.** A provider may split one answer's words over several text blocks, and a reply may
 # open with a block that is not text, a "thinking" block on some models, or lesson 02's tool
 # call. *(General, beyond this lab.)*
-#
-# </details>
-#
-# <details><summary><b>B</b> · Any reply whose words are not all in its first block: it misses the rest, and raises when the first block is not text</summary>
-#
-# ✓ **Right.** The words are every text block, in order. Any other block has no words to give.
 #
 # </details>
 #

@@ -77,19 +77,19 @@ print(chosen)
 # news on. The user asks *"What port does config.py set?"*; the model says *"Let me look."* and
 # asks for `read` on `config.py`; the harness does the rest. What does the user get back?
 #
-# <details><summary><b>A</b> · "config.py sets PORT = 9090": the model reads the sentence and answers from it</summary>
-#
-# ✗ **No.** That is what would happen if the model were the first to read the request. It is
-# not: the provider checks the request's shape before any model sees it, and the shape is
-# wrong.
-#
-# </details>
-#
-# <details><summary><b>B</b> · A refusal, 400, naming the call the model made; and the same refusal for "Thanks." after it</summary>
+# <details><summary><b>A</b> · A refusal, 400, naming the call the model made; and the same refusal for "Thanks." after it</summary>
 #
 # ✓ **Right.** The model asked with a call, and a call is owed a tool result. A user message
 # is not one, however true its words are, so the request is refused, and because the record
 # keeps the unanswered call, so is every request built from it afterwards.
+#
+# </details>
+#
+# <details><summary><b>B</b> · "config.py sets PORT = 9090": the model reads the sentence and answers from it</summary>
+#
+# ✗ **No.** That is what would happen if the model were the first to read the request. It is
+# not: the provider checks the request's shape before any model sees it, and the shape is
+# wrong.
 #
 # </details>
 #
@@ -240,18 +240,18 @@ for label, sent in (("the whole tool", [read]), ("tool_specs([read])", harness.t
 #
 # </details>
 #
-# <details><summary><b>B</b> · In your harness, when it calls <code>execute</code>, and only if it does</summary>
+# <details><summary><b>B</b> · Nowhere yet: the file is read when the next request is sent</summary>
+#
+# ✗ **No.** Nothing reads files by itself. If your harness sends the next request without
+# running the tool, it sends a call with no result, which is Figure 2.1 again.
+#
+# </details>
+#
+# <details><summary><b>C</b> · In your harness, when it calls <code>execute</code>, and only if it does</summary>
 #
 # ✓ **Right.** The model writes a request; your program decides whether to carry it out, and
 # carries it out itself. That is why a harness can refuse a dangerous command, or ask the user
 # first: a call is a wish, and the harness holds the only hands.
-#
-# </details>
-#
-# <details><summary><b>C</b> · Nowhere yet: the file is read when the next request is sent</summary>
-#
-# ✗ **No.** Nothing reads files by itself. If your harness sends the next request without
-# running the tool, it sends a call with no result, which is Figure 2.1 again.
 #
 # </details>
 
@@ -295,20 +295,20 @@ print("what run_tool made:   ", lab.shape([answer]), "->", lab.show([answer]))
 #
 # </details>
 #
-# <details><summary><b>B</b> · In its content, as a block of type <code>toolCall</code> carrying an id, the tool's name and the arguments as a dict</summary>
+# <details><summary><b>B</b> · In a field of its own beside the content, <code>tool_calls</code></summary>
+#
+# ✗ **Not in this course's messages,** though you are not imagining it: that is where
+# OpenAI's Chat Completions wire puts them. Our messages follow pi-mono's, with the calls in
+# the content; lesson 16 translates them to each provider's wire.
+#
+# </details>
+#
+# <details><summary><b>C</b> · In its content, as a block of type <code>toolCall</code> carrying an id, the tool's name and the arguments as a dict</summary>
 #
 # ✓ **Right.** An assistant's content is a *list of blocks*, which is why lesson 01's
 # `text_of` joined the text blocks instead of reading a string. A reply can hold words and
 # several calls, in the order the model wrote them, and `tool_calls(message)` reads the calls
 # off the content each time it is asked.
-#
-# </details>
-#
-# <details><summary><b>C</b> · In a field of its own beside the content, <code>tool_calls</code></summary>
-#
-# ✗ **Not in this course's messages,** though you are not imagining it: that is where
-# OpenAI's Chat Completions wire puts them. Our messages follow pi-mono's, with the calls in
-# the content; lesson 16 translates them to each provider's wire.
 #
 # </details>
 
@@ -542,17 +542,17 @@ for label, request in (("the call deleted, the sentence kept", rewritten),
 # The result is in the record, right after the call. The user still has no answer: they asked
 # about a port, and what the harness holds is a file. What does `run_agent` do next?
 #
-# <details><summary><b>A</b> · Returns: the tool's output is the answer, and the user can read it</summary>
-#
-# ✗ **No.** The user asked a question, not for a file. Only the model can turn `PORT = 9090`
-# into "It sets port 9090", and the model has not seen the result yet.
-#
-# </details>
-#
-# <details><summary><b>B</b> · Asks the model again, with the whole record, result included, and records its reply</summary>
+# <details><summary><b>A</b> · Asks the model again, with the whole record, result included, and records its reply</summary>
 #
 # ✓ **Right.** The model keeps nothing between requests (lesson 01), so the second request is
 # the whole record: the question, the call, its result. The model answers from it.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Returns: the tool's output is the answer, and the user can read it</summary>
+#
+# ✗ **No.** The user asked a question, not for a file. Only the model can turn `PORT = 9090`
+# into "It sets port 9090", and the model has not seen the result yet.
 #
 # </details>
 #

@@ -338,18 +338,18 @@ print("calc.py fixed:", ws.read_text("calc.py") == FIXED, " the run ends on:", r
 #
 # </details>
 #
-# <details><summary><b>B</b> · Three results, one per call, in the order the calls were written: R(c1) R(c2) R(c3)</summary>
+# <details><summary><b>B</b> · The first call's result only: the model will ask again for whatever it still wants</summary>
+#
+# ✗ **No.** It already asked. The two calls left without results are owed them now, and the
+# next request, with two calls unanswered, is refused.
+#
+# </details>
+#
+# <details><summary><b>C</b> · Three results, one per call, in the order the calls were written: R(c1) R(c2) R(c3)</summary>
 #
 # ✓ **Right.** Every call, in call order, straight after the reply that asked, with nothing
 # between them. The ids say which result answers which call; the order is the strict
 # provider's rule, and the easiest one to keep.
-#
-# </details>
-#
-# <details><summary><b>C</b> · The first call's result only: the model will ask again for whatever it still wants</summary>
-#
-# ✗ **No.** It already asked. The two calls left without results are owed them now, and the
-# next request, with two calls unanswered, is refused.
 #
 # </details>
 
@@ -384,17 +384,17 @@ print("the answer:   ", outcome(record[-1]))
 # already shows the bug, the model might not need the other two. Why wait? What does the
 # provider make of the request sent after the first result?
 #
-# <details><summary><b>A</b> · It takes it: the record is valid so far, and the other two results will follow</summary>
-#
-# ✗ **No.** A request is the whole record as it stands, and as it stands, two calls have no
-# result. The provider does not know that more are coming, and would not care.
-#
-# </details>
-#
-# <details><summary><b>B</b> · It refuses it, naming the second call, which has no result yet</summary>
+# <details><summary><b>A</b> · It refuses it, naming the second call, which has no result yet</summary>
 #
 # ✓ **Right.** Every call of the reply must be answered before anything else is sent. The
 # model asked for three things; it gets three answers, and then it may change its mind.
+#
+# </details>
+#
+# <details><summary><b>B</b> · It takes it: the record is valid so far, and the other two results will follow</summary>
+#
+# ✗ **No.** A request is the whole record as it stands, and as it stands, two calls have no
+# result. The provider does not know that more are coming, and would not care.
 #
 # </details>
 #
@@ -451,18 +451,18 @@ lab.draw(("asked after the first result", asked_after["after result 1"]),
 # The loop goes round; each time round is a *turn*. The word matters, because lesson 05
 # counts turns and lesson 07 announces them. Which of these is one turn?
 #
-# <details><summary><b>A</b> · A user prompt and everything up to the model's final words</summary>
-#
-# ✗ **No,** that is a *run*: one call of `run_agent`. The opening job was one run of four
-# turns.
-#
-# </details>
-#
-# <details><summary><b>B</b> · One request, the reply to it, and a result for every call in that reply</summary>
+# <details><summary><b>A</b> · One request, the reply to it, and a result for every call in that reply</summary>
 #
 # ✓ **Right.** A turn starts when the harness asks and ends when every call of the reply is
 # answered, so a record between two turns is always one a provider accepts. The last turn of a
 # run is the one whose reply asks for nothing, so it has no results.
+#
+# </details>
+#
+# <details><summary><b>B</b> · A user prompt and everything up to the model's final words</summary>
+#
+# ✗ **No,** that is a *run*: one call of `run_agent`. The opening job was one run of four
+# turns.
 #
 # </details>
 #
@@ -522,18 +522,18 @@ lab.draw(("lesson 02's run_agent: one round", before), ("this harness", after), 
 #
 # </details>
 #
-# <details><summary><b>B</b> · Answer the call and go on: the calls decide, the label is a hint</summary>
+# <details><summary><b>B</b> · Refuse it as malformed: raise, and let whoever called <code>run_agent</code> sort it out</summary>
+#
+# ✗ **No.** It is not malformed, merely labelled loosely, and real providers do it every day. A
+# harness that crashes on a common reply is a harness nobody can use.
+#
+# </details>
+#
+# <details><summary><b>C</b> · Answer the call and go on: the calls decide, the label is a hint</summary>
 #
 # ✓ **Right.** A call is owed a result whatever the label says, and a reply with no call is
 # the end whatever the label says. Lesson 05 adds the one exception worth making: a reply
 # labelled `"error"` failed, and nothing in a failed reply is acted on.
-#
-# </details>
-#
-# <details><summary><b>C</b> · Refuse it as malformed: raise, and let whoever called <code>run_agent</code> sort it out</summary>
-#
-# ✗ **No.** It is not malformed, merely labelled loosely, and real providers do it every day. A
-# harness that crashes on a common reply is a harness nobody can use.
 #
 # </details>
 
@@ -617,18 +617,18 @@ print("returned == what the record gained:", added == record[2:])
 # every request and never stored. Is a turn of a run any different? Does the third request
 # need it, when the first already had it?
 #
-# <details><summary><b>A</b> · No: within one run the model remembers its instructions from the first request</summary>
+# <details><summary><b>A</b> · Yes, and the whole record with it: every request is the system prompt, the record as it stands, and the tools</summary>
+#
+# ✓ **Right.** A turn is one more request of exactly the same kind. The record has grown by a
+# reply and its results; nothing else changes.
+#
+# </details>
+#
+# <details><summary><b>B</b> · No: within one run the model remembers its instructions from the first request</summary>
 #
 # ✗ **No.** The model keeps nothing between requests, within a run or across runs. Every
 # request is all it knows, so a request without the system prompt is a model without its
 # instructions.
-#
-# </details>
-#
-# <details><summary><b>B</b> · Yes, and the whole record with it: every request is the system prompt, the record as it stands, and the tools</summary>
-#
-# ✓ **Right.** A turn is one more request of exactly the same kind. The record has grown by a
-# reply and its results; nothing else changes.
 #
 # </details>
 #

@@ -91,19 +91,19 @@ def outcome(message):
 # its first try, misspells the file: it asks to read `confg.py`. The read tool finds no such
 # file and raises `FileNotFoundError`. What happens next?
 #
-# <details><summary><b>A</b> · The model is told the file is not there, reads <code>config.py</code> instead, and answers</summary>
-#
-# ✗ **Not with lesson 03's harness.** That is what this lesson builds. Nothing in lesson 03
-# tells the model anything when a tool raises: the exception is not a message, and it does
-# not stop at the loop.
-#
-# </details>
-#
-# <details><summary><b>B</b> · The exception goes up through <code>run_agent</code>: the run dies, the record ends on a call with no result, and the next prompt is refused</summary>
+# <details><summary><b>A</b> · The exception goes up through <code>run_agent</code>: the run dies, the record ends on a call with no result, and the next prompt is refused</summary>
 #
 # ✓ **Right.** `run_tool` does not catch it, and neither does the loop, so `run_agent` raises
 # in the middle of a turn. The reply with the call was already appended to the record; its
 # result never will be. Every request built from that record carries a call nobody answered.
+#
+# </details>
+#
+# <details><summary><b>B</b> · The model is told the file is not there, reads <code>config.py</code> instead, and answers</summary>
+#
+# ✗ **Not with lesson 03's harness.** That is what this lesson builds. Nothing in lesson 03
+# tells the model anything when a tool raises: the exception is not a message, and it does
+# not stop at the loop.
 #
 # </details>
 #
@@ -410,17 +410,17 @@ for name in ("search", "Read", "read"):
 #
 # </details>
 #
-# <details><summary><b>B</b> · It runs as asked, and every call gets one result, in call order, the failed one marked <code>is_error</code></summary>
-#
-# ✓ **Right.** A failure is one result among three. The loop does not even need to know:
-# lesson 03's `for` over the calls stays as it is, because `run_tool` never raises.
-#
-# </details>
-#
-# <details><summary><b>C</b> · Everything is undone: the read is forgotten and the note not written, so the model can start clean</summary>
+# <details><summary><b>B</b> · Everything is undone: the read is forgotten and the note not written, so the model can start clean</summary>
 #
 # ✗ **No.** There is nothing to undo a read with, and a harness that pretends to roll back
 # tools it cannot roll back tells the model something false. What happened, happened.
+#
+# </details>
+#
+# <details><summary><b>C</b> · It runs as asked, and every call gets one result, in call order, the failed one marked <code>is_error</code></summary>
+#
+# ✓ **Right.** A failure is one result among three. The loop does not even need to know:
+# lesson 03's `for` over the calls stays as it is, because `run_tool` never raises.
 #
 # </details>
 
@@ -477,19 +477,19 @@ lab.draw(("lesson 03: the tool raised", died), ("your harness", batch), compare=
 #
 # </details>
 #
-# <details><summary><b>B</b> · No: report the failure once and let the model decide what to do next</summary>
+# <details><summary><b>B</b> · Only for errors that look passing: timeouts and connection resets</summary>
+#
+# ✗ **Not in `run_tool`.** A tool that knows its own failure is safe to retry may retry
+# inside itself. `run_tool` runs every tool, and knows none of them well enough to decide.
+#
+# </details>
+#
+# <details><summary><b>C</b> · No: report the failure once and let the model decide what to do next</summary>
 #
 # ✓ **Right,** for a tool's failure. The model knows what it was trying to do and can try
 # again, try something else or ask the user; it is asked again at once anyway, because the
 # loop goes on. Lesson 05 is about the other kind, the provider's own failure, where the
 # harness is the only one who can act.
-#
-# </details>
-#
-# <details><summary><b>C</b> · Only for errors that look passing: timeouts and connection resets</summary>
-#
-# ✗ **Not in `run_tool`.** A tool that knows its own failure is safe to retry may retry
-# inside itself. `run_tool` runs every tool, and knows none of them well enough to decide.
 #
 # </details>
 
@@ -583,20 +583,20 @@ print("the user reads:", outcome(record[-1]) if isinstance(said, list) else said
 # numbering the files in its head. The schema asked; nothing made the model obey. What should
 # the read tool do with a number where a path goes?
 #
-# <details><summary><b>A</b> · Turn it into the string <code>"5"</code> and carry on: be generous in what you accept</summary>
+# <details><summary><b>A</b> · Refuse it, naming the argument: <i>path must be a string</i></summary>
+#
+# ✓ **Right.** The tool reads its arguments through `str_arg(arguments, "path")`, which hands
+# back a string or raises `ValueError` naming the argument, and `run_tool` turns that into a
+# result like any other. The model reads which argument it got wrong, and sends it again.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Turn it into the string <code>"5"</code> and carry on: be generous in what you accept</summary>
 #
 # ✗ **No.** Then the model is told *File not found: 5*, about a file name it never wrote, or,
 # worse, a file called `5` is read or written. pi-mono's validator coerces types like this
 # (see "Compared with production harnesses"); for a number that was meant as a number, that is
 # kind, and for a path it hides the mistake.
-#
-# </details>
-#
-# <details><summary><b>B</b> · Refuse it, naming the argument: <i>path must be a string</i></summary>
-#
-# ✓ **Right.** The tool reads its arguments through `str_arg(arguments, "path")`, which hands
-# back a string or raises `ValueError` naming the argument, and `run_tool` turns that into a
-# result like any other. The model reads which argument it got wrong, and sends it again.
 #
 # </details>
 #
@@ -683,19 +683,19 @@ for arguments in ({}, {"file": "config.py"}):
 # The model runs `cat missing.py` through `bash`. The command prints an error and exits with
 # code 1. Is that a tool that failed?
 #
-# <details><summary><b>A</b> · Yes: a non-zero exit is a failure, so the result should have <code>is_error</code> true</summary>
-#
-# ✗ **Not in this course.** The command ran, which is what the tool was for; its exit code is
-# part of what it reports. A model that runs the tests wants the failing output as much as
-# the passing one.
-#
-# </details>
-#
-# <details><summary><b>B</b> · No: the tool did its job; the output and the exit code come back as an ordinary result</summary>
+# <details><summary><b>A</b> · No: the tool did its job; the output and the exit code come back as an ordinary result</summary>
 #
 # ✓ **Right.** `is_error` means *the tool could not do its job*: no such tool, a bad argument,
 # a crash. A command that exits 1 is a job done, with news in it, and the bash tool the lesson
 # gives you appends the exit code to the output so the news is not lost.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Yes: a non-zero exit is a failure, so the result should have <code>is_error</code> true</summary>
+#
+# ✗ **Not in this course.** The command ran, which is what the tool was for; its exit code is
+# part of what it reports. A model that runs the tests wants the failing output as much as
+# the passing one.
 #
 # </details>
 #
@@ -725,15 +725,7 @@ for command in ("cat config.py", "cat missing.py", "pytest", "false"):
 # Ctrl-C, and Python raises `KeyboardInterrupt` inside the tool. Which `except` should
 # `run_tool` have?
 #
-# <details><summary><b>A</b> · <code>except Exception</code>: a tool's failures, and nothing else</summary>
-#
-# ✓ **Right.** `KeyboardInterrupt` and `SystemExit` are not `Exception`s; they are
-# `BaseException`s, kept apart precisely so that a catch-all for errors lets them through. The
-# user pressed Ctrl-C to stop the program, not to send the model a message.
-#
-# </details>
-#
-# <details><summary><b>B</b> · A bare <code>except:</code>, so that nothing can ever escape and the run never dies</summary>
+# <details><summary><b>A</b> · A bare <code>except:</code>, so that nothing can ever escape and the run never dies</summary>
 #
 # ✗ **No.** Then Ctrl-C becomes a tool result, the model is asked what to do about it, and the
 # user has to find another way to stop the program. "The run never dies on a tool" is not
@@ -741,10 +733,18 @@ for command in ("cat config.py", "cat missing.py", "pytest", "false"):
 #
 # </details>
 #
-# <details><summary><b>C</b> · <code>except (OSError, ValueError, KeyError)</code>: the errors tools actually raise</summary>
+# <details><summary><b>B</b> · <code>except (OSError, ValueError, KeyError)</code>: the errors tools actually raise</summary>
 #
 # ✗ **No.** That list is the errors *your* tools raise today. The next tool, or a library deep
 # inside one, raises `RuntimeError` or `ConnectionError`, and the run dies as in lesson 03.
+#
+# </details>
+#
+# <details><summary><b>C</b> · <code>except Exception</code>: a tool's failures, and nothing else</summary>
+#
+# ✓ **Right.** `KeyboardInterrupt` and `SystemExit` are not `Exception`s; they are
+# `BaseException`s, kept apart precisely so that a catch-all for errors lets them through. The
+# user pressed Ctrl-C to stop the program, not to send the model a message.
 #
 # </details>
 

@@ -106,19 +106,19 @@ class Killed(Exception):
 #
 # </details>
 #
-# <details><summary><b>B</b> · It answers every guess and asks again, for as long as the model keeps asking: until somebody kills the process</summary>
-#
-# ✓ **Right.** Lesson 03's loop ends at the first reply that asks for nothing, and this model
-# never sends one. Each turn is a request, each request carries the whole record, and the
-# record grows by two messages a turn, so each request costs more than the one before.
-#
-# </details>
-#
-# <details><summary><b>C</b> · The provider stops it: a request that grows past the context window is refused</summary>
+# <details><summary><b>B</b> · The provider stops it: a request that grows past the context window is refused</summary>
 #
 # ✗ **Eventually, and expensively.** A context window of a hundred thousand tokens or more is
 # a great many failed reads away, and every one of them is paid for, up to the one that is
 # refused. Then the run ends with an error nobody chose, at the most expensive moment.
+#
+# </details>
+#
+# <details><summary><b>C</b> · It answers every guess and asks again, for as long as the model keeps asking: until somebody kills the process</summary>
+#
+# ✓ **Right.** Lesson 03's loop ends at the first reply that asks for nothing, and this model
+# never sends one. Each turn is a request, each request carries the whole record, and the
+# record grows by two messages a turn, so each request costs more than the one before.
 #
 # </details>
 #
@@ -190,20 +190,20 @@ print("the record ends", lab.shape(record[-4:]), " (no message says why it stopp
 # harnesses shows.) Lesson 04's harness appends it to the record, like any other reply, and,
 # since it holds no call, ends the run. What happens to the prompts after it?
 #
-# <details><summary><b>A</b> · Nothing much: the outage is over by the next prompt, and that prompt gets a fresh request</summary>
+# <details><summary><b>A</b> · The next prompt is refused, and so is every prompt after it, long after the outage is over</summary>
+#
+# ✓ **Right.** One failed request has put a message in the record that no provider will
+# take, and every request from then on carries it. The outage lasted one request; the
+# session is over.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Nothing much: the outage is over by the next prompt, and that prompt gets a fresh request</summary>
 #
 # ✗ **No.** The next request is fresh, and it is built from the record, which now holds an
 # assistant message with nothing in it. [general] Hosted providers refuse an assistant message
 # with empty content, each in its own words; the lab's strict provider says *assistant message
 # has empty content*.
-#
-# </details>
-#
-# <details><summary><b>B</b> · The next prompt is refused, and so is every prompt after it, long after the outage is over</summary>
-#
-# ✓ **Right.** One failed request has put a message in the record that no provider will
-# take, and every request from then on carries it. The outage lasted one request; the
-# session is over.
 #
 # </details>
 #
@@ -261,20 +261,20 @@ lab.draw(
 # run. A turn, as lesson 03 had it, is one request and what answers it. Where does the count
 # live?
 #
-# <details><summary><b>A</b> · In <code>run_agent</code>, from zero at every run: each prompt gets N requests</summary>
-#
-# ✓ **Right.** A runaway is a property of one run: the model asked and asked after one prompt.
-# A count that starts again with every run limits exactly that, and a long session of short
-# runs is never stopped by its own history.
-#
-# </details>
-#
-# <details><summary><b>B</b> · In a counter that lives as long as the program, so that the whole session is limited</summary>
+# <details><summary><b>A</b> · In a counter that lives as long as the program, so that the whole session is limited</summary>
 #
 # ✗ **No.** That is a budget for the session, a fine thing to have and a different one. As a
 # runaway guard it stops the fortieth reasonable prompt of a long day, and says it was a
 # runaway. `run_agent` also keeps no state between runs (lesson 03's loop is handed the record
 # each time), and a counter outside it is state somebody has to reset.
+#
+# </details>
+#
+# <details><summary><b>B</b> · In <code>run_agent</code>, from zero at every run: each prompt gets N requests</summary>
+#
+# ✓ **Right.** A runaway is a property of one run: the model asked and asked after one prompt.
+# A count that starts again with every run limits exactly that, and a long session of short
+# runs is never stopped by its own history.
 #
 # </details>
 #
@@ -317,15 +317,7 @@ print("the record:", lab.shape(record))
 # Now the harder half. The loop goes round: request, reply, the reply's calls, and round
 # again. **At which point is the count checked?**
 #
-# <details><summary><b>A</b> · Before each request: if N have been made, the run stops instead of sending another</summary>
-#
-# ✓ **Right.** The check guards the one thing that costs money, the request, and it comes
-# at the one point in a turn where nothing is owed: the last reply's calls have all been
-# answered. A job that needs exactly N requests finishes, and N+1 is never sent.
-#
-# </details>
-#
-# <details><summary><b>B</b> · After each reply, before its calls are run: the Nth reply is the last</summary>
+# <details><summary><b>A</b> · After each reply, before its calls are run: the Nth reply is the last</summary>
 #
 # ✗ **No.** The Nth reply asks for a tool, and the run stops between the call and its
 # result. The record ends on a call nobody answered, which lesson 03 showed you is a session
@@ -333,10 +325,18 @@ print("the record:", lab.shape(record))
 #
 # </details>
 #
-# <details><summary><b>C</b> · After each request, once its reply is in: count it, and stop if the count is over N</summary>
+# <details><summary><b>B</b> · After each request, once its reply is in: count it, and stop if the count is over N</summary>
 #
 # ✗ **No.** Then request N+1 is sent, paid for and thrown away, and the stop comes one request
 # too late. A limit you pay for once beyond is a limit of N+1.
+#
+# </details>
+#
+# <details><summary><b>C</b> · Before each request: if N have been made, the run stops instead of sending another</summary>
+#
+# ✓ **Right.** The check guards the one thing that costs money, the request, and it comes
+# at the one point in a turn where nothing is owed: the last reply's calls have all been
+# answered. A job that needs exactly N requests finishes, and N+1 is never sent.
 #
 # </details>
 
@@ -444,20 +444,20 @@ lab.draw(
 # Back to the 503. The provider did not answer; there is no reply. What should the record
 # hold for that request?
 #
-# <details><summary><b>A</b> · Nothing: the adapter raises, the loop lets it go, and the caller handles it</summary>
+# <details><summary><b>A</b> · A failed reply: an assistant message with whatever got out, <code>stop_reason</code> <code>"error"</code>, and the provider's words in <code>error_message</code></summary>
+#
+# ✓ **Right.** It is the truth: the harness asked, and this is what came back. It sits where
+# the reply would have sat, so the record still reads turn by turn, and everything after can
+# ask of it what it asks of the max_turns stop.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Nothing: the adapter raises, the loop lets it go, and the caller handles it</summary>
 #
 # ✗ **No.** The record then says the user asked and nobody answered, and the caller, who is
 # a frontend, has a traceback instead of a run that ended. The next prompt sits straight after
 # the last one, as if the first had never been asked. Lesson 04 already settled that failures
 # of the outside world are data.
-#
-# </details>
-#
-# <details><summary><b>B</b> · A failed reply: an assistant message with whatever got out, <code>stop_reason</code> <code>"error"</code>, and the provider's words in <code>error_message</code></summary>
-#
-# ✓ **Right.** It is the truth: the harness asked, and this is what came back. It sits where
-# the reply would have sat, so the record still reads turn by turn, and everything after can
-# ask of it what it asks of the max_turns stop.
 #
 # </details>
 #
@@ -502,21 +502,21 @@ survived_record, survived_model = record, model
 #
 # </details>
 #
-# <details><summary><b>B</b> · Not in this loop: store the failure, end the run, and let whoever started the run decide</summary>
+# <details><summary><b>B</b> · Yes, until it works: the user asked a question and deserves an answer</summary>
+#
+# ✗ **No.** "Until it works" is a runaway with a different cause, and some failures never pass:
+# a refused request is refused for ever, as the 503 morning showed. A retry with no limit is
+# this lesson's first failure again.
+#
+# </details>
+#
+# <details><summary><b>C</b> · Not in this loop: store the failure, end the run, and let whoever started the run decide</summary>
 #
 # ✓ **Right, for this course.** Retrying is a policy (which errors, how many times, how long to
 # wait, whether to tell the user) and the loop is the wrong place for policy. The user can
 # retry by typing again; a caller can retry by starting another run. [general] Production
 # harnesses do retry, with a wait that doubles each time and only on errors known to pass; the
 # section on production harnesses reads one.
-#
-# </details>
-#
-# <details><summary><b>C</b> · Yes, until it works: the user asked a question and deserves an answer</summary>
-#
-# ✗ **No.** "Until it works" is a runaway with a different cause, and some failures never pass:
-# a refused request is refused for ever, as the 503 morning showed. A retry with no limit is
-# this lesson's first failure again.
 #
 # </details>
 
@@ -759,19 +759,19 @@ lab.draw(("the record", survived_record), ("the request for “Anyone?”", surv
 # reached. The frontend that started the run, a terminal that prints the answer, say, has
 # to tell the user which. How does it know?
 #
-# <details><summary><b>A</b> · It catches an exception from <code>run_agent</code></summary>
-#
-# ✗ **No.** Your `run_agent` raises for neither, on purpose, so there is nothing to catch; and
-# a frontend that learned of failures by exception would learn nothing from a record loaded
-# from disk.
-#
-# </details>
-#
-# <details><summary><b>B</b> · It reads the run's last message: <code>stop_reason</code> <code>"error"</code> means failed, and <code>error_message</code> says why</summary>
+# <details><summary><b>A</b> · It reads the run's last message: <code>stop_reason</code> <code>"error"</code> means failed, and <code>error_message</code> says why</summary>
 #
 # ✓ **Right.** Every run ends on a last message, and every way a run can fail ends on the same
 # kind. One check covers the 503, the cut connection and the limit, and will cover whatever
 # fails next.
+#
+# </details>
+#
+# <details><summary><b>B</b> · It catches an exception from <code>run_agent</code></summary>
+#
+# ✗ **No.** Your `run_agent` raises for neither, on purpose, so there is nothing to catch; and
+# a frontend that learned of failures by exception would learn nothing from a record loaded
+# from disk.
 #
 # </details>
 #

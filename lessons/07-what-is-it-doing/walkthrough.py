@@ -81,17 +81,17 @@ print(chosen)
 #
 # </details>
 #
-# <details><summary><b>B</b> · Nothing until the job is over, then two lines at once</summary>
-#
-# ✓ **Right.** Lesson 06's loop is still in there, whole; the events are said about the run
-# afterwards. Count, in the output, the steps that had run when the screen heard anything.
-#
-# </details>
-#
-# <details><summary><b>C</b> · Nothing at all: a generator nobody iterates never runs</summary>
+# <details><summary><b>B</b> · Nothing at all: a generator nobody iterates never runs</summary>
 #
 # ✗ **Half right.** Until somebody asks for the first event, nothing runs. The screen does
 # ask, and then it waits for the whole job.
+#
+# </details>
+#
+# <details><summary><b>C</b> · Nothing until the job is over, then two lines at once</summary>
+#
+# ✓ **Right.** Lesson 06's loop is still in there, whole; the events are said about the run
+# afterwards. Count, in the output, the steps that had run when the screen heard anything.
 #
 # </details>
 #
@@ -233,17 +233,17 @@ timeline.table(["#", "the event handed out", "it carries", "the record at that m
 # A screen wants to show "step 1 is running". A log wants every detail. A script wants the
 # answer. What should the loop hand out?
 #
-# <details><summary><b>A</b> · A line of text, ready to print: "Running step 1…"</summary>
-#
-# ✗ **No.** That is one frontend's decision made inside the loop. A JSON log would have to
-# parse English back into facts, and a translation of the screen would need a new loop.
-#
-# </details>
-#
-# <details><summary><b>B</b> · A plain dict: a `type`, and the message, call or result it is about</summary>
+# <details><summary><b>A</b> · A plain dict: a `type`, and the message, call or result it is about</summary>
 #
 # ✓ **Right.** Facts, not pixels. Each frontend decides what a fact looks like, and a dict
 # of plain data can go anywhere: to a screen, through `json.dumps`, down a socket.
+#
+# </details>
+#
+# <details><summary><b>B</b> · A line of text, ready to print: "Running step 1…"</summary>
+#
+# ✗ **No.** That is one frontend's decision made inside the loop. A JSON log would have to
+# parse English back into facts, and a translation of the screen would need a new loop.
 #
 # </details>
 #
@@ -411,18 +411,18 @@ lab.draw(lab.Panel("1 · announce, then append", holes[walked], check=False,
 #
 # </details>
 #
-# <details><summary><b>B</b> · No: the loop is paused at the announcement, and closing it there ends it</summary>
+# <details><summary><b>B</b> · It depends on how fast the tool is</summary>
+#
+# ✗ **No.** There is no race here: one thread, and the tool runs only inside a `next()`. (A
+# harness that runs its tools concurrently does have that race; ours runs one at a time.)
+#
+# </details>
+#
+# <details><summary><b>C</b> · No: the loop is paused at the announcement, and closing it there ends it</summary>
 #
 # ✓ **Right.** A generator does nothing between events that the consumer did not ask for.
 # That is why the start is announced *before* the tool runs: the screen can show a spinner,
 # and the user can still say no.
-#
-# </details>
-#
-# <details><summary><b>C</b> · It depends on how fast the tool is</summary>
-#
-# ✗ **No.** There is no race here: one thread, and the tool runs only inside a `next()`. (A
-# harness that runs its tools concurrently does have that race; ours runs one at a time.)
 #
 # </details>
 
@@ -442,16 +442,16 @@ for k in starts:
 #
 # The quickest screen is a `print` inside the loop, beside each `yield`. Why not?
 #
-# <details><summary><b>A</b> · Because printing is slow</summary>
-#
-# ✗ **No.** A line costs microseconds; a model call costs seconds.
-#
-# </details>
-#
-# <details><summary><b>B</b> · Because then every user of the loop gets that screen, including `> answer.txt` and a program reading JSON</summary>
+# <details><summary><b>A</b> · Because then every user of the loop gets that screen, including `> answer.txt` and a program reading JSON</summary>
 #
 # ✓ **Right.** A print in the loop is a frontend welded to it. The JSON log would be
 # interleaved with prose, and the answer file would hold the whole run.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Because printing is slow</summary>
+#
+# ✗ **No.** A line costs microseconds; a model call costs seconds.
 #
 # </details>
 #
@@ -568,16 +568,16 @@ print("the events ended:", [e["type"] for e in failed_events[-3:]])
 #
 # </details>
 #
-# <details><summary><b>B</b> · "Two steps first." and True: the words of a reply that was not the answer, called a success</summary>
+# <details><summary><b>B</b> · An empty line and False</summary>
 #
-# ✓ **Right, and it is the draft's bug.** `answer.txt` now holds a plan, not an answer, and
-# the exit code says all went well. A run walked away from is not a run that ended.
+# ✗ **No.** The draft has no reason to say False: the reply did not fail.
 #
 # </details>
 #
-# <details><summary><b>C</b> · An empty line and False</summary>
+# <details><summary><b>C</b> · "Two steps first." and True: the words of a reply that was not the answer, called a success</summary>
 #
-# ✗ **No.** The draft has no reason to say False: the reply did not fail.
+# ✓ **Right, and it is the draft's bug.** `answer.txt` now holds a plan, not an answer, and
+# the exit code says all went well. A run walked away from is not a run that ended.
 #
 # </details>
 #
@@ -606,18 +606,18 @@ for name, frontend_class in (("the draft", draft), ("the examples' harness", har
 # frontend shows a spinner from `tool_execution_start` to its end and a turn counter from
 # `turn_start` to `turn_end`. Which ways out must close every pair?
 #
-# <details><summary><b>A</b> · The model's answer; a failure is an emergency, and the frontend can clean up</summary>
-#
-# ✗ **No.** Then every frontend needs its own guess at what an unclosed pair means, and the
-# failure is exactly when the user is watching hardest.
-#
-# </details>
-#
-# <details><summary><b>B</b> · All three: each turn closes with turn_end, and agent_end is the one way out of the loop</summary>
+# <details><summary><b>A</b> · All three: each turn closes with turn_end, and agent_end is the one way out of the loop</summary>
 #
 # ✓ **Right.** Lesson 05's failure and `max_turns` are replies on the record like any
 # other, so the turn they are in ends normally, and the loop leaves by the bottom, where
 # `agent_end` is. A walk-away is different: the consumer chose to stop hearing.
+#
+# </details>
+#
+# <details><summary><b>B</b> · The model's answer; a failure is an emergency, and the frontend can clean up</summary>
+#
+# ✗ **No.** Then every frontend needs its own guess at what an unclosed pair means, and the
+# failure is exactly when the user is watching hardest.
 #
 # </details>
 #

@@ -242,18 +242,18 @@ lab.draw(("two writers: the starter's prompt", two_writers), ("one writer: this 
 # `Harness.messages` hands out `tuple(self._messages)`: a new tuple on every read. Why not the
 # list itself, which is cheaper?
 #
-# <details><summary><b>A</b> · Tuples are faster to send to the model</summary>
-#
-# ✗ **No.** The view is built from the record for every request anyway (lesson 05's
-# `context_for_model`), and the cost of one tuple is nothing beside a model call.
-#
-# </details>
-#
-# <details><summary><b>B</b> · So that nobody outside can append to the record: what you get is a snapshot</summary>
+# <details><summary><b>A</b> · So that nobody outside can append to the record: what you get is a snapshot</summary>
 #
 # ✓ **Right.** The list is the harness's; readers get a copy they cannot write through, and
 # which does not change under them when the next run appends. A caller who wants to write has
 # one door, `prompt`.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Tuples are faster to send to the model</summary>
+#
+# ✗ **No.** The view is built from the record for every request anyway (lesson 05's
+# `context_for_model`), and the cost of one tuple is nothing beside a model call.
 #
 # </details>
 #
@@ -356,18 +356,18 @@ run.close()
 #
 # </details>
 #
-# <details><summary><b>B</b> · <code>GeneratorExit</code> is raised at the <code>yield</code> where it is paused; every <code>finally</code> on the way out runs, and the generator is over</summary>
+# <details><summary><b>B</b> · The run finishes quietly, without handing out any more events</summary>
+#
+# ✗ **No.** Nothing after the paused `yield` runs except `finally` blocks. The next model call is
+# never made, and the next tool never starts.
+#
+# </details>
+#
+# <details><summary><b>C</b> · <code>GeneratorExit</code> is raised at the <code>yield</code> where it is paused; every <code>finally</code> on the way out runs, and the generator is over</summary>
 #
 # ✓ **Right.** [general] That is Python's contract for generators. So the one place to put
 # "the harness is free again" is a `finally` around the run: it runs when the run ends, when it
 # is closed, and when it dies.
-#
-# </details>
-#
-# <details><summary><b>C</b> · The run finishes quietly, without handing out any more events</summary>
-#
-# ✗ **No.** Nothing after the paused `yield` runs except `finally` blocks. The next model call is
-# never made, and the next tool never starts.
 #
 # </details>
 
@@ -408,17 +408,17 @@ for k in (3, 5, 9):
 # the user cancels: `lab.drive(h.prompt(...), stop_after=0)`. What does the draft make of the
 # next prompt?
 #
-# <details><summary><b>A</b> · It is taken: <code>close()</code> ran the <code>finally</code>, which cleared the flag</summary>
-#
-# ✗ **No.** A generator that never started is not inside its `try` yet. Closing it just marks it
-# finished; there is no `finally` to run.
-#
-# </details>
-#
-# <details><summary><b>B</b> · It is refused, and so is every prompt after it: the flag was set on the caller's line and nothing will ever clear it</summary>
+# <details><summary><b>A</b> · It is refused, and so is every prompt after it: the flag was set on the caller's line and nothing will ever clear it</summary>
 #
 # ✓ **Right.** The harness is bricked by a run that did nothing at all. It is the same hole in
 # two disguises: the run closed before its first event, and the run nobody iterated.
+#
+# </details>
+#
+# <details><summary><b>B</b> · It is taken: <code>close()</code> ran the <code>finally</code>, which cleared the flag</summary>
+#
+# ✗ **No.** A generator that never started is not inside its `try` yet. Closing it just marks it
+# finished; there is no `finally` to run.
 #
 # </details>
 #
@@ -475,18 +475,18 @@ for label, make in (("the draft", Draft), ("the harness the examples use", harne
 #
 # </details>
 #
-# <details><summary><b>B</b> · Start the run inside <code>prompt()</code>: step it once, to a bare <code>yield</code> just inside its <code>try</code>, and hand it over from there</summary>
+# <details><summary><b>B</b> · In <code>prompt()</code>, clear the flag when the last run looks as if it never started</summary>
+#
+# ✗ **Not as put.** "Looks as if" is a guess unless you ask the run itself, and then you no
+# longer need a flag (one of the common answers below does exactly that).
+#
+# </details>
+#
+# <details><summary><b>C</b> · Start the run inside <code>prompt()</code>: step it once, to a bare <code>yield</code> just inside its <code>try</code>, and hand it over from there</summary>
 #
 # ✓ **Right.** From the moment the caller holds the run, it is inside its `try`, so closing it,
 # dropping it, finishing it and its dying all run the `finally`. The bare `yield` hands out
 # nothing the consumer sees: the first event the consumer takes is still `agent_start`.
-#
-# </details>
-#
-# <details><summary><b>C</b> · In <code>prompt()</code>, clear the flag when the last run looks as if it never started</summary>
-#
-# ✗ **Not as put.** "Looks as if" is a guess unless you ask the run itself, and then you no
-# longer need a flag (one of the common answers below does exactly that).
 #
 # </details>
 #
@@ -511,17 +511,17 @@ for label, make in (("the draft", Draft), ("the harness the examples use", harne
 # A screen builds the run, then an exception elsewhere means it is never iterated, and the last
 # reference to it goes. Nobody calls `close()`. What happens?
 #
-# <details><summary><b>A</b> · The harness stays held until the program ends</summary>
-#
-# ✗ **Not with an armed door.** That is what the draft does, for the same reason as before.
-#
-# </details>
-#
-# <details><summary><b>B</b> · Python closes the generator when it is collected, so its <code>finally</code> runs, provided the run had started</summary>
+# <details><summary><b>A</b> · Python closes the generator when it is collected, so its <code>finally</code> runs, provided the run had started</summary>
 #
 # ✓ **Right.** [general] A generator that is collected while paused inside a `try` is closed first.
 # In CPython that happens the moment the last reference goes; other Pythons do it later, at a
 # collection. Our simplification: the lab relies on CPython's promptness.
+#
+# </details>
+#
+# <details><summary><b>B</b> · The harness stays held until the program ends</summary>
+#
+# ✗ **Not with an armed door.** That is what the draft does, for the same reason as before.
 #
 # </details>
 #
@@ -627,16 +627,16 @@ lab.draw(*cases, title="Figure 8.2  Where a walk-away can leave a tool",
 # screen's history, `Harness(model, SYSTEM, tools, messages=history)`, with the same `history`
 # list for both. What now?
 #
-# <details><summary><b>A</b> · Both write into <code>history</code>, and the interleaving is back</summary>
-#
-# ✗ **No.** Each harness copies the list it is given into one of its own.
-#
-# </details>
-#
-# <details><summary><b>B</b> · Each has its own copy, so there are two records that grow apart, and neither run sees the other</summary>
+# <details><summary><b>A</b> · Each has its own copy, so there are two records that grow apart, and neither run sees the other</summary>
 #
 # ✓ **Right.** One writer per list holds, and there are now two conversations. Sharing a session
 # means sharing the harness, not its starting list.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Both write into <code>history</code>, and the interleaving is back</summary>
+#
+# ✗ **No.** Each harness copies the list it is given into one of its own.
 #
 # </details>
 #

@@ -177,17 +177,17 @@ lab.draw(
 #
 # </details>
 #
-# <details><summary><b>B</b> · Four: every place except between a call and its result, which in a batch of two is two places</summary>
-#
-# ✓ **Right.** Between `A[c1,c2]` and `R(c1)`, and between `R(c1)` and `R(c2)`: the middle of
-# a batch. Everywhere else a user message is just one more turn of the conversation.
-#
-# </details>
-#
-# <details><summary><b>C</b> · One: only at the very end, after the last reply</summary>
+# <details><summary><b>B</b> · One: only at the very end, after the last reply</summary>
 #
 # ✗ **No,** that is too strict, and it is also the follow-up's place mixed up with the
 # steer's. After `R(c2)`, before the model's next reply, is a perfectly good place to speak.
+#
+# </details>
+#
+# <details><summary><b>C</b> · Four: every place except between a call and its result, which in a batch of two is two places</summary>
+#
+# ✓ **Right.** Between `A[c1,c2]` and `R(c1)`, and between `R(c1)` and `R(c2)`: the middle of
+# a batch. Everywhere else a user message is just one more turn of the conversation.
 #
 # </details>
 
@@ -226,18 +226,18 @@ lab.draw(*[lab.Panel(f"the user speaks at {at}", tried) for at, tried in enumera
 # A job of three turns: the first reply asks for two calls, the second for one, the third
 # for nothing. When should the loop call `get_steering()`?
 #
-# <details><summary><b>A</b> · After every tool result, so the words get in as soon as possible</summary>
-#
-# ✗ **No.** After `R(c1)` the call `c2` is still owed its result: that is the refused slot of
-# the cell above, reached by the loop instead of by `steer`.
-#
-# </details>
-#
-# <details><summary><b>B</b> · At the start of the run and after every turn, once that turn's calls all have their results</summary>
+# <details><summary><b>A</b> · At the start of the run and after every turn, once that turn's calls all have their results</summary>
 #
 # ✓ **Right.** Each of those moments is the top of a turn (or the gap just before it), the one
 # place a user message is allowed. Asking at every one of them means a steer waits for no
 # more than one batch.
+#
+# </details>
+#
+# <details><summary><b>B</b> · After every tool result, so the words get in as soon as possible</summary>
+#
+# ✗ **No.** After `R(c1)` the call `c2` is still owed its result: that is the refused slot of
+# the cell above, reached by the loop instead of by `steer`.
 #
 # </details>
 #
@@ -290,17 +290,17 @@ print("\n".join(asked) or "neither queue was ever asked")
 #
 # </details>
 #
-# <details><summary><b>B</b> · Nowhere yet: it waits for the next prompt()</summary>
-#
-# ✗ **No.** It waits for the run to *end*, not for the user to type again. The point of
-# queueing it is that nobody has to come back and say it.
-#
-# </details>
-#
-# <details><summary><b>C</b> · After the run's last answer, as a new turn of the same run</summary>
+# <details><summary><b>B</b> · After the run's last answer, as a new turn of the same run</summary>
 #
 # ✓ **Right.** When the newest reply asks for nothing the run would end; the loop asks
 # `get_follow_ups()` first, and if there is something, the run goes on with it.
+#
+# </details>
+#
+# <details><summary><b>C</b> · Nowhere yet: it waits for the next prompt()</summary>
+#
+# ✗ **No.** It waits for the run to *end*, not for the user to type again. The point of
+# queueing it is that nobody has to come back and say it.
 #
 # </details>
 
@@ -316,17 +316,17 @@ print("user words:", [m["content"] for m in h.messages if m["role"] == "user"])
 # During the last call of a job, the user types a follow-up and then a steer. Which one goes
 # in first?
 #
-# <details><summary><b>A</b> · The follow-up: it was typed first</summary>
-#
-# ✗ **No.** The queues are two, not one with two labels. Order counts within a queue, not
-# across them.
-#
-# </details>
-#
-# <details><summary><b>B</b> · The steer, at the next gap; the follow-up when the run would end</summary>
+# <details><summary><b>A</b> · The steer, at the next gap; the follow-up when the run would end</summary>
 #
 # ✓ **Right.** Steering is asked first at every gap, and the follow-up is only asked when
 # there is nothing left to steer and nothing left to call.
+#
+# </details>
+#
+# <details><summary><b>B</b> · The follow-up: it was typed first</summary>
+#
+# ✗ **No.** The queues are two, not one with two labels. Order counts within a queue, not
+# across them.
 #
 # </details>
 #
@@ -358,19 +358,19 @@ print("user words:", [m["content"] for m in h.messages if m["role"] == "user"])
 #
 # </details>
 #
-# <details><summary><b>B</b> · It asks for steering, finds the words, and goes on: one more turn, whose request carries them</summary>
+# <details><summary><b>B</b> · It appends the words after the reply and ends the run; the record has them, which is what matters</summary>
+#
+# ✗ **No.** A user message the model never reads is a message the user thinks was heard. The
+# record would say the user spoke, and the run would end without anybody answering.
+#
+# </details>
+#
+# <details><summary><b>C</b> · It asks for steering, finds the words, and goes on: one more turn, whose request carries them</summary>
 #
 # ✓ **Right.** The reply asked for no calls, so every call is answered and the top of a new
 # turn is a safe place. The steer opens it, and the model answers again, this time having read
 # it. Only when steering gives nothing does the loop ask for follow-ups, and only when both
 # give nothing does the run end.
-#
-# </details>
-#
-# <details><summary><b>C</b> · It appends the words after the reply and ends the run; the record has them, which is what matters</summary>
-#
-# ✗ **No.** A user message the model never reads is a message the user thinks was heard. The
-# record would say the user spoke, and the run would end without anybody answering.
 #
 # </details>
 #
@@ -445,17 +445,17 @@ print("the record:", lab.shape(h.messages))
 # The run has ended. The user types a steer and a follow-up, and only then a new prompt.
 # What becomes of the two queued messages?
 #
-# <details><summary><b>A</b> · They were typed when nothing was running, so they are thrown away</summary>
-#
-# ✗ **No.** A harness that silently drops what a user typed is worse than one that refuses
-# it. The queues belong to the Harness, not to a run: they outlive runs.
-#
-# </details>
-#
-# <details><summary><b>B</b> · The steer goes in right after the new prompt, at the top of its first turn; the follow-up after that run's answer</summary>
+# <details><summary><b>A</b> · The steer goes in right after the new prompt, at the top of its first turn; the follow-up after that run's answer</summary>
 #
 # ✓ **Right.** The run asks for steering before its first request, which is the top of a
 # turn like any other.
+#
+# </details>
+#
+# <details><summary><b>B</b> · They were typed when nothing was running, so they are thrown away</summary>
+#
+# ✗ **No.** A harness that silently drops what a user typed is worse than one that refuses
+# it. The queues belong to the Harness, not to a run: they outlive runs.
 #
 # </details>
 #

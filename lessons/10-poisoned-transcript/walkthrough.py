@@ -80,17 +80,17 @@ print(chosen)
 # One reply from the model requests three tools: `c1`, `c2` and `c3`. Midway through the
 # second, *"Actually, use spaces."* arrives from the user, and `steer()` queues it. Once the run is over, where in the record does that user message sit?
 #
-# <details><summary><b>A</b> · Immediately after c2's result: <code>U A[c1,c2,c3] R(c1) R(c2) U R(c3) A</code></summary>
-#
-# ✗ **No.** That files the message the instant it is typed, which leaves a user turn wedged
-# between call `c3` and its answer: the very slot lesson 9 taught you to keep empty.
-#
-# </details>
-#
-# <details><summary><b>B</b> · After the third result, at the start of the following turn: <code>U A[c1,c2,c3] R(c1) R(c2) R(c3) U A</code></summary>
+# <details><summary><b>A</b> · After the third result, at the start of the following turn: <code>U A[c1,c2,c3] R(c1) R(c2) R(c3) U A</code></summary>
 #
 # ✓ **Right.** The loop checks the steering queue only once the whole batch has been answered,
 # and it opens the next turn with what it finds, which is a legal place for a user to speak.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Immediately after c2's result: <code>U A[c1,c2,c3] R(c1) R(c2) U R(c3) A</code></summary>
+#
+# ✗ **No.** That files the message the instant it is typed, which leaves a user turn wedged
+# between call `c3` and its answer: the very slot lesson 9 taught you to keep empty.
 #
 # </details>
 #
@@ -214,14 +214,7 @@ print("the record:", lab.shape(h.messages))
 # recorded result. Now the user writes *"Never mind. What is in config.py?"* What reply do
 # they get, and what about their next two prompts?
 #
-# <details><summary><b>A</b> · Three rejections, each one naming the hour-old call</summary>
-#
-# ✓ **Right.** The fresh prompt is fine. The damage sits earlier in the list, an unfinished
-# pair, and it is sent again with every request.
-#
-# </details>
-#
-# <details><summary><b>B</b> · A real answer: the model notices the pytest call got nothing back and moves on</summary>
+# <details><summary><b>A</b> · A real answer: the model notices the pytest call got nothing back and moves on</summary>
 #
 # ✗ **No.** That treats the transcript as messy when it is in fact invalid. The model never
 # reads it: the provider checks the request's structure first, so nobody downstream gets a
@@ -229,10 +222,17 @@ print("the record:", lab.shape(h.messages))
 #
 # </details>
 #
-# <details><summary><b>C</b> · One rejection, then answers, since <code>context_for_model</code> builds a brand-new list each time</summary>
+# <details><summary><b>B</b> · One rejection, then answers, since <code>context_for_model</code> builds a brand-new list each time</summary>
 #
 # ✗ **No.** The list is brand-new, yes, but its contents come from the record, which still
 # contains the unanswered call.
+#
+# </details>
+#
+# <details><summary><b>C</b> · Three rejections, each one naming the hour-old call</summary>
+#
+# ✓ **Right.** The fresh prompt is fine. The damage sits earlier in the list, an unfinished
+# pair, and it is sent again with every request.
 #
 # </details>
 #
@@ -394,17 +394,17 @@ lab.draw(("a healthy pair", healthy), *wrecks,
 # A reply requested two tools, `c1` (read) and `c2` (bash). There is a result for `c1`, none
 # for `c2`, and then the user speaks. What should the request contain?
 #
-# <details><summary><b>A</b> · An invented result for c2, placed right after c1's</summary>
-#
-# ✓ **Right.** Every call gets exactly one result, and the results follow the calls' order.
-# What the invented result should *say* is a question for a later section.
-#
-# </details>
-#
-# <details><summary><b>B</b> · Drop the reply and c1's result too: a half-finished turn is worse than none</summary>
+# <details><summary><b>A</b> · Drop the reply and c1's result too: a half-finished turn is worse than none</summary>
 #
 # ✗ **No.** You would discard a file the model genuinely read and used, all to quiet an
 # objection about some other call. That is the deletion you already rejected, only larger.
+#
+# </details>
+#
+# <details><summary><b>B</b> · An invented result for c2, placed right after c1's</summary>
+#
+# ✓ **Right.** Every call gets exactly one result, and the results follow the calls' order.
+# What the invented result should *say* is a question for a later section.
 #
 # </details>
 #
@@ -435,18 +435,18 @@ print(lab.show(sent[3:4], clip=200))
 # The mirror image: a `toolResult` for `c7` is in the record, but nothing anywhere requested
 # `c7`, because the assistant message that did went missing. What should the request contain?
 #
-# <details><summary><b>A</b> · Recreate the call: the result names its tool and id, so add an assistant message requesting read with the obvious arguments</summary>
+# <details><summary><b>A</b> · Omit the result: with no call, it cannot be sent</summary>
+#
+# ✓ **Right.** Nothing invented, nothing asserted. You lose one file's contents, which the
+# model can simply request again.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Recreate the call: the result names its tool and id, so add an assistant message requesting read with the obvious arguments</summary>
 #
 # ✗ **No.** "Obvious arguments" means inventing a file name and presenting the invention as
 # the model's own words. The output's final line shows that the arguments are precisely what
 # the record does not know.
-#
-# </details>
-#
-# <details><summary><b>B</b> · Omit the result: with no call, it cannot be sent</summary>
-#
-# ✓ **Right.** Nothing invented, nothing asserted. You lose one file's contents, which the
-# model can simply request again.
 #
 # </details>
 #
@@ -498,17 +498,17 @@ print("  arguments:   ", matching[0]["arguments"] if matching
 #
 # </details>
 #
-# <details><summary><b>B</b> · Relocate it, so that it immediately follows the reply that requested it</summary>
-#
-# ✓ **Right.** Nothing lost and nothing fabricated; the user's message keeps its relative
-# order, shifted down by one.
-#
-# </details>
-#
-# <details><summary><b>C</b> · Invent a result for c1 in the right place and throw the late one away: a single rule for every gap is simpler</summary>
+# <details><summary><b>B</b> · Invent a result for c1 in the right place and throw the late one away: a single rule for every gap is simpler</summary>
 #
 # ✗ **No.** Simpler, yes, and the model is then told it never saw a file it did see.
 # A genuine result always outranks an invented one, even when it costs more code.
+#
+# </details>
+#
+# <details><summary><b>C</b> · Relocate it, so that it immediately follows the reply that requested it</summary>
+#
+# ✓ **Right.** Nothing lost and nothing fabricated; the user's message keeps its relative
+# order, shifted down by one.
 #
 # </details>
 
@@ -539,24 +539,24 @@ print("made-up results in the view:",
 # A single call, `c2`, with two results: `"3 passed"` and then `"3 passed (second run)"`. A
 # retry somewhere stored its answer twice. One must go. Which survives?
 #
-# <details><summary><b>A</b> · The earlier one</summary>
-#
-# ✓ **Right.** The run carried on from it: the assistant message that follows was produced by
-# a model that saw that text and nothing else.
-#
-# </details>
-#
-# <details><summary><b>B</b> · The later one: newest is most accurate</summary>
+# <details><summary><b>A</b> · The later one: newest is most accurate</summary>
 #
 # ✗ **No.** "Latest wins" suits facts about the world, not transcripts, which record what was
 # said and when. The reply that follows was responding to the first.
 #
 # </details>
 #
-# <details><summary><b>C</b> · Keep both; the model can pick</summary>
+# <details><summary><b>B</b> · Keep both; the model can pick</summary>
 #
 # ✗ **No.** The provider decides before the model ever looks: one call, one result. Besides,
 # handing a model two answers to one question just passes your problem along.
+#
+# </details>
+#
+# <details><summary><b>C</b> · The earlier one</summary>
+#
+# ✓ **Right.** The run carried on from it: the assistant message that follows was produced by
+# a model that saw that text and nothing else.
 #
 # </details>
 
@@ -585,18 +585,18 @@ print(lab.show(results_in(sent)))
 # lesson 5 your loop ignores everything in a failed reply, so nothing executed. What will the next
 # request contain?
 #
-# <details><summary><b>A</b> · The reply is omitted, calls included, as the view already omits failed replies</summary>
+# <details><summary><b>A</b> · The reply is kept unchanged, and its half-formed call gets an invented result like any unanswered call</summary>
+#
+# ✓ **Right.** If the model can see a call, the provider expects that call to be answered,
+# whatever the reply's stop reason.
+#
+# </details>
+#
+# <details><summary><b>B</b> · The reply is omitted, calls included, as the view already omits failed replies</summary>
 #
 # ✗ **No.** The view omits failed replies that are *empty*. This one managed to emit text
 # before the connection dropped, and that text is the model's only clue about what went
 # wrong. Check what the view retains.
-#
-# </details>
-#
-# <details><summary><b>B</b> · The reply is kept unchanged, and its half-formed call gets an invented result like any unanswered call</summary>
-#
-# ✓ **Right.** If the model can see a call, the provider expects that call to be answered,
-# whatever the reply's stop reason.
 #
 # </details>
 #
@@ -729,18 +729,18 @@ print("  anything else:          ", "nothing was written down")
 #
 # </details>
 #
-# <details><summary><b>B</b> · A rejection, for the new gap, the same as yesterday</summary>
-#
-# ✓ **Right.** Repairing on load answers "was it broken when I opened it?". What you need
-# answered is "is what I am sending right now valid?".
-#
-# </details>
-#
-# <details><summary><b>C</b> · A rejection, and that is the hook: catch the rejection, repair, resend</summary>
+# <details><summary><b>B</b> · A rejection, and that is the hook: catch the rejection, repair, resend</summary>
 #
 # ✗ **No.** That runs a repair you already own only after paying for a failed request, and the
 # retry must parse the provider's error message to decide whether the rejection is fixable.
 # And a harness that reads error text to decide breaks the day a provider rewords it.
+#
+# </details>
+#
+# <details><summary><b>C</b> · A rejection, for the new gap, the same as yesterday</summary>
+#
+# ✓ **Right.** Repairing on load answers "was it broken when I opened it?". What you need
+# answered is "is what I am sending right now valid?".
 #
 # </details>
 
@@ -1125,17 +1125,17 @@ for k in (5, 8, 14):
 # its own genuine result, stored in the right place, so the transcript is complete. How does
 # your repair treat it?
 #
-# <details><summary><b>A</b> · Nothing: there is nothing to fix, so every message stays where it is</summary>
-#
-# ✗ **No.** There is nothing to fix, but the repair cannot tell. It looks results up by id,
-# and the two calls have one id between them.
-#
-# </details>
-#
-# <details><summary><b>B</b> · It hands the second call the result that belongs to the first</summary>
+# <details><summary><b>A</b> · It hands the second call the result that belongs to the first</summary>
 #
 # ✓ **Right.** Your entire rule is "first result stored under this id", and for the second call
 # that is the wrong one.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Nothing: there is nothing to fix, so every message stays where it is</summary>
+#
+# ✗ **No.** There is nothing to fix, but the repair cannot tell. It looks results up by id,
+# and the two calls have one id between them.
 #
 # </details>
 #

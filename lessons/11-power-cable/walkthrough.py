@@ -191,19 +191,19 @@ print("the request it was sent:      ", lab.shape(model.calls[0].messages))
 # message the record does not hold. Now there is a third step. Where does the write to the
 # disk go?
 #
-# <details><summary><b>A</b> · After the announcement: the harness listens to its own events and saves each message it hears</summary>
-#
-# ✗ **No.** Tidy, and one step late. Between the announcement and the write the screen shows
-# a message the disk does not hold; cut the power there and the user has seen a message that
-# is gone when the harness comes back.
-#
-# </details>
-#
-# <details><summary><b>B</b> · Between the two: append it to the record, write its line to the disk, then announce it</summary>
+# <details><summary><b>A</b> · Between the two: append it to the record, write its line to the disk, then announce it</summary>
 #
 # ✓ **Right.** Record, persist, announce. Whatever the power does, everything anybody was told
 # about is on the disk. The other way round need not hold: a line can reach the disk and the
 # power go before its announcement, and that is fine, because nobody was promised it.
+#
+# </details>
+#
+# <details><summary><b>B</b> · After the announcement: the harness listens to its own events and saves each message it hears</summary>
+#
+# ✗ **No.** Tidy, and one step late. Between the announcement and the write the screen shows
+# a message the disk does not hold; cut the power there and the user has seen a message that
+# is gone when the harness comes back.
 #
 # </details>
 #
@@ -289,18 +289,18 @@ else:
 #
 # </details>
 #
-# <details><summary><b>B</b> · Read what is there and keep the fields that survived</summary>
+# <details><summary><b>B</b> · Set it aside as text, to be shown to the user, and load every whole line</summary>
+#
+# ✓ **Right.** A line is a message when it is a whole JSON object. Any other line was torn by
+# a crash: `load_record` lists it in `set_aside`, word for word, and never loads it.
+#
+# </details>
+#
+# <details><summary><b>C</b> · Read what is there and keep the fields that survived</summary>
 #
 # ✗ **No.** Half a tool result is not a shorter tool result. Its content is cut off at a byte
 # chosen by the power company, and the cut can fall where a different, shorter text would
 # have ended. A torn line is never half-read.
-#
-# </details>
-#
-# <details><summary><b>C</b> · Set it aside as text, to be shown to the user, and load every whole line</summary>
-#
-# ✓ **Right.** A line is a message when it is a whole JSON object. Any other line was torn by
-# a crash: `load_record` lists it in `set_aside`, word for word, and never loads it.
 #
 # </details>
 
@@ -343,17 +343,17 @@ else:
 #
 # </details>
 #
-# <details><summary><b>B</b> · Yes, it is loaded; and the file must get its newline before anything else is appended</summary>
-#
-# ✓ **Right.** The newline only separates. But the next `save_message` appends at the end of
-# the file, and without the newline it would write its message onto the end of this one.
-#
-# </details>
-#
-# <details><summary><b>C</b> · Yes, it is loaded, and nothing more is needed: it was not torn, so there is nothing to mend</summary>
+# <details><summary><b>B</b> · Yes, it is loaded, and nothing more is needed: it was not torn, so there is nothing to mend</summary>
 #
 # ✗ **No.** The next line is glued to it. The file then holds one line that is two messages,
 # which is not a JSON object, and the next load sets it aside: both messages are lost.
+#
+# </details>
+#
+# <details><summary><b>C</b> · Yes, it is loaded; and the file must get its newline before anything else is appended</summary>
+#
+# ✓ **Right.** The newline only separates. But the next `save_message` appends at the end of
+# the file, and without the newline it would write its message onto the end of this one.
 #
 # </details>
 
@@ -381,18 +381,18 @@ else:
 # loads it, and makes a harness that carries on from it. The file holds a torn line. What does
 # resume do to the file?
 #
-# <details><summary><b>A</b> · Write it again, clean: empty it and save the loaded messages back, so the torn line is gone</summary>
+# <details><summary><b>A</b> · Only append: close the torn line with a newline, so it stays a line of its own, and carry on after it</summary>
+#
+# ✓ **Right.** The bytes that survived stay exactly where they fell. The torn line is set aside
+# on every later load too, and the next message starts a line of its own.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Write it again, clean: empty it and save the loaded messages back, so the torn line is gone</summary>
 #
 # ✗ **No.** The file now looks as if nothing happened: the one witness of the crash is
 # destroyed, and a second cut during the rewrite leaves half of a record where there was a
 # whole one. It is the one moment in the session when a crash would cost everything.
-#
-# </details>
-#
-# <details><summary><b>B</b> · Only append: close the torn line with a newline, so it stays a line of its own, and carry on after it</summary>
-#
-# ✓ **Right.** The bytes that survived stay exactly where they fell. The torn line is set aside
-# on every later load too, and the next message starts a line of its own.
 #
 # </details>
 #
@@ -438,17 +438,17 @@ else:
 #
 # </details>
 #
-# <details><summary><b>B</b> · The user: each call that did not finish, by the id the model is shown, its tool and its file, and each line set aside</summary>
-#
-# ✓ **Right.** Everything in it is something the program can see, and each item is something
-# the user can go and look at before anything is repeated.
-#
-# </details>
-#
-# <details><summary><b>C</b> · The user, in one line: "The session was restored after a crash."</summary>
+# <details><summary><b>B</b> · The user, in one line: "The session was restored after a crash."</summary>
 #
 # ✗ **No.** True and useless. The user needs to know *what* to look at: which write, which
 # file, which line of the record is missing.
+#
+# </details>
+#
+# <details><summary><b>C</b> · The user: each call that did not finish, by the id the model is shown, its tool and its file, and each line set aside</summary>
+#
+# ✓ **Right.** Everything in it is something the program can see, and each item is something
+# the user can go and look at before anything is repeated.
 #
 # </details>
 #
@@ -531,18 +531,18 @@ print(lab.show(starter.context_for_model(h.messages)[5:6]))
 # `repair_history` renames a repeat, in the view only; the record keeps the ids the model
 # sent. Which name should the second `call_0` get?
 #
-# <details><summary><b>A</b> · A fresh random id, so it can never clash with anything</summary>
+# <details><summary><b>A</b> · <code>call_0_1</code>: the id with the smallest suffix <code>_k</code> that no earlier call uses, its result renamed with it</summary>
+#
+# ✓ **Right.** The first call keeps its id and each later one takes the smallest free `k`,
+# counting only calls that came *before* it. Nothing later can change an earlier name.
+#
+# </details>
+#
+# <details><summary><b>B</b> · A fresh random id, so it can never clash with anything</summary>
 #
 # ✗ **No.** A random name differs on every request, so the same history is different bytes
 # every time it is sent, and a provider's prompt cache, which matches a request from its first
 # byte, never hits.
-#
-# </details>
-#
-# <details><summary><b>B</b> · <code>call_0_1</code>: the id with the smallest suffix <code>_k</code> that no earlier call uses, its result renamed with it</summary>
-#
-# ✓ **Right.** The first call keeps its id and each later one takes the smallest free `k`,
-# counting only calls that came *before* it. Nothing later can change an earlier name.
 #
 # </details>
 #
@@ -609,17 +609,17 @@ else:
 #
 # </details>
 #
-# <details><summary><b>B</b> · Leave it out of the view, and give c1 a stand-in, as a call with no result in its span</summary>
-#
-# ✓ **Right.** Pairing only inside a span is what makes the pairing unambiguous, and a
-# provider wants a result in the turn right after its call anyway.
-#
-# </details>
-#
-# <details><summary><b>C</b> · Keep it where it is: it is a real result</summary>
+# <details><summary><b>B</b> · Keep it where it is: it is a real result</summary>
 #
 # ✗ **No.** A result that does not follow its call is refused, and it would answer a call
 # that, as far as the request says, nobody made in that turn.
+#
+# </details>
+#
+# <details><summary><b>C</b> · Leave it out of the view, and give c1 a stand-in, as a call with no result in its span</summary>
+#
+# ✓ **Right.** Pairing only inside a span is what makes the pairing unambiguous, and a
+# provider wants a result in the turn right after its call anyway.
 #
 # </details>
 
@@ -728,17 +728,17 @@ else:
 # for the reply to come. A crash can leave one behind, between the calls and their results.
 # What should the repair make of it?
 #
-# <details><summary><b>A</b> · Keep it: it is an assistant message like any other</summary>
+# <details><summary><b>A</b> · Drop it, as if it had never been written: no calls and nothing but whitespace is no reply</summary>
+#
+# ✓ **Right.** It ends no span and orphans nothing. The record keeps it; the view never saw it.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Keep it: it is an assistant message like any other</summary>
 #
 # ✗ **No.** It would end the span of the calls before it, so their results, recorded after
 # it, would be left out, and the model would be told that tools which finished were
 # interrupted, then shown an empty turn.
-#
-# </details>
-#
-# <details><summary><b>B</b> · Drop it, as if it had never been written: no calls and nothing but whitespace is no reply</summary>
-#
-# ✓ **Right.** It ends no span and orphans nothing. The record keeps it; the view never saw it.
 #
 # </details>
 #
@@ -772,14 +772,7 @@ else:
 # the model keeps the information. Lesson 10 left such a result out. Which does this course
 # do? (Figure 11.4, below, draws both.)
 #
-# <details><summary><b>A</b> · Leave it out, as lesson 10 did: the record keeps it, the view does not show it</summary>
-#
-# ✓ **Right, for this course.** Nothing is said that nobody said. The model loses one output,
-# and can ask for it again.
-#
-# </details>
-#
-# <details><summary><b>B</b> · Turn it into a user note that quotes the output, as the production library does</summary>
+# <details><summary><b>A</b> · Turn it into a user note that quotes the output, as the production library does</summary>
 #
 # ✗ **Not here.** The model keeps the output, and the user role is the user's voice: a note
 # written by the harness in it is a claim nobody typed, about a call the request does not
@@ -788,10 +781,17 @@ else:
 #
 # </details>
 #
-# <details><summary><b>C</b> · Invent the call it answers, from the tool name the result carries</summary>
+# <details><summary><b>B</b> · Invent the call it answers, from the tool name the result carries</summary>
 #
 # ✗ **No.** Lesson 10's card 2: the arguments are lost, and an invented call is a sentence
 # in the model's mouth that it never said.
+#
+# </details>
+#
+# <details><summary><b>C</b> · Leave it out, as lesson 10 did: the record keeps it, the view does not show it</summary>
+#
+# ✓ **Right, for this course.** Nothing is said that nobody said. The model loses one output,
+# and can ask for it again.
 #
 # </details>
 

@@ -100,16 +100,7 @@ refused_request = claude.calls[2].messages
 # **Question 1.** The first request was answered, and it was made of the harness's own
 # messages just like the second. Why did it get through?
 #
-# <details><summary><b>A</b> · A user message in our format happens to be a user turn in Anthropic's: a role and a string</summary>
-#
-# ✓ **Right.** `{"role": "user", "content": "Hello!"}` is valid on both wires, and so is an
-# assistant message whose blocks are all `text`. The two formats part company exactly where
-# tools come in: our call block is `toolCall`, theirs `tool_use`; our result is a message of
-# role `toolResult`, and Anthropic has only two roles.
-#
-# </details>
-#
-# <details><summary><b>B</b> · The provider reads only the newest message, and the newest was still a plain question</summary>
+# <details><summary><b>A</b> · The provider reads only the newest message, and the newest was still a plain question</summary>
 #
 # ✗ **No.** Look at where the refusal points: `messages[3]`, the model's reply with the call
 # in it, not the newest message. The whole list is checked on every request, which is also
@@ -117,10 +108,19 @@ refused_request = claude.calls[2].messages
 #
 # </details>
 #
-# <details><summary><b>C</b> · The first request carried no tool, so the provider had nothing to check</summary>
+# <details><summary><b>B</b> · The first request carried no tool, so the provider had nothing to check</summary>
 #
 # ✗ **No.** The tools went with every request. What the first request lacked was a message
 # that only our format has: a call block, or a result.
+#
+# </details>
+#
+# <details><summary><b>C</b> · A user message in our format happens to be a user turn in Anthropic's: a role and a string</summary>
+#
+# ✓ **Right.** `{"role": "user", "content": "Hello!"}` is valid on both wires, and so is an
+# assistant message whose blocks are all `text`. The two formats part company exactly where
+# tools come in: our call block is `toolCall`, theirs `tool_use`; our result is a message of
+# role `toolResult`, and Anthropic has only two roles.
 #
 # </details>
 #
@@ -216,19 +216,19 @@ if filled(harness, "to_anthropic", where=GAP):
 # a steer typed while they ran as *another* user turn right after it. What does the Messages
 # API do with that today?
 #
-# <details><summary><b>A</b> · Refuses it: roles must alternate</summary>
-#
-# ✗ **No, not any more.** The API reference for `messages` now says that consecutive `user`
-# or `assistant` turns in a request are combined into a single turn. The lab's Anthropic wire
-# follows the API as it is, and accepts them.
-#
-# </details>
-#
-# <details><summary><b>B</b> · Combines the two turns into one, results first, so it is accepted</summary>
+# <details><summary><b>A</b> · Combines the two turns into one, results first, so it is accepted</summary>
 #
 # ✓ **Right.** Combined, the two turns are exactly the single turn of question 2's answer.
 # The course's own adapter merges them itself, which is never wrong; pi-mono's way is not
 # wrong either.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Refuses it: roles must alternate</summary>
+#
+# ✗ **No, not any more.** The API reference for `messages` now says that consecutive `user`
+# or `assistant` turns in a request are combined into a single turn. The lab's Anthropic wire
+# follows the API as it is, and accepts them.
 #
 # </details>
 #
@@ -285,18 +285,18 @@ for label, turns in ways.items():
 # **Question 4.** Our `lint` result is marked `is_error`. Where does that go on OpenAI's
 # wire?
 #
-# <details><summary><b>A</b> · Into an <code>is_error</code> field of the tool message, as on Anthropic's wire</summary>
-#
-# ✗ **No.** A Chat Completions tool message has a role, a `tool_call_id` and content; there
-# is no field for it. (An unknown field is at best ignored.)
-#
-# </details>
-#
-# <details><summary><b>B</b> · Nowhere but the words: the content itself has to say the tool failed</summary>
+# <details><summary><b>A</b> · Nowhere but the words: the content itself has to say the tool failed</summary>
 #
 # ✓ **Right.** That is one more reason lesson 10 wrote `INTERRUPTED` as a sentence that
 # stands on its own, and why a tool's error text should read as an error: on this wire the
 # words are all the model gets.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Into an <code>is_error</code> field of the tool message, as on Anthropic's wire</summary>
+#
+# ✗ **No.** A Chat Completions tool message has a role, a `tool_call_id` and content; there
+# is no field for it. (An unknown field is at best ignored.)
 #
 # </details>
 #
@@ -439,17 +439,17 @@ if filled(harness, "to_anthropic", where=GAP):
 #
 # </details>
 #
-# <details><summary><b>B</b> · As what it got out: its words and its call, and then the INTERRUPTED result, like any other turn</summary>
-#
-# ✓ **Right.** The adapter translates the view; it does not second-guess it. That the reply
-# failed is a fact for the record (and for whoever reads it tomorrow), not for the provider.
-#
-# </details>
-#
-# <details><summary><b>C</b> · As it is, with its <code>stop_reason: "error"</code>, so that the model knows it failed</summary>
+# <details><summary><b>B</b> · As it is, with its <code>stop_reason: "error"</code>, so that the model knows it failed</summary>
 #
 # ✗ **No.** Neither wire has a field for it in a request. What the model needs to know, that
 # the call did not finish, is already said, in words, by the result that answers it.
+#
+# </details>
+#
+# <details><summary><b>C</b> · As what it got out: its words and its call, and then the INTERRUPTED result, like any other turn</summary>
+#
+# ✓ **Right.** The adapter translates the view; it does not second-guess it. That the reply
+# failed is a fact for the record (and for whoever reads it tomorrow), not for the provider.
 #
 # </details>
 
@@ -480,17 +480,17 @@ if filled(harness, "to_anthropic", "to_openai", where=GAP):
 # **Question 7.** A view ends `… U A[c3,c4,c5] R(c3) R(c4) R(c5) A`, and you ask for the last
 # three. The naive slice starts on `R(c4)`. What should `safe_trim` return?
 #
-# <details><summary><b>A</b> · <code>R(c5) A</code>, or just <code>A</code>: move the cut later, past the results that lost their call</summary>
-#
-# ✗ **No.** Accepted, and fewer than the three you asked for; worse, the model loses results
-# it asked for and will ask again. `keep` is a floor.
-#
-# </details>
-#
-# <details><summary><b>B</b> · <code>A[c3,c4,c5] R(c3) R(c4) R(c5) A</code>: move the cut earlier, to the message that asked</summary>
+# <details><summary><b>A</b> · <code>A[c3,c4,c5] R(c3) R(c4) R(c5) A</code>: move the cut earlier, to the message that asked</summary>
 #
 # ✓ **Right.** Five messages: the shortest legal cut that keeps at least three. Never more
 # than you were given, and never a result without its call.
+#
+# </details>
+#
+# <details><summary><b>B</b> · <code>R(c5) A</code>, or just <code>A</code>: move the cut later, past the results that lost their call</summary>
+#
+# ✗ **No.** Accepted, and fewer than the three you asked for; worse, the model loses results
+# it asked for and will ask again. `keep` is a floor.
 #
 # </details>
 #
@@ -542,22 +542,22 @@ if filled(harness, "safe_trim", where=GAP):
 #
 # </details>
 #
-# <details><summary><b>B</b> · <code>[]</code>, a new empty list; Anthropic refuses the request, and OpenAI answers it</summary>
+# <details><summary><b>B</b> · It may raise: nobody trims to nothing, and an exception says so loudly</summary>
+#
+# ✗ **No.** A trim is a function of every whole number, and a loop that computes `keep` from
+# a token budget will reach 0 on a long enough day. An IndexError there takes the session
+# down, where the empty list lets the provider refuse one request as data (lesson 5's failed
+# reply).
+#
+# </details>
+#
+# <details><summary><b>C</b> · <code>[]</code>, a new empty list; Anthropic refuses the request, and OpenAI answers it</summary>
 #
 # ✓ **Right.** The last none of the messages is nothing. The Messages API refuses an empty
 # `messages` ("at least one message is required"); Chat Completions carries the system
 # prompt as its first message, so the list it gets is not empty, and it answers a question
 # nobody asked. The trim is right in both cases: choosing a `keep` that leaves something to
 # answer is the caller's job.
-#
-# </details>
-#
-# <details><summary><b>C</b> · It may raise: nobody trims to nothing, and an exception says so loudly</summary>
-#
-# ✗ **No.** A trim is a function of every whole number, and a loop that computes `keep` from
-# a token budget will reach 0 on a long enough day. An IndexError there takes the session
-# down, where the empty list lets the provider refuse one request as data (lesson 5's failed
-# reply).
 #
 # </details>
 
@@ -709,17 +709,17 @@ if filled(harness, "to_anthropic", where=GAP):
 # **Question 10.** The SDK raises `anthropic.BadRequestError` on a 400. What should
 # `complete` do with it?
 #
-# <details><summary><b>A</b> · Let it raise: a refused request is a bug, and a traceback finds bugs</summary>
-#
-# ✗ **No.** It would end the run with no `agent_end`, and the record would not say what
-# happened. Lesson 5 settled this for every provider failure: it is data.
-#
-# </details>
-#
-# <details><summary><b>B</b> · Return a failed reply whose error_message is the status, the type and the provider's words</summary>
+# <details><summary><b>A</b> · Return a failed reply whose error_message is the status, the type and the provider's words</summary>
 #
 # ✓ **Right.** The record keeps it, the view leaves it out of the next request, and anyone
 # reading the record sees the provider's own sentence, which is the one to search for.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Let it raise: a refused request is a bug, and a traceback finds bugs</summary>
+#
+# ✗ **No.** It would end the run with no `agent_end`, and the record would not say what
+# happened. Lesson 5 settled this for every provider failure: it is data.
 #
 # </details>
 #
@@ -830,17 +830,17 @@ if filled(harness, "to_anthropic", "to_openai", where=GAP):
 #
 # </details>
 #
-# <details><summary><b>B</b> · It refuses it: the rewrite made two ids one</summary>
-#
-# ✓ **Right.** A rewrite of ids must give different ids different names. Lesson 11's renaming
-# is the safe kind: it only ever adds a suffix no other id has.
-#
-# </details>
-#
-# <details><summary><b>C</b> · It pairs the first result with both calls</summary>
+# <details><summary><b>B</b> · It pairs the first result with both calls</summary>
 #
 # ✗ **No.** Anthropic does not pair anything for you; it checks, and refuses. Pairing the
 # wrong result is what lesson 10's repair did with a repeated id, before lesson 11.
+#
+# </details>
+#
+# <details><summary><b>C</b> · It refuses it: the rewrite made two ids one</summary>
+#
+# ✓ **Right.** A rewrite of ids must give different ids different names. Lesson 11's renaming
+# is the safe kind: it only ever adds a suffix no other id has.
 #
 # </details>
 

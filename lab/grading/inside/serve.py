@@ -71,6 +71,7 @@ class Server:
     def __init__(self, fd, stacks_fd, harness_file):
         self.fd, self.stacks_fd, self.harness_file = fd, stacks_fd, harness_file
         self.codec = Codec("remote", lambda side, n: GraderObject(self, n))
+        self._encode = protocol.encoder(self.codec.marker_for)
         self._callbacks = 0
 
     # -- the loop --------------------------------------------------------------------------
@@ -91,7 +92,7 @@ class Server:
     def send(self, answer):
         """Write one answer; one JSON cannot hold, or too large, is reported as not plain."""
         try:
-            frame = protocol.encode(answer, default=self.codec.marker_for)
+            frame = self._encode(answer)
         except BaseException as error:  # a circle, a depth, or the student's code raising
             frame = protocol.encode({"id": answer.get("id"), "not_plain": "the answer could not "
                                  f"be sent as JSON ({type(error).__name__}: {error})"[:CLIP]})

@@ -16,7 +16,12 @@ scratch folder, what a test's process may read and write). It answers {"zygote":
     {"op": "reset"}       kill every process a test left, wherever it went (with "clean", at
                           the end of a test, empty the sandbox's folders too); answers
                           {"clean": 1}, or {"clean": 0} when something could not be removed
-                          (the grader then starts a new sandbox rather than trust it)
+                          (the grader then starts a new sandbox rather than trust it). With
+                          "clean" and "fork" (a fork request, its descriptors passed along),
+                          once everything is gone and clean it forks the next test's process
+                          and answers {"clean": 1, "pid": n}: that process starts on empty
+                          folders, with no process of the last test left, while the grader
+                          is still reporting the last test
 
 Inside a pid namespace the zygote is process 1, which its own namespace cannot kill, and
 `kill(-1)` there reaches every other process in the sandbox. Outside one (a grader with no
@@ -26,6 +31,7 @@ they cannot signal it either, and if the student's code kills it anyway (possibl
 either), the grader starts another.
 """
 
+import gc
 import json
 import os
 import resource
@@ -54,6 +60,9 @@ def main(control_fd):
     confined = landlock.abi() if plan.get("landlock") else 0
     _warm_up()
     code = _compiled(submission, os.path.join(scratch_root, WORK, "harness.py"))
+    # what is loaded now is shared with every fork until written to: kept out of the
+    # collector's way, a test's collections do not touch (and so copy) all of it
+    gc.freeze()
     children, ended = set(), {}
     control.send(json.dumps({"zygote": os.getpid(), "landlock": confined}).encode())
     while True:
@@ -66,17 +75,8 @@ def main(control_fd):
             break
         request = json.loads(data)
         if request["op"] == "fork":
-            pid = os.fork()
-            if pid == 0:
-                try:
-                    control.close()
-                    _serve(request, fds, plan, code, confined)
-                finally:
-                    os._exit(0)
-            children.add(pid)
-            for fd in fds:
-                os.close(fd)
-            control.send(json.dumps({"pid": pid}).encode())
+            control.send(json.dumps({"pid": _fork(request, fds, plan, code, confined, control,
+                                                  children)}).encode())
         elif request["op"] == "dump":  # the grader's time ran out: name the line
             _signal(request["pid"], signal.SIGUSR1)
             control.send(b'{"sent": 1}')
@@ -90,8 +90,33 @@ def main(control_fd):
             children.clear()
             ended.clear()
             clean = _clean(scratch_root, plan.get("tmp", "")) if request.get("clean") else True
-            control.send(json.dumps({"clean": int(clean)}).encode())
+            answer = {"clean": int(clean)}
+            if clean and request.get("clean") and type(request.get("fork")) is dict:
+                # the next test's process, forked now that nothing of the last test's is left:
+                # it imports the file while the grader is still busy with the last test
+                answer["pid"] = _fork(request["fork"], fds, plan, code, confined, control,
+                                      children)
+            else:
+                for fd in fds:
+                    os.close(fd)
+            control.send(json.dumps(answer).encode())
     _kill_everything(first, children)
+
+
+def _fork(request, fds, plan, code, confined, control, children):
+    """Fork the process for one test (`fds`: its channel, output and stack dumps), which
+    serves it; its pid."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            control.close()
+            _serve(request, fds, plan, code, confined)
+        finally:
+            os._exit(0)
+    children.add(pid)
+    for fd in fds:
+        os.close(fd)
+    return pid
 
 
 def _warm_up():

@@ -1,10 +1,32 @@
-"""The student bundle: everything the sandbox holds of the project, declared here by name.
+"""The student bundle: everything the sandbox holds of the project, three things of the source
+tree copied whole, so that the tree itself says what the student's code may see.
 
-lab/ (the student-facing modules only, STUDENT_MODULES), lab_inside/ (lab/grading/inside: the
-zygote, the code that serves a test, the protocol), and damaged.py. Nothing else of the project
-enters the sandbox: the rest of lab (lessons, harnesses, lab_check, grading, checkpoint B's
-clinic) knows where the answers are. The worker builds it once a grading, readable by anyone,
-in the host's public folder, and deletes it after.
+    sandbox (/lab-bundle)    source tree                 what it is
+    lab/__init__.py          lab/__init__.py             the package `lab`, its public names
+    lab/student/             lab/student/                the lab's student-facing modules
+    lab_inside/              lab/grading/inside/         the sandbox's own side: the zygote, the
+                                                         code that serves a test, the protocol
+    damaged.py               damaged.py                  lesson 10's wrecked records
+
+lab/student/ is the folder to look at: a module is in the sandbox exactly when it is in that
+folder (nothing is found by walking imports, and nothing is listed by name), and each of its
+modules imports only its neighbours and the standard library (the suite checks both, by
+importing lab from a bundle in a real sandbox, and by reading every import of the folder).
+lab/__init__.py adds the folder to `lab.__path__`, so its modules are `lab.validate`,
+`lab.wire`... on the course's machine, in the sandbox and in Pyodide alike (the site ships the
+same files, lab.site.browser_support), one module object a file. The layout is kept the same
+inside: the sandbox's lab/ is the source's lab/ with everything but that folder taken out.
+
+Why a folder beside the rest of lab/, and not a package or a tree of its own: lessons,
+notebooks, tests and every student's harness import these as `lab.<name>` (`from lab import
+call, user`), and the host's lab modules import them relatively, so their names must not
+change; and a second package would load each file twice under two names. The rest of lab/
+(lessons, harnesses, lab_check, grading, checkpoint B's clinic, the casebook and the rules)
+knows where the answers are, and is in none of the three.
+
+The worker builds the bundle once a grading, readable by anyone, in the host's public folder
+(bubblewrap binds it read-only at /lab-bundle; under uid the sandbox's user reads it there),
+and deletes it after.
 """
 
 import os
@@ -13,20 +35,33 @@ import shutil
 
 LAB = pathlib.Path(__file__).resolve().parent.parent.parent
 PROJECT = LAB.parent
+STUDENT = LAB / "student"              # the folder: what a student's code may import of the lab
+INSIDE = LAB / "grading" / "inside"    # the sandbox's own code, lab_inside there
+GIVEN = PROJECT / "damaged.py"         # a top-level module a lesson gives the student
 
 
-# What the sandbox holds of the lab, by name: the modules `import lab` loads (and the figure a
-# lesson's notebook draws), none of which knows an answer. Declared here, never found by
-# reading imports: putting a module in the sandbox is a decision, and the suite proves that
-# this list is exactly what `import lab` needs (tests/test_untrusted.py).
-STUDENT_MODULES = ("__init__", "disk", "display", "drive", "figures", "ids", "messages", "model",
-                   "shell", "validate", "wire", "wire_figure", "workspace")
+def lab_files():
+    """{path in the bundle's lab/ (posix): path in the source tree} for the package `lab` as
+    the sandbox has it: lab/__init__.py and every file of the student folder."""
+    files = {"__init__.py": LAB / "__init__.py"}
+    for path in sorted(STUDENT.rglob("*")):
+        relative = path.relative_to(LAB)
+        if path.is_file() and "__pycache__" not in relative.parts and path.suffix != ".pyc":
+            files[relative.as_posix()] = path
+    return files
+
+
+def modules():
+    """The names of the lab's modules the bundle holds, `lab.<name>` each ("__init__" for
+    lab itself), read from the folder."""
+    return ("__init__", *sorted(path.stem for path in STUDENT.glob("*.py")
+                                if path.stem != "__init__"))
 
 
 class Bundle:
-    """A folder holding what the sandbox may import: lab/ (the student-facing modules only),
-    lab_inside/ (the zygote and the code that serves a test), and damaged.py. Made once for a
-    grading, readable by anyone, deleted with it."""
+    """A folder holding what the sandbox may import (above): lab/ (lab/__init__.py and the
+    student folder), lab_inside/ and damaged.py. Made once for a grading, readable by anyone,
+    deleted with it."""
 
     def __init__(self, parent=None):
         self.path = None
@@ -36,14 +71,14 @@ class Bundle:
         import tempfile
 
         self.path = tempfile.mkdtemp(prefix="lab-bundle-", dir=self._parent)
-        os.mkdir(os.path.join(self.path, "lab"))
-        for name in STUDENT_MODULES:
-            shutil.copyfile(LAB / f"{name}.py", os.path.join(self.path, "lab", f"{name}.py"))
-        shutil.copytree(LAB / "grading" / "inside", os.path.join(self.path, "lab_inside"),
-                        ignore=shutil.ignore_patterns("__pycache__"))
-        damaged = PROJECT / "damaged.py"
-        if damaged.exists():
-            shutil.copyfile(damaged, os.path.join(self.path, "damaged.py"))
+        for relative, source in lab_files().items():
+            target = os.path.join(self.path, "lab", *relative.split("/"))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            shutil.copyfile(source, target)
+        shutil.copytree(INSIDE, os.path.join(self.path, "lab_inside"),
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        if GIVEN.exists():
+            shutil.copyfile(GIVEN, os.path.join(self.path, GIVEN.name))
         for root, folders, files in os.walk(self.path):
             os.chmod(root, 0o755)
             for name in files:
@@ -52,5 +87,3 @@ class Bundle:
 
     def __exit__(self, *exc):
         shutil.rmtree(self.path, ignore_errors=True)
-
-

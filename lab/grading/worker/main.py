@@ -35,7 +35,7 @@ def main(results_fd, serve=False):
     host, private = os.getppid(), os.getcwd()
     signal.signal(signal.SIGTERM, _interrupted)
     reaper.become_subreaper()
-    coming = _jobs()
+    coming = _jobs(os.dup(0))  # read from a copy: pytest points 0 at /dev/null as it runs
     job = next(coming, None)  # a host gone before it sent one: no Job, and no grading
     jobs = itertools.chain([job], coming) if serve else [job]
     try:
@@ -49,10 +49,11 @@ def main(results_fd, serve=False):
                     remove_tree(folder)
 
 
-def _jobs():
-    """The Jobs a serving worker is sent, one frame each, until its standard input closes."""
+def _jobs(fd):
+    """The Jobs a serving worker is sent, one frame each, until its standard input (`fd`)
+    closes."""
     while True:
-        message = protocol.read_frame(0)
+        message = protocol.read_frame(fd)
         if message is None:
             return
         yield Job.from_dict(message["job"])
@@ -78,16 +79,40 @@ def _work(first, jobs, results_fd, keep=False):
 
             from . import checks, plugin
 
-            status = 0
-            for job in jobs:
+            def admitted(job):
+                """Ready the sandbox for `job` and check its import: True when it can be
+                graded; else its Problem frame has been written."""
                 if job is not first:
                     zygote.reload()  # the snapshot was rewritten for this grading
+                zygote.ahead = True  # the first test's process is forked as the check ends
                 problem = checks.import_problem(zygote, job)
                 if problem:
                     protocol.write_frame(results_fd, protocol.problem(problem))
-                    continue
-                status = int(pytest.main(pytest_args(job), plugins=[
-                    plugin.Grading(job, zygote, results_fd, keep_open=keep)]))
+                    zygote.drop_spare()
+                return not problem
+
+            def following():
+                """The next Job that can be graded (None when no more come), for a kept
+                session of pytest, which takes it if it runs the same tests."""
+                for job in jobs:
+                    if admitted(job):
+                        return job
+                return None
+
+            status, jobs, job = 0, iter(jobs), None
+            for job in jobs:
+                if admitted(job):
+                    break
+            else:
+                return status
+            while job is not None:
+                # a kept worker keeps its pytest session, collection and all, for every
+                # grading that runs the same tests: only the tests themselves run again
+                grading = plugin.Grading(job, zygote, results_fd, keep_open=keep,
+                                         following=following if keep else None)
+                status = int(pytest.main(pytest_args(job), plugins=[grading]))
+                zygote.drop_spare()  # the frame has gone: this is off the host's clock
+                job = grading.declined  # a Job for other tests, admitted already, or None
             return status
         finally:
             zygote.close()

@@ -45,9 +45,12 @@ class Grading:
     """The plugin for one grading: `job` (job.Job), `zygote` (the sandbox, started), and
     `results_fd`, where every outcome is written at the end."""
 
-    def __init__(self, job, zygote, results_fd, keep_open=False):
+    def __init__(self, job, zygote, results_fd, keep_open=False, following=None):
         self.job, self.zygote, self.results_fd = job, zygote, results_fd
         self.keep_open = keep_open  # a serving worker's pipe, for the next grading's frame
+        # a kept worker's: following(job) is the next Job to grade (its sandbox readied, its
+        # import checked), or None; one for other tests than this session's is `declined`
+        self.following, self.declined, self.outcomes = following, None, None
 
     def pytest_configure(self, config):
         hypothesis_profile()
@@ -57,8 +60,37 @@ class Grading:
         from hypothesis.internal.conjecture import engine
 
         engine.MAX_SHRINKING_SECONDS = SHRINKING * self.job.limits.seconds
-        config.pluginmanager.register(Outcomes(self.results_fd, self.zygote, self.keep_open),
-                                      "lab-outcomes")
+        self.outcomes = Outcomes(self.results_fd, self.zygote, self.keep_open)
+        config.pluginmanager.register(self.outcomes, "lab-outcomes")
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session):
+        """A kept worker's loop: the collected tests run for this Job, their frame is written,
+        then again for each next Job that runs the same tests (its own seed, its own file),
+        each test anew, as pytest's own loop runs it. Anything else is pytest's own loop."""
+        if self.following is None or session.testsfailed or session.config.option.collectonly:
+            return None
+        from hypothesis import core
+
+        while True:
+            for i, item in enumerate(session.items):
+                item.user_properties.clear()  # what the last grading's test printed
+                item.__dict__.pop("lab_over_budget", None)
+                nextitem = session.items[i + 1] if i + 1 < len(session.items) else None
+                item.config.hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
+                if session.shouldfail:
+                    raise session.Failed(session.shouldfail)
+                if session.shouldstop:
+                    raise session.Interrupted(session.shouldstop)
+            self.outcomes.write()  # at once: the host is waiting for it
+            job = self.following()
+            if job is None:
+                return True  # no more Jobs
+            if (job.tests, job.select) != (self.job.tests, self.job.select):
+                self.declined = job  # other tests: a session of its own
+                return True
+            self.job, self.outcomes.due = job, True
+            core.global_force_seed = job.seed  # what --hypothesis-seed sets, for this Job
 
     @pytest.fixture
     def student(self, request):
@@ -85,10 +117,12 @@ class Grading:
         student's process is not counted: the sandbox bounds that). What the student hands
         over (a case to run, an answer to judge) cannot make the grader work for longer: past
         the budget, the test fails as the student's, and the alarm goes on ringing every
-        little while so that no catch-all in the test's code can swallow it for long."""
+        little while so that no catch-all in the test's code can swallow it for long; and once
+        it has rung, the test fails for that reason, whatever the test went on to do."""
         seconds = GRADER_FACTOR * self.job.limits.seconds
 
         def over(number, frame):
+            item.lab_over_budget = problems.over_budget(seconds)
             raise problems.over_budget(seconds)
 
         previous = signal.signal(signal.SIGVTALRM, over)
@@ -99,10 +133,24 @@ class Grading:
             signal.setitimer(signal.ITIMER_VIRTUAL, 0)
             signal.signal(signal.SIGVTALRM, previous)
 
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_teardown(self, item, nextitem):
+        """Before the test's fixtures end: whether the next test will want a process of the
+        student's, so that the one ending has the zygote fork it ahead (sandbox.Zygote)."""
+        self.zygote.ahead = nextitem is not None and "student" in nextitem.fixturenames
+
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item, call):
         report = yield
         report.lab_test = item.originalname  # the test's name: all that crosses to the host
+        over = getattr(item, "lab_over_budget", None)
+        if over is not None and report.when == "call":
+            # past the budget, whatever the test's code did with the alarm (a catch-all that
+            # kept it as data, as lab.clinic keeps what a harness raises), the test fails, and
+            # for that reason: what it went on to conclude was cut short by it
+            report.outcome, report.longrepr = "failed", str(over)
+            report.lab_message, report.lab_judged = str(over), True
+            return report
         if call.excinfo is not None and report.when in ("setup", "call"):
             you = item.funcargs.get("student") if hasattr(item, "funcargs") else None
             answered = you is not None and you.answered
@@ -164,7 +212,7 @@ class Outcomes:
 
     def __init__(self, fd, zygote=None, keep_open=False):
         self.fd, self.zygote, self.tests, self.started = fd, zygote, {}, time.monotonic()
-        self.keep_open = keep_open
+        self.keep_open, self.due = keep_open, True  # due: a frame is owed for these tests
 
     def pytest_runtest_logreport(self, report):
         # kept by node id here, in the worker; only the test's name crosses to the host
@@ -182,10 +230,16 @@ class Outcomes:
         elif report.when == "call" and report.passed and entry["outcome"] == "unfinished":
             entry["outcome"] = "passed"
 
+    def write(self):
+        """Write the frame of the tests run since the last, and start collecting anew."""
+        layers = self.zygote.layers if self.zygote is not None else None
+        protocol.write_frame(self.fd, protocol.report(
+            self.tests.values(), time.monotonic() - self.started, layers or []))
+        self.tests, self.started, self.due = {}, time.monotonic(), False
+
     def pytest_sessionfinish(self, session):
         if self.fd is not None:
-            layers = self.zygote.layers if self.zygote is not None else None
-            protocol.write_frame(self.fd, protocol.report(
-                self.tests.values(), time.monotonic() - self.started, layers or []))
+            if self.due:
+                self.write()
             if not self.keep_open:
                 os.close(self.fd)

@@ -1,6 +1,6 @@
 """The grader's side of the sandbox: one zygote a grading, one clean process a test.
 
-`Zygote` starts the sandbox (isolation.py) for one submission and keeps it for the whole
+`Zygote` starts the sandbox (launch.py) for one submission and keeps it for the whole
 grading. `Zygote.open()` asks it to fork the process for one test and returns a
 `StudentProcess`, which sends requests and reads answers, never waiting longer than the time
 limit for one answer, and reading the process's output all the while (its first and last few
@@ -17,11 +17,13 @@ PowerCut kills the student's process on the spot, as a power cut would.
 
 import json
 import os
+import select
 import selectors
 import socket
 import time
 
 from .. import isolation, problems
+from . import launch
 from ..inside import protocol
 from ..inside.protocol import Codec, NotPlain, Limits
 
@@ -60,22 +62,61 @@ class Output:
                 + bytes(self.tail).decode(errors="replace"))
 
 
+class Ends:
+    """The grader's ends of one test process's channel, output and stack dumps, and the other
+    ends, handed to the zygote for the process it forks."""
+
+    def __init__(self):
+        self.channel, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.printed, printed_w = os.pipe()
+        self.stacks, stacks_w = os.pipe()
+        self._theirs = [theirs, printed_w, stacks_w]
+
+    def theirs(self):
+        theirs, printed_w, stacks_w = self._theirs
+        return theirs.fileno(), printed_w, stacks_w
+
+    def handed(self):
+        """Close the other ends: the zygote holds them now (or will never need them)."""
+        if self._theirs:
+            theirs, printed_w, stacks_w = self._theirs
+            theirs.close()
+            os.close(printed_w)
+            os.close(stacks_w)
+            self._theirs = []
+
+    def close(self):
+        self.handed()
+        self.channel.close()
+        os.close(self.printed)
+        os.close(self.stacks)
+
+
 class Zygote:
     """The sandbox of one grading: `kind` of isolation, the grader's private `snapshot` of the
-    student's file, a `bundle` (bundle.Bundle) and the grading's `private` folder."""
+    student's file, a `bundle` (bundle.Bundle) and the grading's `private` folder.
+
+    `ahead`: when a test ends clean, have the zygote fork the next test's process in the same
+    request that kills and clears the last one's (it starts on empty folders, with nothing of
+    the last test left alive), and read its answer only when the next test opens it; so that
+    the process imports the file while the grader reports the last test and sets up the next.
+    The plugin says, at each test's end, whether another test will want one."""
 
     def __init__(self, kind, snapshot, bundle, private, limits=Limits()):
         self.kind, self.snapshot, self.bundle = kind, snapshot, bundle
         self.private, self.limits = private, limits
         self._launched = self._launching = None
         self.layers = None  # the walls in force (isolation.layers), once the sandbox has started
+        self.ahead = False
+        self._pending = None  # the Ends of a process asked for ahead, its answer not yet read
+        self._spare = None    # (pid, Ends): a process forked ahead, for the next test to take
 
     def warm(self):
         """Start the sandbox now, without waiting for it: the worker does its own starting
         meanwhile, and the first test finds it ready."""
         if self._launched is None and self._launching is None:
-            self._launching = isolation.launch(self.kind, self.bundle, self.snapshot,
-                                               self.private, self.limits.memory_mb)
+            self._launching = launch.launch(self.kind, self.bundle, self.snapshot,
+                                            self.private, self.limits.memory_mb)
 
     def _start(self):
         self.warm()
@@ -99,41 +140,87 @@ class Zygote:
             self.layers = isolation.layers(self.kind, version if type(version) is int else 0,
                                            bool(launched.cgroups))
 
-    def _ask(self, message, fds=()):
+    def _send(self, message, fds=()):
+        if self._launched is None:
+            raise OSError("the zygote is gone")
         control = self._launched.control
         if fds:
             socket.send_fds(control, [json.dumps(message).encode()], list(fds))
         else:
             control.send(json.dumps(message).encode())
-        answer = control.recv(4096)
+
+    def _answer(self):
+        answer = self._launched.control.recv(4096)
         if not answer:
             raise OSError("the zygote hung up")
         return json.loads(answer)
 
+    def _ask(self, message, fds=()):
+        self._settle()
+        self._send(message, fds)
+        return self._answer()
+
+    def _settle(self):
+        """Read the answer to a reset that forked the next test's process ahead: that process
+        becomes the spare, or, when the folders could not be cleared or the zygote does not
+        answer, the sandbox is closed (the next test starts a new one rather than trust it)."""
+        ends, self._pending = self._pending, None
+        if ends is None:
+            return
+        try:
+            answer = self._answer()
+        except (OSError, ValueError):
+            answer = {}
+        if answer.get("clean") == 1 and type(answer.get("pid")) is int:
+            self._spare = (answer["pid"], ends)
+            return
+        ends.close()
+        if answer.get("clean") != 1:
+            self.close()
+
+    def _forget_spare(self):
+        """Let go of the spare (the reset that follows kills it)."""
+        spare, self._spare = self._spare, None
+        if spare is not None:
+            spare[1].close()
+
     def open(self):
-        """Fork the process for one test and wait until harness.py is imported. Its folder is
-        the sandbox's one scratch folder, as the last test's process left it (emptied at the
-        end of a test; kept for a restart after a power cut)."""
+        """The process for one test (the spare forked ahead, or one forked now), once
+        harness.py is imported. Its folder is the sandbox's one scratch folder, as the last
+        test's process left it (emptied at the end of a test; kept for a restart after a power
+        cut)."""
         for attempt in (1, 2):
+            self._settle()
             if self._launched is None or self._launched.process.poll() is not None:
                 self.close()
                 self._start()
+            spare, self._spare = self._spare, None
             try:
-                return StudentProcess(self)
+                return StudentProcess(self, spare)
             except (OSError, ValueError):
                 self.close()  # the zygote died (the last test's code killed it): start anew
                 if attempt == 2:
                     raise
 
+    def _fork_request(self):
+        return {"op": "fork", "memory_mb": self.limits.memory_mb,
+                "cpu_seconds": max(10, CPU_FACTOR * self.limits.seconds),
+                "processes": launch.processes_allowed(self.kind)}
+
     def fork(self, fds):
-        request = {"op": "fork", "memory_mb": self.limits.memory_mb,
-                   "cpu_seconds": max(10, CPU_FACTOR * self.limits.seconds),
-                   "processes": isolation.processes_allowed(self.kind)}
-        return self._ask(request, fds)["pid"]
+        return self._ask(self._fork_request(), fds)["pid"]
+
+    def drop_spare(self):
+        """Kill a process forked ahead that no test will take (at the end of a grading), and
+        clear the folders after it."""
+        self._settle()
+        if self._spare is not None:
+            self.reset(clean=True)
 
     def reload(self):
         """Have a running zygote read and compile the student's file again (rewritten in place
         for the next grading, lab-check --watch); one that is not running reads it as it starts."""
+        self.drop_spare()  # it imported the file as it was
         if self._launched is None:
             return
         try:
@@ -154,19 +241,50 @@ class Zygote:
         except (OSError, ValueError):
             return {}
 
-    def reset(self, clean=False):
+    def reset(self, clean=False, ahead=False):
         """Kill every process a test left (`clean`: and empty the sandbox's folders, at the end
-        of a test); a zygote that does not answer is killed itself."""
+        of a test); a zygote that does not answer is killed itself. `ahead` (with `clean`):
+        the zygote forks the next test's process once it has done so, and this returns
+        without waiting for its answer (`open` reads it)."""
         if self._launched is None:
             return
         try:
+            self._settle()
+            self._forget_spare()
+            if clean and ahead and self._launched is not None:
+                ends = Ends()
+                try:
+                    self._send({"op": "reset", "clean": True, "fork": self._fork_request()},
+                               ends.theirs())
+                except BaseException:
+                    ends.close()
+                    raise
+                ends.handed()
+                self._pending = ends
+                return
             if self._ask({"op": "reset", "clean": clean}).get("clean"):
                 return
         except (OSError, ValueError):
             pass
         self.close()
 
+    def awaited(self):
+        """The control socket when the answer to a reset is yet to be read (it comes once the
+        last test's processes are all gone), else None."""
+        if self._pending is None or self._launched is None:
+            return None
+        return self._launched.control
+
     def close(self):
+        if self._pending is not None or self._spare is not None:
+            try:
+                self.drop_spare()
+            except (OSError, ValueError):
+                pass
+        self._forget_spare()
+        if self._pending is not None:
+            self._pending.close()
+            self._pending = None
         for launched in (self._launched, self._launching):
             if launched is not None:
                 launched.close()
@@ -176,20 +294,22 @@ class Zygote:
 class StudentProcess:
     """One test's process: requests, answers and callbacks over its channel."""
 
-    def __init__(self, zygote):
+    def __init__(self, zygote, spare=None):
+        """The process `spare` (pid, Ends) forked ahead, or one forked now."""
         self.zygote, self.limits = zygote, zygote.limits
         self.output = Output()
         self._dead = None
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        printed_r, printed_w = os.pipe()
-        stacks_r, stacks_w = os.pipe()
-        try:
-            self.pid = zygote.fork((theirs.fileno(), printed_w, stacks_w))
-        finally:
-            theirs.close()
-            os.close(printed_w)
-            os.close(stacks_w)
-        self._channel, self._printed, self._stacks = ours, printed_r, stacks_r
+        if spare is None:
+            ends = Ends()
+            try:
+                self.pid = zygote.fork(ends.theirs())
+            except BaseException:
+                ends.close()
+                raise
+            ends.handed()
+        else:
+            self.pid, ends = spare
+        self._channel, self._printed, self._stacks = ends.channel, ends.printed, ends.stacks
         os.set_blocking(self._stacks, False)
         self._channel.setblocking(False)
         self._frames, self._unsent = protocol.FrameBuffer(), bytearray()
@@ -197,6 +317,11 @@ class StudentProcess:
         self._received = 0
         self._ends = time.monotonic() + TEST_FACTOR * self.limits.seconds
         self.codec = Codec("grader", lambda side, n: Remote(self, n))
+        self._encode = protocol.encoder(self.codec.marker_for)
+        # one watch over the channel and the output for the process's life, not one a request
+        self._watch = selectors.DefaultSelector()
+        self._watch.register(self._channel, selectors.EVENT_READ, "channel")
+        self._watch.register(self._printed, selectors.EVENT_READ, "printed")
         self.harness_file = ("/scratch/work/harness.py" if zygote.kind == "bubblewrap"
                              else os.path.join(zygote._launched.scratch, "work", "harness.py"))
         self.main_thread = None
@@ -262,7 +387,7 @@ class StudentProcess:
 
     def _send(self, message, doing):
         try:
-            self._unsent += protocol.encode(message, default=self.codec.marker_for)
+            self._unsent += self._encode(message)
         except (TypeError, ValueError) as error:  # the grader handed over something odd
             raise RuntimeError(f"the grader could not send {message.get('op')}: {error}")
         self._flush(doing)
@@ -282,49 +407,46 @@ class StudentProcess:
         """The answer to request `number` (None: the ready message), serving callbacks and
         reading output until it comes; a StudentProblem when the deadline passes."""
         deadline = self._deadline if seconds is None else time.monotonic() + seconds
-        with selectors.DefaultSelector() as watch:
-            watch.register(self._channel, selectors.EVENT_READ, "channel")
-            if self._printing:
-                watch.register(self._printed, selectors.EVENT_READ, "printed")
-            while True:
-                frame = self._next_frame(doing)
-                if frame is not None:
-                    if "cb" in frame:
-                        self._serve(frame, doing)
-                        continue
-                    if number is None or frame.get("id") == number:
-                        return frame
-                    raise self._fail(problems.garbled("an answer to a question not asked", doing))
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise self._fail(self._time_out(doing))
-                if self._unsent:
-                    self._flush(doing)
-                for key, _ in watch.select(timeout=min(left, POLL)):
-                    if key.data == "printed":
-                        chunk = os.read(self._printed, 1 << 16)
-                        if chunk:
-                            self.output.feed(chunk)
-                        else:
-                            watch.unregister(self._printed)
-                            self._printing = False
-                        continue
-                    try:
-                        chunk = self._channel.recv(1 << 16)
-                    except BlockingIOError:
-                        continue
-                    except OSError:
-                        chunk = b""
-                    if not chunk:
-                        raise self._fail(self._gone(doing))
-                    self._received += len(chunk)
-                    if self._received > RECEIVED:
-                        self.kill()
-                        raise self._fail(problems.StudentDied(
-                            f"the harness's process sent the grader more than {RECEIVED >> 20} "
-                            f"MiB of answers in one test, while {doing}: a run whose events "
-                            "never end, or answers that grow without end?"))
-                    self._frames.feed(chunk)
+        watch = self._watch
+        while True:
+            frame = self._next_frame(doing)
+            if frame is not None:
+                if "cb" in frame:
+                    self._serve(frame, doing)
+                    continue
+                if number is None or frame.get("id") == number:
+                    return frame
+                raise self._fail(problems.garbled("an answer to a question not asked", doing))
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise self._fail(self._time_out(doing))
+            if self._unsent:
+                self._flush(doing)
+            for key, _ in watch.select(timeout=min(left, POLL)):
+                if key.data == "printed":
+                    chunk = os.read(self._printed, 1 << 16)
+                    if chunk:
+                        self.output.feed(chunk)
+                    else:
+                        watch.unregister(self._printed)
+                        self._printing = False
+                    continue
+                try:
+                    chunk = self._channel.recv(1 << 16)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    raise self._fail(self._gone(doing))
+                self._received += len(chunk)
+                if self._received > RECEIVED:
+                    self.kill()
+                    raise self._fail(problems.StudentDied(
+                        f"the harness's process sent the grader more than {RECEIVED >> 20} "
+                        f"MiB of answers in one test, while {doing}: a run whose events "
+                        "never end, or answers that grow without end?"))
+                self._frames.feed(chunk)
 
     def _next_frame(self, doing):
         try:
@@ -406,7 +528,9 @@ class StudentProcess:
             self._drain()
         return self.output.text() if self.output.size else ""
 
-    def _drain(self):
+    def _drain(self, killing=None):
+        """Read what is left of the output; `killing`: the zygote's control socket, readable
+        once every process of the test is dead, until when the output may still grow."""
         if not self._printing:
             return
         os.set_blocking(self._printed, False)
@@ -414,7 +538,12 @@ class StudentProcess:
             try:
                 chunk = os.read(self._printed, 1 << 16)
             except BlockingIOError:
-                return
+                if killing is None:
+                    return
+                ready, _, _ = select.select([self._printed, killing], [], [], CONTROL)
+                if killing in ready or not ready:
+                    killing = None  # all dead (or the zygote silent): what is there is all
+                continue
             if not chunk:
                 self._printing = False
                 return
@@ -422,12 +551,14 @@ class StudentProcess:
 
     def close(self, clean=True):
         """End the test's process and every process it started; `clean`: empty the sandbox's
-        folders too (not when the test goes on in a new process on the same scratch)."""
+        folders too (not when the test goes on in a new process on the same scratch), and,
+        when the zygote is told another test follows, fork that test's process."""
         if self._channel is None:
             return
+        self._watch.close()
         self._channel.close()
-        self.zygote.reset(clean=clean)
-        self._drain()
+        self.zygote.reset(clean=clean, ahead=clean and self.zygote.ahead)
+        self._drain(self.zygote.awaited())
         for fd in (self._printed, self._stacks):
             os.close(fd)
         self._channel = None

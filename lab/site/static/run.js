@@ -56,8 +56,9 @@
       stdout: () => {}, stderr: () => {},
     });
     const home = "/home/pyodide/";
-    pyodide.FS.mkdirTree(home + "lab");
     for (const [path, text] of Object.entries(globalThis.__coursePython)) {
+      const folder = path.slice(0, path.lastIndexOf("/") + 1);  // lab/, lab/student/
+      if (folder) pyodide.FS.mkdirTree(home + folder);
       pyodide.FS.writeFile(home + path, text);
     }
     pyodide.FS.writeFile(home + "starter.py", document.getElementById("starter").textContent);

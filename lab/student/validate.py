@@ -11,7 +11,7 @@ content out before it failed. One walk over the list, so it costs little beside 
 
 `validate(request, wire="anthropic")` or `wire="openai"` checks a request already translated
 into a provider's format instead (lesson 16), and returns lab.wire.Violation objects: see
-lab/wire.py.
+lab/student/wire.py.
 """
 
 from .wire import validate_wire
