@@ -549,12 +549,12 @@ lab.draw(lab.Panel("the record", record),
 # The budget is 50,000 bytes; the lines that fit come to 49,990, and the note is 45. Is that a
 # result of 50,035 bytes, over the budget?
 #
-# <details><summary><b>A</b> · No: the budget is for the file's text, of any size; the note is one short line on top</summary>
+# <details><summary><b>A</b> · No: the budget is for the file's text, which can be any size; the note is one short line on top</summary>
 #
-# ✓ **Right,** as long as the docstring says so, and that matters most. Lesson 06's first
-# draft said a result "may hold at most this much" and then added the note after; a 10-byte
-# budget gave an 85-byte result. The rule is fine; the promise was wrong. The note never
-# grows with the file.
+# ✓ **Right,** as long as the tool's docstring says so, and that matters most. Lesson 06's
+# first draft said a result "may hold at most this much" and then added the note after; a
+# 10-byte budget gave an 85-byte result. The rule is fine; the promise was wrong. The note
+# never grows with the file.
 #
 # </details>
 #
