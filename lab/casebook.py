@@ -97,7 +97,12 @@ class Casebook:
             raise NotSaved(f"{name} is the grader's harness, so this copy holds its sessions for "
                            "the walkthrough's own cases only, saved when the copy was made; this "
                            "case is not one of them. Your own cases run on the checkpoint's "
-                           f"harnesses when {self.student_file} is graded.")
+                           f"harnesses when {self.student_file} is graded. To see a case do what "
+                           "you mean before you hand it in, run it on your own harness.py of "
+                           f"lesson {course.label(self.base)}, which is a finished one: "
+                           "rules.judge(clinic.visit(load_harness(PATH), case)), load_harness "
+                           "being lab.harnesses', is [] on it when the case is fair; and on a "
+                           "copy of it with one idea taken out by hand, it should not be.")
         try:
             return Visit.from_data(saved)
         except KeyError as missing:

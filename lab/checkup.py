@@ -12,7 +12,11 @@ judges the two sessions.
     def test_ash_diagnosis_...(student): checkup.expect_diagnosis(student, "ash")
 """
 
+import json
 import pathlib
+import textwrap
+import types
+
 from lab import tomlread
 
 from . import clinic, lessons, rules
@@ -26,10 +30,11 @@ WRONG_IDEA = ("DIAGNOSIS names the idea {name} is missing. {name} keeps every ot
               "the rule your case broke there points at the one it lacks: which idea, had "
               "{name} kept it, would have kept that rule?")
 CASE = "case_{name}() returns a case lab.clinic can run (see its docstring for the form)."
-OWN_BUG = ("case_{name} keeps every rule on lesson {base}'s finished harness: a case that breaks "
-           "the correct harness too exposes a bug of its own, not {name}'s.")
-EXPOSES = ("case_{name} breaks a rule of the course on {name}: a case it passes shows nothing "
-           "missing.")
+OWN_BUG = ("case_{name} must keep every rule on lesson {base}'s finished harness (a case that "
+           "breaks the correct harness too exposes a bug of its own, not {name}'s); on it, it "
+           "broke `{rule}`")
+EXPOSES = ("case_{name} must break a rule of the course on {name} (a case it passes shows "
+           "nothing missing); on {name}, it broke none")
 
 
 class Checkup:
@@ -96,12 +101,127 @@ class Checkup:
         sick = clinic.visit(harness, case)
 
         broken = rules.judge(healthy)
-        expect(not broken, OWN_BUG.format(name=name, base=self.base),
+        expect(not broken, OWN_BUG.format(name=name, base=self.base,
+                                          rule=broken[0].rule if broken else ""),
                given=case.get("record", []),
-               got=indented("\n" + rules.explain(healthy, broken[0])) if broken else None,
+               got=indented(rules.explain(healthy, broken[0])) if broken else None,
                note=indented(f"what happened on the finished harness:\n{healthy.describe()}"))
         expect(rules.judge(sick), EXPOSES.format(name=name), got="no rule broke",
                note=indented(f"what happened on {name}:\n{sick.describe()}"))
+
+
+# -- before handing in: what a student's copy, without the harnesses, can check ------------------
+
+HAND_IN = ("Hand {file} in where your course collects it (on Gradescope, upload the file): the "
+           "grader runs every case on the {count} harnesses and prints the report described in "
+           "README.md. You may hand it in again after reading that report, as often as your "
+           "course allows; the last one counts.")
+TRY_IT = ("To see a case do what you mean before you hand it in, run it on your own finished "
+          "harness.py of lesson {base}, and on a copy of it you break by hand: "
+          "rules.judge(clinic.visit(load_harness(PATH), case)) is [] on the first, and "
+          "should not be on the second (the walkthrough's \"Build\" section shows how).")
+
+
+def readiness(folder, ask, gaps):
+    """What a student's copy of the checkpoint in `folder` can say of the student's file without
+    the graded harnesses: every case_<gap>() gives a case lab.clinic can run, and DIAGNOSIS
+    names, for every gap, an idea of ideas.toml, a different one for each. `ask(what, name)`
+    reads the student's file in the sandbox (what: "value" or "constant"), raising
+    StudentProblem. One line a problem, or the one line that it is ready; then how to try a
+    case and how to hand the file in. Nothing is graded here."""
+    folder = pathlib.Path(folder)
+    ideas = tomlread.loads((folder / "ideas.toml").read_text())["ideas"]
+    stand_in = _loop_stand_in(folder)
+    wrong = []
+    for gap in gaps:
+        try:
+            case = ask("value", f"case_{gap}")
+        except StudentProblem as error:
+            wrong.append(f"case_{gap}(): {_one_line(error.explanation)}")
+            continue
+        why = clinic.problem(case, stand_in)
+        if why:
+            wrong.append(f"case_{gap}() gives no case lab.clinic can run: {why}.")
+    try:
+        diagnosis = ask("constant", "DIAGNOSIS")
+    except StudentProblem as error:
+        diagnosis, _ = None, wrong.append(f"DIAGNOSIS: {_one_line(error.explanation)}")
+    if diagnosis is not None and type(diagnosis) is not dict:
+        wrong.append(f"DIAGNOSIS is a {type(diagnosis).__name__}, not a dict of one idea id a "
+                     "harness.")
+    elif diagnosis is not None:
+        named = {}
+        for gap in gaps:
+            said = diagnosis.get(gap)
+            if said in (None, ""):
+                wrong.append(f'DIAGNOSIS["{gap}"] names no idea yet: one id of ideas.toml.')
+            elif said not in ideas:
+                near = _nearest(said, ideas)
+                wrong.append(f'DIAGNOSIS["{gap}"] is {said!r}, which is no id of ideas.toml'
+                             f"{f' (did you mean {near!r}?)' if near else ''}.")
+            else:
+                named.setdefault(said, []).append(gap)
+        for said, which in named.items():
+            if len(which) > 1:
+                wrong.append(f"DIAGNOSIS names {said} for {' and '.join(which)}: each harness "
+                             f"is missing an idea of its own, so the {len(gaps)} differ.")
+    base, student_file = _facts(folder)
+    after = ([TRY_IT.format(base=base)] if base else []) + \
+        [HAND_IN.format(file=student_file, count=len(gaps))]
+    after = [textwrap.fill(paragraph, 96) for paragraph in after]
+    if wrong:
+        head = (f"Not ready to hand in: {len(wrong)} thing{'s' * (len(wrong) > 1)} to fix "
+                "first (nothing was graded here: the tests need harnesses only the grader "
+                "holds).")
+        return "\n".join([textwrap.fill(head, 96), *(f"  - {line}" for line in wrong), "",
+                          *after])
+    head = (f"{len(gaps)} cases well formed, {len(gaps)} different ideas: ready to hand in. "
+            "Nothing was graded here: whether each case breaks its harness, and each idea is "
+            "the one missing, only the grader can say, on harnesses a student's copy never "
+            "holds.")
+    return "\n".join([textwrap.fill(head, 96), "", *after])
+
+
+def _loop_stand_in(folder):
+    """Something lab.clinic.problem takes for the checkpoint's harnesses: a module with a
+    Harness class or one without (a run_agent loop, which takes no walk-away or steer), as
+    the sessions the copy was given were run on; None when the copy says nothing of it."""
+    try:
+        saved = json.loads((folder / "sessions.json").read_text(encoding="utf-8"))
+        loops = {entry["visit"]["loop"] for entry in saved}
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    if loops == {"run_agent"}:
+        return types.SimpleNamespace()
+    if loops == {"Harness"}:
+        return types.SimpleNamespace(Harness=object)
+    return None
+
+
+def _facts(folder):
+    """The label of the lab the checkpoint in `folder` builds on ("05", "" when the copy
+    cannot say), and the file the student fills in (its manifest's student_file)."""
+    from . import course
+
+    meta = tomlread.loads((folder / "manifest.toml").read_text())
+    try:
+        base = course.label(course.find(meta["lesson"]).builds_on)
+    except Exception:  # a copy without its course map: the sentence goes without the label
+        base = ""
+    return base, meta.get("student_file", "your file")
+
+
+def _nearest(said, ideas):
+    import difflib
+
+    if type(said) is not str:
+        return None
+    found = difflib.get_close_matches(said, list(ideas), n=1, cutoff=0.8)
+    return found[0] if found else None
+
+
+def _one_line(text):
+    return " ".join(str(text).split())[:300]
 
 
 def indented(text):

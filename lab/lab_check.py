@@ -215,6 +215,11 @@ def _main(argv=None):
                       if n is not None), None)
         if named is None and not args.batch:
             named = _declared(harness)
+        if args.harness == "harness.py" and isinstance(harness, project.NotFound) and \
+                not args.batch and args.where is None and args.verify is None and \
+                args.release is None:
+            harness, found = _checkpoint(harness, named)
+            named = found if named is None else named
         lesson = lessons.newest() if named is None else lessons.lesson(named)
     except (LookupError, ValueError) as error:
         print(f"lab_check: {error}. Name one of those with --lesson.", file=sys.stderr)
@@ -469,13 +474,14 @@ def _hint(args, harness, lesson, tests, limits):
             print(f"lab_check: --hint {args.hint!r} names {len(picked) or 'none'} of the tests"
                   f"{'' if picked else ' of lesson ' + str(lesson.number)}: {some}. Name one "
                   "with words of its name.", file=sys.stderr)
+            sys.stderr.write(hints.menu(lesson, names, among=picked))
             return 2
         name = picked[0]
     else:
         result = _graded(args, harness, lesson, tests, limits)
         _remember(harness, lesson, result)
-        if result.problem:
-            sys.stdout.write(report.text_report(result, lesson))
+        if result.problem:  # no test to pick the first failing of: the words to ask by
+            sys.stdout.write(report.text_report(result, lesson) + hints.menu(lesson, names))
             return result.exit_code
         name = report.first_failing(result, lesson)
         if name is None:
@@ -563,14 +569,33 @@ def _course(args, harness):
 def _checkpoint_file(missing):
     """With no harness.py found, the file of a checkpoint this copy holds (doctor.py, in
     checkpoint B's edition), as found from here; else `missing`, the NotFound for harness.py."""
+    return _checkpoint(missing)[0]
+
+
+def _checkpoint(missing, wanted=None):
+    """(the file, the checkpoint's id) of a checkpoint whose student_file (its manifest's) is
+    found from here, with no harness.py found: checkpoint A's edition grades doctor_a.py with
+    a bare `lab-check`, as a lesson's grades harness.py. Only checkpoint `wanted` when one is
+    named (--lesson A). Else (`missing`, the NotFound for harness.py, None)."""
     from lab.grading import manifest
 
-    for lesson in lessons.available().values():
+    try:
+        available = lessons.available()
+    except Exception:  # a course that cannot be read: the usual error says so later
+        return missing, None
+    if wanted is not None:
+        try:
+            wanted = lessons.lesson_id(str(wanted))
+        except ValueError:
+            return missing, None
+    for number, lesson in available.items():
+        if wanted is not None and number != wanted:
+            continue
         named = manifest.read(lesson).get("student_file")
         found = _find_harness(named) if named else missing
         if not isinstance(found, project.NotFound):
-            return found
-    return missing
+            return found, number
+    return missing, None
 
 
 def _next(args, harness):

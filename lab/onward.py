@@ -43,18 +43,36 @@ def onward(after: Lab, graded_file: str = HARNESS, project: pathlib.Path | None 
     later = order[[lab.id for lab in order].index(after.id) + 1:]
     linked = [lab for lab in later if starts_from(lab, after)]
     present = next((lab for lab in linked if lab.id in here), None)
-    if present is not None:
+    if present is not None and not _stranded(after, graded_file):
         # kept short, so that the command is never wrapped onto a second line
         return Onward(after, present, f"{name(present)}: start it with "
                                       f"{next_command(graded_file)}")
+    if present is not None:  # a checkpoint's file graded with no harness beside it to carry
+        return Onward(after, present, f"{name(present)}, in an edition of its own; "
+                                      f"{_starts_from(after)}")
     elsewhere = next((lab for lab in linked if written(lab, here) and lab.released), None)
     if elsewhere is not None:
         return Onward(after, None, f"{name(elsewhere)}, in an edition of its own "
-                                   "(ask where you got this one)")
+                                   + (f"; {_starts_from(after)}" if after.is_checkpoint
+                                      else "(ask where you got this one)"))
     if later:
         return Onward(after, None, f"{name(later[0])} is not written yet; lab-check --course "
                                    "shows the whole course and where you are in it")
     return Onward(after, None, f"that was {name(after)}, the last lab of the course")
+
+
+def _stranded(after: Lab, graded_file: str) -> bool:
+    """Whether `after` is a checkpoint whose file was graded where no harness.py sits beside
+    it (a hand-in, a student's edition of the checkpoint): `lab-check --next` carries that
+    harness forward, so there it has nothing to start the next lesson from."""
+    return after.is_checkpoint and not (pathlib.Path(graded_file).parent / HARNESS).is_file()
+
+
+def _starts_from(checkpoint: Lab) -> str:
+    """"it starts from your lesson 05 harness.py": what the lesson after `checkpoint` starts
+    from, which is not the checkpoint's own file."""
+    base = f"lesson {course.label(checkpoint.builds_on)} " if checkpoint.builds_on else ""
+    return f"it starts from your {base}{HARNESS}"
 
 
 def starts_from(lab: Lab, after: Lab) -> bool:

@@ -15,7 +15,7 @@ import tomllib
 import pytest
 
 import lab
-from lab import casebook, clinic, course, lessons, notebook, patches, rules
+from lab import casebook, clinic, course, lessons, notebook, patches, rules, starter
 from lab.grading import hints
 from lab.harnesses import load_harness, nearly_right
 from lab.release import leaks
@@ -173,6 +173,46 @@ def test_a_wrong_diagnosis_is_shown_beside_the_rule_its_case_broke(tmp_path):
     assert "the record:" in evidence, evidence
 
 
+def test_a_requirement_is_said_as_one_and_a_passing_hand_in_points_at_lesson_06_s_edition(tmp_path):
+    dangling = tmp_path / "dangling" / "doctor_a.py"
+    dangling.parent.mkdir()
+    dangling.write_text(CHECKPOINT.finished.read_text() + (
+        '\ndef case_crane():\n    return {"record": [lab.user("Read x."), lab.reply(lab.call('
+        '"read", {"path": "x"}, id="c9"))], "prompts": [{"text": "Go on."}]}\n'))
+    handed_in = tmp_path / "handed-in" / "doctor_a.py"  # alone, as a hand-in is: no harness.py
+    handed_in.parent.mkdir()
+    handed_in.write_text(CHECKPOINT.finished.read_text())
+
+    broke = lab_check("--harness", str(dangling), "--lesson", "A", "-k", "crane case")
+    passed = lab_check("--harness", str(handed_in), "--lesson", "A")
+
+    assert broke.returncode == 1, broke.stdout + broke.stderr
+    assert "case_crane must keep every rule on lesson 05's finished harness" in broke.stdout
+    assert "on it, it broke `provider`" in broke.stdout, broke.stdout
+    assert "got:      provider: the provider never refuses a request" in broke.stdout, broke.stdout
+    assert "keeps every rule" not in broke.stdout
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    said = " ".join(passed.stdout[passed.stdout.rindex("next: "):].split())
+    assert said.startswith("next: lesson 06 · The file that ate the context, in an edition of its "
+                           "own; it starts from your lesson 05 harness.py"), said
+    assert "--next" not in said, said
+
+
+def test_the_hint_a_report_suggests_after_k_names_one_test_of_the_whole_lab(tmp_path):
+    answer = tmp_path / "doctor_a.py"
+    answer.write_text(CHECKPOINT.starter.read_text())
+
+    run = lab_check("--harness", str(answer), "--lesson", "A", "-k", "crane case")
+    words = run.stdout[run.stdout.index("Stuck? lab-check --hint ") + 24:].split("\n")[0].strip()
+    asked = lab_check("--harness", str(answer), "--lesson", "A", "--hint", words.strip('"'))
+
+    assert run.returncode == 1 and words == '"crane case"', run.stdout
+    assert asked.returncode == 0 and 'hints for "crane case breaks' in asked.stdout, \
+        asked.stdout + asked.stderr
+    assert hints.matching(hints.every_test(CHECKPOINT), "crane") != \
+        ["test_crane_case_breaks_a_rule_on_crane_and_none_on_the_finished_harness"]
+
+
 # -- hints, the walkthrough -------------------------------------------------------------------------
 
 def test_every_graded_test_has_a_question_and_an_outline_and_a_section_the_notebook_has():
@@ -192,6 +232,79 @@ def test_every_graded_test_has_a_question_and_an_outline_and_a_section_the_noteb
     assert [line for line in leaks.answer_lines(CHECKPOINT.finished.read_text()) if line in written] == []
 
 
+def test_no_hint_and_no_paragraph_before_the_passed_fold_tells_one_harness_from_another():
+    """What each harness does wrong is the checkpoint's to find out: a hint says the same of
+    all five but their names, and the walkthrough says it only in the fold for after passing."""
+    import re
+
+    guide = hints.guide(CHECKPOINT)
+    for kind in ("case_breaks_a_rule_on_{0}_and_none_on_the_finished_harness",
+                 "diagnosis_names_the_idea_it_is_missing"):
+        told = {name: [hint.replace(name, "X") for hint in
+                       guide.hints(f"test_{name}_" + kind.format(name))] for name in FIVE}
+        assert len({repr(t) for t in told.values()}) == 1, told
+    assert len({guide.section(gap=name) for name in FIVE}) == 1
+    source = (CHECKPOINT.folder / notebook.SOURCE).read_text()
+    before = source[:source.index("<details><summary>Once you have passed")]
+    named = re.compile(r"(?<!case_)(?<![\"'])\b(" + "|".join(FIVE) + r")\b(?!\"|'(?!s))")
+    for paragraph in re.split(r"\n#?\s*\n", before):
+        if paragraph.lstrip().startswith("#"):
+            found = set(named.findall(paragraph))
+            assert len(found) in (0, len(FIVE)), paragraph
+
+
+def test_the_build_s_cell_tries_each_case_on_one_s_own_lesson_05_harness_and_a_broken_copy(tmp_path, capsys):
+    """The walkthrough's "try-a-case" cell, with the two paths a student fills in: lesson 05's
+    finished harness for theirs, and a copy of it with one idea taken out (dunlin's patch, put
+    in as a student would by hand)."""
+    import json
+
+    cells = json.loads((CHECKPOINT.folder / notebook.NOTEBOOK).read_text())["cells"]
+    source = "".join(next(c for c in cells if c.get("id") == "try-a-case")["source"])
+    own, broken = tmp_path / "harness.py", tmp_path / "broken_05.py"
+    own.write_text(starter.solve(lessons.lesson(5).finished.read_text()))  # a student's, whole
+    broken.write_text(patches.apply(own.read_text(),
+                                    (CHECKPOINT.folder / "harnesses" / "dunlin.patch").read_text()))
+    (tmp_path / "doctor_a.py").write_text(CHECKPOINT.finished.read_text())
+    filled = source.replace('LESSON_05 = ""', f"LESSON_05 = {str(own)!r}", 1) \
+                   .replace('BROKEN = ""', f"BROKEN = {str(broken)!r}", 1)
+    assert filled.count(str(own)) == 1 and filled.count(str(broken)) == 1
+
+    exec(compile(filled, "try-a-case", "exec"),
+         {"ROOT": tmp_path, "book": casebook.of("A"), "lessons": lessons, "clinic": clinic,
+          "rules": rules, "pathlib": pathlib, "os": __import__("os")})
+    printed = capsys.readouterr().out
+
+    assert printed.count("on lesson 05's harness no rule broken (fair)") == 5, printed
+    assert "case_dunlin: on lesson 05's harness no rule broken (fair); on " in printed
+    assert "broken_05.py limit" in printed, printed
+
+
+def test_a_case_the_edition_holds_no_session_for_is_refused_saying_how_to_try_it():
+    book = casebook.of("A")
+    book.live = lambda: False  # as in a student's copy
+
+    with pytest.raises(casebook.NotSaved) as refused:
+        book.visit("finished", {"prompts": [{"text": "Something no cell asks."}]})
+
+    assert "your own harness.py of lesson 05" in str(refused.value)
+    assert "rules.judge(clinic.visit(load_harness(PATH), case))" in str(refused.value)
+
+
+def test_the_questions_right_answers_sit_at_different_letters_and_none_is_named_by_its_letter():
+    import re
+
+    source = (CHECKPOINT.folder / notebook.SOURCE).read_text()
+    options = re.findall(r"<summary><b>([A-Z])</b> · .*?</details>", source, re.DOTALL)
+    right = [letter for letter, block in zip(options, re.findall(
+        r"<summary><b>[A-Z]</b> · (.*?)</details>", source, re.DOTALL)) if "# ✓" in block]
+    prose = re.sub(r"<summary><b>[A-Z]</b>", "", source)
+
+    assert len(right) == 7, right
+    assert max(right.count(letter) for letter in "ABC") <= 3, right
+    assert not re.search(r"\b(?:option|answer|choice)s? [A-C]\b|\([A-C]\)|\*\*[A-C]\*\*", prose)
+
+
 def test_the_walkthrough_names_its_figures_the_harnesses_lessons_and_the_next_lab():
     markdown = (CHECKPOINT.folder / notebook.SOURCE).read_text()
     following = course.after(course.find("A"))
@@ -208,10 +321,23 @@ def test_the_walkthrough_names_its_figures_the_harnesses_lessons_and_the_next_la
 
 # -- the student's edition ------------------------------------------------------------------------
 
-def test_the_edition_holds_no_answer_and_its_notebook_replays_finch(tmp_path):
-    folder = tmp_path / "edition"
+@pytest.fixture(scope="module")
+def edition(tmp_path_factory):
+    """Checkpoint A's student edition, built once for every test of it here."""
+    folder = tmp_path_factory.mktemp("A") / "edition"
     made = lab_check("--release", "A", "--output", str(folder))
     assert made.returncode == 0, made.stdout + made.stderr
+    return folder
+
+
+def lab_check_in(folder, *args):
+    """The edition's own lab-check, run in it as a student runs it (its lab/, not the course's)."""
+    return subprocess.run([sys.executable, str(folder / "lab" / "lab_check.py"), *args],
+                          capture_output=True, text=True, cwd=folder, timeout=300)
+
+
+def test_the_edition_holds_no_answer_and_its_notebook_replays_finch(edition):
+    folder = edition
     files = {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
 
     assert leaks.leaks(folder, CHECKPOINT) == []
@@ -219,3 +345,38 @@ def test_the_edition_holds_no_answer_and_its_notebook_replays_finch(tmp_path):
     assert not [f for f in files if f.startswith(("harnesses", "finch", "finished", "right", "wrong"))]
     assert (folder / "doctor_a.py").read_text() == CHECKPOINT.starter.read_text()
     assert "finch and lesson 05's finished one" in (folder / "walkthrough.ipynb").read_text()
+
+
+def test_a_bare_lab_check_in_the_edition_checks_doctor_a_and_hint_lists_the_words(edition):
+    bare = lab_check_in(edition)
+    listed = lab_check_in(edition, "--hint")
+    two = lab_check_in(edition, "--hint", "auk")
+    one = lab_check_in(edition, "--hint", "auk case")
+
+    assert bare.returncode == 2 and "doctor_a.py" in bare.stdout, bare.stdout + bare.stderr
+    assert "no numbered lessons" not in bare.stdout + bare.stderr
+    assert '"auk case"' in listed.stdout and '"egret diagnosis"' in listed.stdout, listed.stdout
+    assert two.returncode == 2 and '"auk diagnosis"' in two.stderr, two.stderr
+    assert one.returncode == 0 and "1. " in one.stdout, one.stdout + one.stderr
+
+
+def test_the_edition_s_check_names_a_malformed_case_and_a_misspelt_idea_then_says_ready(edition):
+    doctor = CHECKPOINT.finished.read_text()
+    (edition / "slips.py").write_text(
+        doctor + '\ndef case_auk():\n    return {"prompt": [{"text": "Hi."}]}\n\n'
+        'DIAGNOSIS = dict(DIAGNOSIS, egret="empty_failure_left_outt", crane=DIAGNOSIS["dunlin"])\n')
+    (edition / "whole.py").write_text(doctor)
+    try:
+        slips = lab_check_in(edition, "--harness", "slips.py", "--lesson", "A")
+        whole = lab_check_in(edition, "--harness", "whole.py", "--lesson", "A")
+    finally:
+        (edition / "slips.py").unlink()
+        (edition / "whole.py").unlink()
+
+    assert slips.returncode == 2 and "Not ready to hand in: 3 things" in slips.stdout, slips.stdout
+    assert "case_auk() gives no case lab.clinic can run: a case has no 'prompt'" in slips.stdout
+    assert "DIAGNOSIS[\"egret\"] is 'empty_failure_left_outt', which is no id" in slips.stdout
+    assert "for crane and dunlin" in slips.stdout, slips.stdout
+    assert whole.returncode == 2, whole.stdout + whole.stderr
+    assert "5 cases well formed, 5 different ideas: ready to hand in" in whole.stdout, whole.stdout
+    assert "Hand doctor_a.py in" in whole.stdout and "lesson 05" in whole.stdout, whole.stdout

@@ -384,7 +384,9 @@ def test_lab_check_in_the_edition_grades_nothing_and_says_where_it_is_graded(edi
                          cwd=edition, timeout=300)
 
     assert run.returncode == 2, run.stdout + run.stderr
-    assert "Submit it to be graded. Nothing was graded here." in run.stdout, run.stdout
+    assert "Not ready to hand in" in run.stdout and "nothing was graded here" in run.stdout
+    assert 'DIAGNOSIS["ash"] names no idea yet' in run.stdout, run.stdout
+    assert "Hand doctor.py in" in run.stdout and "lesson 10" in run.stdout, run.stdout
     assert "nothing was graded" in run.stdout.splitlines()[-1]
 
 

@@ -104,3 +104,64 @@ def test_no_hint_holds_a_line_of_the_answer():
     assert len(secret) >= 3, secret
     leaked = [line for line in secret if line in written]
     assert not leaked, f"hints give away the answer: {leaked}"
+
+
+def graded_tests_module():
+    """The lesson's tests.py as a module, to call one of its tests with a stand-in student."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("lesson06_graded_tests", LESSON.tests)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class Answers:
+    """A stand-in for the grader's `student`: value(name, ...) calls `name` in a loaded file."""
+
+    def __init__(self, module):
+        self.module = module
+
+    def value(self, name, *args):
+        return type("Value", (), {"value": getattr(self.module, name)(*args)})
+
+
+def test_a_budget_counted_in_characters_fails_the_bytes_test_on_every_seed():
+    """A student's fit_budget that counted len(line) passed the bytes test on 12 seeds of 40
+    ("café\n" at 10 or 11 bytes holds 2 lines counted either way): the budget is now drawn
+    until the two counts differ. The variation is the grader's, random.Random("seed:test")."""
+    import random
+
+    from lab.grading.verdict import GradeFailure
+
+    graded = graded_tests_module()
+    test = graded.test_a_budget_counts_bytes_of_utf8_not_characters
+    right = Answers(load_harness(FINISHED, name="harness_bytes_right"))
+    wrong = Answers(load_harness(LESSON.folder / "wrong" / "counts_characters.py",
+                                 name="harness_bytes_wrong"))
+    for seed in range(1, 201):
+        name = f"{seed}:{test.__name__}"
+        test(right, random.Random(name))
+        with pytest.raises(GradeFailure):
+            test(wrong, random.Random(name))
+
+
+def test_the_right_option_is_not_told_by_its_place_or_its_length():
+    """A student's pass found 8 of the 10 right options at B, most of them the longest: "pick B"
+    scored 8 of 10 unread. The right option now moves, and is the longest in few questions."""
+    text = (LESSON.folder / "walkthrough.py").read_text()
+    option = re.compile(r"^# <details><summary><b>([ABC])</b> · (.*)</summary>\n#\n# (✓|✗)", re.M)
+    questions, right_at, longest = [], [], 0
+    for letter, summary, mark in option.findall(text):
+        if letter == "A":
+            questions.append([])
+        questions[-1].append((letter, len(summary), mark == "✓"))
+    for options in questions:
+        assert [o[0] for o in options] == ["A", "B", "C"] and sum(o[2] for o in options) == 1
+        right = next(o for o in options if o[2])
+        right_at.append(right[0])
+        longest += right[1] == max(o[1] for o in options)
+
+    assert len(questions) == 10, right_at
+    assert max(right_at.count(letter) for letter in "ABC") <= 4, right_at
+    assert longest <= 4, f"the right option is the longest in {longest} of 10 questions"

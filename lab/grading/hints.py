@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import pathlib
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 from lab import tomlread
 from dataclasses import dataclass, field
@@ -88,12 +88,43 @@ def matching(names: Iterable[str], words: str) -> list[str]:
     return exact or [n for n in names if wanted in n]
 
 
+def every_test(lesson: Lesson, graded: Iterable[str] = ()) -> list[str]:
+    """Every graded test `lab-check --hint` picks among for `lesson`: those of its tests.py, in
+    file order, then any of `graded` (the tests a grading ran: of test files of one's own, say)
+    not among them. Words picked unique among these are unique whatever -k selected."""
+    from . import manifest
+
+    names: list[str] = []
+    tests = getattr(lesson, "tests", None)
+    if tests is not None and pathlib.Path(tests).is_file():
+        try:
+            names = manifest.graded_tests(pathlib.Path(tests))
+        except (OSError, SyntaxError, ValueError):
+            names = []
+    return names + [name for name in graded if name not in names]
+
+
 def short_name(test: str, names: Iterable[str]) -> str:
-    """The fewest leading words of `test`'s name that `matching` takes for it alone, joined by
-    spaces and quoted when there are several: what to type after --hint."""
+    """The fewest leading words of `test`'s name that `matching` takes for it alone among
+    `names` (every test of the lab: every_test), joined by spaces and quoted when there are
+    several: what to type after --hint."""
     words = test.removeprefix("test_").split("_")
     for count in range(1, len(words) + 1):
         if matching(names, "_".join(words[:count])) == [test]:
             picked = " ".join(words[:count])
             return f'"{picked}"' if count > 1 else picked
     return test.removeprefix("test_")
+
+
+def menu(lesson: Lesson, names: Sequence[str], among: Iterable[str] | None = None) -> str:
+    """The words `lab-check --hint WORDS` takes, one line a test of `names` that has hints
+    (only those of `among`, when given and not empty), each the shortest that names it alone
+    among every one of `names`; "" when none has a hint."""
+    found = guide(lesson)
+    shown = [n for n in (among or names) if found.hints(n)]
+    if not shown:
+        return ""
+    lines = ["hints, one test at a time: lab-check --hint WORDS, with WORDS one of"]
+    lines += [f"  {short_name(n, names):<28} {n.removeprefix('test_').replace('_', ' ')}"
+              for n in shown]
+    return "\n".join(lines) + "\n"

@@ -88,7 +88,8 @@ def text_report(grade: Grade, lesson: Lesson | None = None, verbose: bool = Fals
     if passing:
         named = f": {' · '.join(t.title for t in passing)}" if len(passing) <= 3 else ""
         body += _wrap(f"{PASS} {len(passing)} pass{'es' if len(passing) == 1 else ''}{named}") + [""]
-    said = _next_step(groups, _gaps(lesson), guide, [t.test for t in grade.tests])
+    said = _next_step(groups, _gaps(lesson), guide,
+                      hints.every_test(lesson, [t.test for t in grade.tests]))
     return "\n".join(lines + body + [LEGEND, stamp, score] + _sentences(said)) + "\n"
 
 

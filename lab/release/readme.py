@@ -49,10 +49,14 @@ INSTALL_WITH_NOTEBOOK = 'python -m pip install -e ".[notebook]"'
 
 
 def student_readme(facts):
-    later = (f"When you submit, {facts.hidden} more test{'s' if facts.hidden != 1 else ''} "
+    # Hidden tests run only where a course grades submissions itself: a Classroom workflow,
+    # which runs in the student's repository, grades the visible tests alone.
+    later = ("Where your course grades what you hand in (on Gradescope, or on your teacher's "
+             f"machine), {facts.hidden} more test{'s' if facts.hidden != 1 else ''} "
              f"({facts.hidden_points:g} point{'s' if facts.hidden_points != 1 else ''}) grade "
              f"{facts.the_gaps} on records you have not seen: make your code follow the rules, "
-             "not the examples." if facts.hidden else "Every graded test is here.")
+             "not the examples. GitHub Classroom's check of your repository runs only the tests "
+             "here." if facts.hidden else "Every graded test is here.")
     notebook = """
 ## The walkthrough
 

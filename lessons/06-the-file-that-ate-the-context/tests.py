@@ -29,6 +29,8 @@ WHOLE = ("whole lines only, in order from the first: a line fits when the bytes 
 BOTH = "two budgets, and both hold: at most max_lines lines and at most max_bytes bytes."
 NEWLINE = ("only \"\\n\" ends a line, as for wc -l, grep -n and sed: a form feed, a lone "
            "\"\\r\" or U+2028 is part of its line.")
+LAST_NEWLINE = ("a \"\\n\" at the end of a text ends its last line and starts no other: "
+                "'a\\nb\\n' is two lines, as wc -l counts them, with no empty third line after.")
 OPENING = ("the opening log: read within the budget, the model told the read was cut, so it "
            "looks at the end instead; no request is over the window, and the verdict is found.")
 OFFSET = ("a cut read shows as many whole lines as fit from the offset, then one last line, in "
@@ -86,23 +88,30 @@ def expect_read(content, lines, offset, max_lines, max_bytes, rule, limit=None):
     shown = fitting(wanted, max_lines, max_bytes)
     shown_text = "".join(wanted[0:shown])
     final = offset - 1 + shown
-    given = f"a file of {len(lines)} lines, read from offset={offset}" + (
+    size = f"{len(lines)} line" + ("" if len(lines) == 1 else "s")
+    given = f"a file of {size}, read from offset={offset}" + (
         f", limit={limit}" if limit else "") + f", budget {max_lines} lines / {max_bytes} bytes"
+    span = f"line {offset}" if shown == 1 else f"lines {offset}-{final}"
     parts = split_note(content, shown_text)
     expect(parts is not None, rule, given=given,
-           expected=f"lines {offset}-{final} as they are in the file" if shown
+           expected=f"{span} as they are in the file" if shown
            else "none of the file's text", got=repr(content)[:300])
     note = parts[1]
+    # What follows the lines that are right is judged alone, and the report says so: a "got"
+    # of '' must read as "nothing after line 5", never as "your read returned nothing".
+    right = f"after {span}, which {'is' if shown == 1 else 'are'} right: " if shown else ""
+    rest = (f"{repr(note)[:300]} (after line {final})" if note else f"nothing after line {final}"
+            ) if shown else repr(note)[:300]
     if shown == 0 and wanted:
         after = offset + 1 if offset < len(lines) else None
     else:
         after = final + 1 if final < len(lines) else None
     if after is None and not (shown == 0 and wanted):
-        expect(note == "", rule, given=given, expected="no note: the read reached the end",
-               got=f"a note: {note!r}")
+        expect(note == "", rule, given=given,
+               expected=f"{right}nothing more (the read reached the end, so no note)", got=rest)
         return
     expect(bool(NOTE.match(note)), rule, given=given,
-           expected="then one line in square brackets, the note", got=repr(note)[:300])
+           expected=f"{right}one line in square brackets, the note", got=rest)
     if after is not None:
         named = NEXT.findall(note)
         expect(named == [str(after)], rule, given=given, expected=f"the note names offset={after}",
@@ -142,8 +151,12 @@ def fit(student, lines, max_lines, max_bytes):
 def test_a_budget_counts_bytes_of_utf8_not_characters(student, variation):
     word = variation.choice(["café", "naïve", "résumé", "✓ ok", "Zürich"])
     lines = [f"{word}\n"] * 6
-    size = len(lines[0].encode())
-    budget = size * variation.randint(2, 4) + variation.randrange(size - 1)
+    size, characters = len(lines[0].encode()), len(lines[0])
+    budget = 0
+    while fitting(lines, 100, budget) == min(len(lines), budget // characters):
+        # a budget in which a count of characters lets in more lines than the count of bytes
+        # does: "café\n" is 6 bytes and 5 characters, and 10 or 11 bytes hold 2 lines by both
+        budget = size * variation.randint(2, 4) + variation.randrange(size - 1)
 
     got = fit(student, lines, 100, budget)
 
@@ -188,8 +201,9 @@ def test_only_a_newline_ends_a_line_as_for_wc(student, variation):
 
     expect(got == lines_of(text), NEWLINE, given=repr(text), expected=repr(lines_of(text)),
            got=repr(got))
-    expect(student.value("lines_of", "a\nb\n").value == ["a\n", "b\n"], NEWLINE,
-           given="'a\\nb\\n'", expected="['a\\n', 'b\\n']")
+    ends = student.value("lines_of", "a\nb\n").value
+    expect(ends == ["a\n", "b\n"], LAST_NEWLINE, given=repr("a\nb\n"),
+           expected=repr(["a\n", "b\n"]), got=repr(ends))
 
 
 # -- the read tool ------------------------------------------------------------------------------

@@ -15,13 +15,11 @@
 # (see lab/notebook.py); the block above is its header, the notebook's metadata.
 
 # %% [markdown]
-# # 06 · Watching and steering a run
-#
-# ## The file that ate the context
+# # 06 · The file that ate the context
 #
 # *One read of a 40 MB log, and every prompt after it is refused as too long.*
 #
-# *~45 min · 1 lab · builds on 05 · The runaway and the 503*
+# *Watching and steering a run · ~45 min · 1 lab · builds on 05 · The runaway and the 503*
 #
 # This lesson builds on lesson 05, whose harness stops a runaway with `max_turns`, keeps a
 # failed reply in the record and acts on none of it, and sends the view, `context_for_model`,
@@ -54,10 +52,13 @@ harness = chosen.module
 print(chosen)
 
 # %% [markdown]
-# The two lines above say which harness the examples use, and why: the lesson's finished one
-# until your `harness.py` keeps its tool results within a budget, then yours. The notation is
-# `lab.shape`'s: `U` a user message, `A[c1]` a reply asking for call `c1`, `R(c1)` its result,
-# `A(error)` a failed reply.
+# The two lines above say which harness the examples use, and why. In your copy of the lesson
+# it is your own `harness.py`, as it is now: until its gaps are filled, an example shows what
+# your code does without a budget, and once it keeps its tool results within one, the
+# examples show your fix (while `harness.py` does not import, they run on `starter.py`). In
+# the course's own repository the lesson's finished harness stands in until yours is ready.
+# The notation is `lab.shape`'s: `U` a user message, `A[c1]` a reply asking for call `c1`,
+# `R(c1)` its result, `A(error)` a failed reply.
 
 # %% [markdown]
 # ## The log that ate the session
@@ -207,25 +208,25 @@ lab.draw(lab.Panel(f"the request for prompt 2: {size_of(before_read):,} bytes", 
 # A teammate says the window is the provider's business: buy the model with the biggest one.
 # Suppose the window were big enough. What does the read cost over the next ten prompts?
 #
-# <details><summary><b>A</b> · Once: the file was read once</summary>
+# <details><summary><b>A</b> · Once: the file was read once, so its bytes are paid for once</summary>
 #
 # ✗ **No.** The model keeps nothing between requests (lesson 01). The result is re-sent, and
 # paid for, with every request after it, and a busy session sends dozens.
 #
 # </details>
 #
-# <details><summary><b>B</b> · Once per request from then on: the bill grows with the size of the result times the requests that follow it</summary>
+# <details><summary><b>B</b> · Little after the first: providers cache the repeated start of a request</summary>
+#
+# ✗ **Only partly.** [general] Some providers bill a cached prefix at a discount, which makes
+# the repeat cheaper, not free, and does nothing for the window.
+#
+# </details>
+#
+# <details><summary><b>C</b> · Once a request from then on: every later request sends it again</summary>
 #
 # ✓ **Right.** A result is paid for on every later request, and it also takes room in the
 # window on every one. So every result has to be small enough to pay for many times, and the
 # harness is the only place that can see a result before it enters the record.
-#
-# </details>
-#
-# <details><summary><b>C</b> · Nothing much: providers cache a repeated prefix</summary>
-#
-# ✗ **Only partly.** [general] Some providers bill a cached prefix at a discount, which makes
-# the repeat cheaper, not free, and does nothing for the window.
 #
 # </details>
 
@@ -246,7 +247,8 @@ for label, size in (("the whole log", len(LOG.encode())), ("one budget", harness
 #   big until it has read it. The harness can.
 # - *"Drop old results from the view."* Then the model is answering from a file it can no
 #   longer see, and a dropped result leaves a call without a result (lesson 10's whole
-#   problem). Trimming the view has its own lesson, 16.
+#   problem). Trimming the view safely is a section of lesson 16, The adapter: "Trimming a
+#   long history".
 # - *"Summarise the file with another model call."* A second bill to avoid the first, and the
 #   summary decides for the model what mattered.
 
@@ -299,21 +301,21 @@ for name, text in files.items():
 #
 # A budget of 50,000. Of what? A file in French, `é` and `à` on every line.
 #
-# <details><summary><b>A</b> · Characters: `len(text)`, which is what Python counts</summary>
-#
-# ✗ **No.** What is sent is bytes of UTF-8, and `é` is two of them, `✓` three, an emoji four.
-# A character budget lets a French file through at nearly twice its size.
-#
-# </details>
-#
-# <details><summary><b>B</b> · Bytes of UTF-8: `len(line.encode())`</summary>
+# <details><summary><b>A</b> · Bytes of UTF-8: `len(line.encode())`, what goes over the wire</summary>
 #
 # ✓ **Right.** The request is JSON in UTF-8, and that is what the window and the bill are
 # made of. Count what you send.
 #
 # </details>
 #
-# <details><summary><b>C</b> · Words: closer to how a model counts</summary>
+# <details><summary><b>B</b> · Characters: `len(line)`, which is what Python counts</summary>
+#
+# ✗ **No.** What is sent is bytes of UTF-8, and `é` is two of them, `✓` three, an emoji four.
+# A character budget lets a French file through at nearly twice its size.
+#
+# </details>
+#
+# <details><summary><b>C</b> · Words: `len(line.split())`, which is closer to how a model counts</summary>
 #
 # ✗ **No.** A model counts tokens, and no harness knows a tokenizer's count without running
 # it; bytes are an upper bound you can compute exactly.
@@ -337,21 +339,21 @@ print("ten lines of 'réussi', 40-byte budget:", harness.fit_budget(lines, 100, 
 # The budget runs out in the middle of a line. Keep the part that fits, or stop at the end of
 # the last whole line?
 #
-# <details><summary><b>A</b> · Keep the part that fits: every byte of the budget is used</summary>
+# <details><summary><b>A</b> · Keep the part that fits, to the very last byte: every byte of the budget is used</summary>
 #
 # ✗ **No.** Half a line looks like a whole one: `{"retries": 3, "timeout": 1` reads as a
 # setting. And a cut by bytes can land inside a character, which is not UTF-8 at all.
 #
 # </details>
 #
-# <details><summary><b>B</b> · Whole lines only: the last line that does not fit is left out, and the note says where to start</summary>
+# <details><summary><b>B</b> · Stop at the last whole line: the line that does not fit waits for the next read</summary>
 #
 # ✓ **Right.** Half a line is worse than none. The model can ask for the line it did not get;
 # it cannot tell that a line it did get was cut.
 #
 # </details>
 #
-# <details><summary><b>C</b> · Keep the part that fits and mark it with "…"</summary>
+# <details><summary><b>C</b> · Keep the part that fits and end it with "…", so the model can see the cut</summary>
 #
 # ✗ **Better, still no.** The mark is one more thing the model may not notice, and a read by
 # offsets has no way to ask for "the rest of line 40".
@@ -375,7 +377,7 @@ print("whole lines in 40 bytes:", harness.fit_budget(harness.lines_of(text), 100
 # Both the budget and the offsets count lines. Python has `str.splitlines`. Should the
 # harness use it?
 #
-# <details><summary><b>A</b> · Yes: it is the standard library's idea of a line</summary>
+# <details><summary><b>A</b> · Yes: `str.splitlines` is the standard library's idea of a line</summary>
 #
 # ✗ **No.** `splitlines` breaks at a form feed, a lone `\r`, `\x1c`, `\x85` and U+2028 too.
 # `wc -l`, `grep -n`, `sed -n` and editors count only `\n`, and the model uses those: an
@@ -383,14 +385,14 @@ print("whole lines in 40 bytes:", harness.fit_budget(harness.lines_of(text), 100
 #
 # </details>
 #
-# <details><summary><b>B</b> · Only `\n` ends a line, as for `wc -l`</summary>
+# <details><summary><b>B</b> · No: only `\n` ends a line, as for `wc -l` and `grep -n`</summary>
 #
 # ✓ **Right.** The read's line numbers have to be the numbers every other tool gives, so the
 # model can move between them. `lines_of` splits at `\n` and nowhere else.
 #
 # </details>
 #
-# <details><summary><b>C</b> · It does not matter: files with form feeds are rare</summary>
+# <details><summary><b>C</b> · It does not matter: files with form feeds in them are rare</summary>
 #
 # ✗ **No.** Old C sources and GNU files use form feeds between pages, and U+2028 turns up in
 # JSON copied from the web. Rare is when the model is most confused.
@@ -427,25 +429,25 @@ else:
 # lines of progress and then `1 failed, 812 passed`. Which part of a command's output does the
 # bash tool keep?
 #
-# <details><summary><b>A</b> · The start, like a file: it is the same budget</summary>
+# <details><summary><b>A</b> · The start, as many whole lines as fit, like a read of a file: it is the same budget</summary>
 #
 # ✗ **No.** A command's verdict comes last: the summary, the error, the exit. The start of a
 # test run is a list of dots.
 #
 # </details>
 #
-# <details><summary><b>B</b> · The end: as many whole lines as fit, counted from the last, in their own order</summary>
+# <details><summary><b>B</b> · Both ends: the first lines and the last, half the budget each</summary>
 #
-# ✓ **Right.** And a note where the cut is, at the top, saying how many lines were left out.
-# A command cannot be read on from an offset, so the model is told to narrow the command.
+# ✗ **Defensible, not ours.** mini-swe-agent does this (below), and for a command whose start says what
+# it was doing that helps. It costs half the end, where the verdict is; ours keeps the end
+# whole.
 #
 # </details>
 #
-# <details><summary><b>C</b> · Both ends, half the budget each</summary>
+# <details><summary><b>C</b> · The end: as many whole lines as fit, counted from the last, in their order</summary>
 #
-# ✗ **Defensible.** mini-swe-agent does this (below), and for a command whose start says what
-# it was doing that helps. It costs half the end, where the verdict is; ours keeps the end
-# whole.
+# ✓ **Right.** And a note where the cut is, at the top, saying how many lines were left out.
+# A command cannot be read on from an offset, so the model is told to narrow the command.
 #
 # </details>
 
@@ -482,20 +484,20 @@ lab.draw(lab.Panel("kept from the start", [lab.user("Run the tests."), lab.reply
 #
 # A read stops at line 2,000 of 1,000,002. What must its last line tell the model?
 #
-# <details><summary><b>A</b> · "[truncated]"</summary>
+# <details><summary><b>A</b> · "[truncated]", where the cut is, so the model knows the file goes on</summary>
 #
 # ✗ **No.** True, and no help: the model does not know how much is left or how to get it.
 #
 # </details>
 #
-# <details><summary><b>B</b> · Which lines it got, of how many, and the offset to ask for next: the first line not shown</summary>
+# <details><summary><b>B</b> · The lines it got, of how many, and the first line not shown, as the offset to read on from</summary>
 #
 # ✓ **Right.** `[Lines 1-2000 of 1000002. Read on with offset=2001.]` Every number is one the
 # model can act on: to read on, or, seeing 1,000,002, to stop reading and use `grep` or `tail`.
 #
 # </details>
 #
-# <details><summary><b>C</b> · The offset of the last line shown, so the model can check where it is</summary>
+# <details><summary><b>C</b> · The lines it got, of how many, and the last line shown, as the offset to read on from</summary>
 #
 # ✗ **No.** Then every read on starts with a line it already has, and with a budget of one
 # line it never moves at all.
@@ -547,7 +549,16 @@ lab.draw(lab.Panel("the record", record),
 # The budget is 50,000 bytes; the lines that fit come to 49,990, and the note is 45. Is that a
 # result of 50,035 bytes, over the budget?
 #
-# <details><summary><b>A</b> · Yes, and it must not be: take lines off until lines and note fit</summary>
+# <details><summary><b>A</b> · No: the budget is for the file's text, which can be any size; the note is one short line on top</summary>
+#
+# ✓ **Right,** as long as the tool's docstring says so, and that matters most. Lesson 06's
+# first draft said a result "may hold at most this much" and then added the note after; a
+# 10-byte budget gave an 85-byte result. The rule is fine; the promise was wrong. The note
+# never grows with the file.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Yes, and it must not be: take lines off until the lines and the note fit in the budget</summary>
 #
 # ✗ **Not here.** It can be done, and it costs a loop and a rule for a budget smaller than the
 # note, to save 45 bytes in 50,000. What the budget protects, the bill and the window, cannot
@@ -555,15 +566,7 @@ lab.draw(lab.Panel("the record", record),
 #
 # </details>
 #
-# <details><summary><b>B</b> · No: the budget is for the file's text, which can be any size; the note is one short line on top, and the docstring says so</summary>
-#
-# ✓ **Right,** and the last clause matters most. Lesson 06's first draft said a result "may
-# hold at most this much" and then added the note after; a 10-byte budget gave an 85-byte
-# result. The rule is fine; the promise was wrong. The note never grows with the file.
-#
-# </details>
-#
-# <details><summary><b>C</b> · No: send the note as a second message</summary>
+# <details><summary><b>C</b> · No: the note is sent as a second message of its own, after the result</summary>
 #
 # ✗ **No.** One call, one result (lesson 02). A second message is either a second result,
 # which a provider refuses, or a user message the user never typed.
@@ -603,25 +606,25 @@ except ValueError as error:
 # Two edges. The model asks for `offset=900` of a 12-line file. And line 2 of `data.json` is
 # 3 MB on its own: no budget holds it whole. What does each read return?
 #
-# <details><summary><b>A</b> · Past the end: an empty result. The huge line: its first 50,000 bytes</summary>
+# <details><summary><b>A</b> · Past the end: an empty result, as for an empty part of a file. The huge line: its first 50,000 bytes, all the budget holds</summary>
 #
 # ✗ **No** to both. An empty result reads as "this part of the file is empty"; and the cut
 # line is half a line, a half that parses as something else.
 #
 # </details>
 #
-# <details><summary><b>B</b> · Past the end: an is_error result naming the file's length. The huge line: none of it, and a note with its size, the budget and the offset after it</summary>
+# <details><summary><b>B</b> · Raise in both cases, naming the file's length or the line's size: the model asked for the impossible</summary>
+#
+# ✗ **Half right.** Raising is right for the first, and `run_tool` (lesson 04) turns it into an
+# is_error result. The second is not impossible; it is a line this read cannot show.
+#
+# </details>
+#
+# <details><summary><b>C</b> · Past the end: an is_error result with the file's length. The huge line: a note of its size, the budget and the offset after it</summary>
 #
 # ✓ **Right.** Both are news the model can act on: a wrong offset, with the number to use;
 # and a line it cannot have, with how to go past it. Every read either shows a line or names
 # an offset further on, so reading on as told always reaches the end.
-#
-# </details>
-#
-# <details><summary><b>C</b> · Raise, in both cases: the model asked for something impossible</summary>
-#
-# ✗ **Half right.** Raising is right for the first, and `run_tool` (lesson 04) turns it into an
-# is_error result. The second is not impossible; it is a line this read cannot show.
 #
 # </details>
 

@@ -15,13 +15,11 @@
 # (see lab/notebook.py); the block above is its header, the notebook's metadata.
 
 # %% [markdown]
-# # 08 · Watching and steering a run
-#
-# ## Two writers, one list
+# # 08 · Two writers, one list
 #
 # *A screen and a background job share one harness. Neither knows the other is writing.*
 #
-# *~50 min · 1 lab · builds on 07 · What is it doing?*
+# *Watching and steering a run · roughly 50 minutes · one lab · builds on 07 · What is it doing?*
 #
 # This lesson builds on lesson 07, whose loop hands out its work as events and appends every
 # message before it announces it. New here? Start at lesson 01, or carry on: every lab is

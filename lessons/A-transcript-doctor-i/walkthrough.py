@@ -43,7 +43,7 @@ ROOT = next((folder for folder in (here, *here.parents) if (folder / "lab").is_d
              and (folder / "doctor_a.py").is_file()), None)
 if ROOT is None:
     raise FileNotFoundError(f"no lab/ and doctor_a.py in {here} or above it: open this notebook "
-                            "from inside the project, e.g. lessons/A-transcript-doctor-i/")
+                            "from the folder that holds doctor_a.py, or one inside it")
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -98,20 +98,20 @@ print(lab.show(on_finch.record[:1], clip=80))
 #
 # </details>
 #
-# <details><summary><b>B</b> · The record says the user typed the instructions, and every
+# <details><summary><b>B</b> · finch sends the system prompt twice, and the second request is
+# refused for it</summary>
+#
+# ✗ Look at the output: no request was refused. The duplicate is in the conversation, where a
+# provider sees only another user message.
+#
+# </details>
+#
+# <details><summary><b>C</b> · The record says the user typed the instructions, and every
 # request repeats that to the model</summary>
 #
 # ✓ Lesson 01's record is what was said, by whom. finch's says the user opened the
 # conversation by typing "You are a helpful assistant.", and each request hands the model
 # that line twice: once as the system prompt, once as the user's words.
-#
-# </details>
-#
-# <details><summary><b>C</b> · finch sends the system prompt twice, and the second request is
-# refused for it</summary>
-#
-# ✗ Look at the output: no request was refused. The duplicate is in the conversation, where a
-# provider sees only another user message.
 #
 # </details>
 #
@@ -165,11 +165,11 @@ rules.picture(on_finch, breach, title="Figure A.1 · finch's record: a user mess
 # a `Harness` with events, so a case here runs every prompt to its end: there is no walking
 # away yet (checkpoint B has that). The docstring of `lab.clinic` has the whole form.
 #
-# A visit keeps three things to read: `seen.records[k]`, the record after prompt *k*;
-# `seen.requests[n]`, each request with `.messages` (what the model got), `.record` (the
-# record as it stood) and `.refusal`; and `seen.runs`, every tool run with its call.
-# `seen.describe()` prints all three, which is what the grader prints when a case of yours
-# shows nothing.
+# A visit keeps three things to read: `seen.records`, the record after each prompt
+# (`records[0]` after the first); `seen.requests`, each request with `.messages` (what the
+# model got), `.record` (the record as it stood) and `.refusal`; and `seen.runs`, every tool
+# run with its call. `seen.describe()` prints all three, which is what the grader prints when
+# a case of yours shows nothing.
 
 # %% id="describe"
 print(on_finch.describe())
@@ -177,17 +177,17 @@ print(on_finch.describe())
 # %% [markdown]
 # ### Which session shows finch's trouble?
 #
-# <details><summary><b>A</b> · A session handed a record that already holds a conversation</summary>
-#
-# ✗ finch writes the instructions in only when the record it is handed is empty. A case that
-# starts from an old conversation carries on it exactly as the finished harness does.
-#
-# </details>
-#
-# <details><summary><b>B</b> · Any session that starts from an empty record, even one prompt</summary>
+# <details><summary><b>A</b> · Any session that starts from an empty record, even one prompt</summary>
 #
 # ✓ The first prompt of a new conversation is where finch writes the system prompt in, and
 # the record rule sees it in the record after that prompt.
+#
+# </details>
+#
+# <details><summary><b>B</b> · A session handed a record that already holds a conversation</summary>
+#
+# ✗ finch writes the instructions in only when the record it is handed is empty. A case that
+# starts from an old conversation carries on it exactly as the finished harness does.
 #
 # </details>
 #
@@ -267,18 +267,18 @@ print(f"  {idea['idea']}")
 # hands over a record that ends on a reply whose call never got a result (a session that was
 # cut off mid-tool), and prompts once. Whose bug is it when the request is refused?
 #
-# <details><summary><b>A</b> · The finished harness's: a correct harness copes with any record</summary>
-#
-# ✗ Lesson 05's harness promises to keep a record well formed, not to mend one it was handed.
-# Repairing a broken record is lesson 10's work, five lessons later.
-#
-# </details>
-#
-# <details><summary><b>B</b> · The case's: it asks lesson 05's harness for something it never
+# <details><summary><b>A</b> · The case's: it asks lesson 05's harness for something it never
 # promised</summary>
 #
 # ✓ The finished harness sends the record as it is, dangling call and all, and the provider
 # refuses. A case that breaks the correct harness shows a bug of its own.
+#
+# </details>
+#
+# <details><summary><b>B</b> · The finished harness's: a correct harness copes with any record</summary>
+#
+# ✗ Lesson 05's harness promises to keep a record well formed, not to mend one it was handed.
+# Repairing a broken record is lesson 10's work, five lessons later.
 #
 # </details>
 #
@@ -309,18 +309,18 @@ for found in rules.judge(seen):
 # harness `max_turns=2` and a model whose every reply asks for a tool. How many requests does
 # the run make?
 #
-# <details><summary><b>A</b> · Two, and then a failed reply of its own says why it stopped</summary>
+# <details><summary><b>A</b> · Three: two turns of tools, and the request that follows them</summary>
+#
+# ✗ That counts turns of tools instead of requests, so the first request is free. A harness
+# that counts that way breaks the `limit` rule on exactly this kind of session.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Two, and then a failed reply of its own says why it stopped</summary>
 #
 # ✓ The limit counts requests, the first one included, and is checked before each is sent.
 # The stop goes on the record as an assistant message with empty content and stop_reason
 # "error".
-#
-# </details>
-#
-# <details><summary><b>B</b> · Three: two turns of tools, and the request that follows them</summary>
-#
-# ✗ That counts turns of tools instead of requests, so the first request is free. A harness
-# that counts that way breaks the `limit` rule on exactly this kind of session.
 #
 # </details>
 #
@@ -370,17 +370,17 @@ lab.draw(lab.Panel("the record after a run stopped at max_turns=2", seen.record,
 # A reply breaks off after the words "Let me look", with no call. Then the user types again.
 # What does lesson 05's view send for the failed reply in the second request?
 #
-# <details><summary><b>A</b> · Nothing: every failed reply is left out</summary>
-#
-# ✗ Only an empty one is. Lesson 05's view keeps a failed reply that got something out,
-# because that is a turn the model did take.
-#
-# </details>
-#
-# <details><summary><b>B</b> · The reply as it was recorded, its words and all</summary>
+# <details><summary><b>A</b> · The reply as it was recorded, its words and all</summary>
 #
 # ✓ It has content, so a provider takes it, and it is on the record, so the model is told
 # nothing that did not happen.
+#
+# </details>
+#
+# <details><summary><b>B</b> · Nothing: every failed reply is left out</summary>
+#
+# ✗ Only an empty one is. Lesson 05's view keeps a failed reply that got something out,
+# because that is a turn the model did take.
 #
 # </details>
 #
@@ -439,7 +439,12 @@ print(lab.show(seen.requests[1].messages[1:2], clip=80))
 #   request, to reason from.
 #
 # Grade it with `lab-check --harness doctor_a.py --lesson A` where the five harnesses are (the
-# course's own project, or the grader when you submit).
+# course's own project, or the grader when you hand it in). In a student's copy, a bare
+# `lab-check` checks what it can without them: that every case is one `lab.clinic` can run and
+# every diagnosis an id of `ideas.toml`, five different ones. **Hand in** `doctor_a.py` where
+# your course collects it (on Gradescope, upload the file); you may hand it in again after
+# reading the report, as often as your course allows, and the last one counts. Each hand-in
+# costs you a wait, so try your cases first, as below.
 #
 # <details><summary>A hint, in two folds: first a question</summary>
 #
@@ -453,21 +458,64 @@ print(lab.show(seen.requests[1].messages[1:2], clip=80))
 #
 # Start every case from `chat` or `keeps_asking` above and change one thing at a time: how many
 # calls a reply holds, whether a tool raises, how a reply ends, the limit, what the record
-# holds when the harness is made. Send the case in; once it breaks something, the diagnosis
-# test's report shows the rule and where. Then ask which idea, had the harness kept it, would
-# have kept that rule, and check it comes from the lesson whose kind of session you wrote.
+# holds when the harness is made. Try it on your own lesson 05 harness (the next cell) and hand
+# it in; once it breaks something, the diagnosis test's report shows the rule and where. Then
+# ask which idea, had the harness kept it, would have kept that rule, and check it comes from
+# the lesson whose kind of session you wrote.
 #
 # </details>
+#
+# **Try a case before you hand it in.** You hold a finished lesson 05 harness: your own
+# `harness.py` from lesson 05, which passed its tests. A case must break no rule on it, and
+# `clinic.visit(module, case)` runs a case on any harness module, as the grader does, for
+# `rules.judge` to judge. To see a case catch a harness one idea short, make one yourself:
+# copy your harness.py to `broken_05.py`, take one idea out of the copy by hand (a line or
+# two), and run the case on both. Put the two paths in the cell, and run it after each edit of
+# `doctor_a.py`.
+
+# %% id="try-a-case"
+from lab.harnesses import load_harness
+
+LESSON_05 = ""   # the path of your own lesson 05 harness.py, e.g. "../05-.../harness.py"
+BROKEN = ""      # a copy of it with one idea taken out by hand, e.g. "broken_05.py"
+
+if not LESSON_05 and book.live():  # the course's own project: its finished one stands in
+    LESSON_05 = str(lessons.lesson(5).finished)
+
+
+def broken_by(path, case):
+    """The rules `case` breaks on the harness in the file at `path`, as rule names."""
+    module = load_harness(pathlib.Path(path).expanduser(), name=pathlib.Path(path).stem)
+    return [b.rule for b in rules.judge(clinic.visit(module, case))]
+
+
+try:
+    mine = load_harness(ROOT / "doctor_a.py", name="doctor")
+except Exception as error:  # the file, mid-edit
+    mine = None
+    print(f"doctor_a.py does not import ({type(error).__name__}: {error})")
+for name in ("auk", "bittern", "crane", "dunlin", "egret") if mine and LESSON_05 else ():
+    try:
+        case = getattr(mine, f"case_{name}")()
+        fair = broken_by(LESSON_05, case)
+        caught = broken_by(BROKEN, case) if BROKEN else None
+    except Exception as error:  # a case mid-edit, or one the clinic cannot run
+        print(f"case_{name}: {type(error).__name__}: {error}")
+        continue
+    print(f"case_{name}: on lesson 05's harness {', '.join(fair) or 'no rule broken (fair)'}"
+          + (f"; on {BROKEN} {', '.join(caught) or 'no rule broken'}" if BROKEN else ""))
+if not LESSON_05:
+    print("Put the path of your own lesson 05 harness.py in LESSON_05 above, and run this cell.")
 
 # %% [markdown]
 # ## After the lab passes: your five cases, read back
 #
 # This cell reads your `doctor_a.py` (the file `LAB_HARNESS` names, if it names one) and lays
 # out, for each harness, the idea you named, the lesson it comes from, and what your case
-# types. With every gap filled, the five ideas are five different ones, from lessons 02 to 05
-# (two of them from lesson 05). Where finch is here to run on, the cell also runs each case on
-# finch. Any case that starts from an empty record convicts finch under `record`, whatever it
-# was aimed at: one more reason a broken rule alone never names the idea.
+# types. With every gap filled, the five ideas are five different ones. Where finch is here to
+# run on, the cell also runs each case on finch. Any case that starts from an empty record
+# convicts finch under `record`, whatever it was aimed at: one more reason a broken rule alone
+# never names the idea.
 
 # %% id="after-pass"
 from lab.harnesses import load_harness
@@ -523,16 +571,16 @@ if doctor is not None:
 # 05's harness about tools, and tests them from the outside, as you have been doing.
 #
 # - **A result carries its call's id.** `emitToolCallOutcome` builds every tool result with
-#   `toolCallId: toolCall.id` beside the tool's name (`packages/agent/src/agent-loop.ts:650-658`):
-#   auk's one changed line, the right way round. [general] Hosted providers pair a result with
-#   its call by that id and refuse a request in which a call has none; the wording of the
-#   refusal differs from one provider to the next, and the lab's is its own.
+#   `toolCallId: toolCall.id` beside the tool's name (`packages/agent/src/agent-loop.ts:650-658`),
+#   lesson 02's pairing in one line. [general] Hosted providers pair a result with its call by
+#   that id and refuse a request in which a call has none; the wording of the refusal differs
+#   from one provider to the next, and the lab's is its own.
 # - **A failure is a result.** `prepareToolCall` answers a tool nobody has with an error result,
 #   `Tool ${toolCall.name} not found` (`agent-loop.ts:512-519`), and an argument that fails
 #   validation the same way, through the `catch` at `agent-loop.ts:547-553`. Nothing in either
 #   path stops the loop: whether to go round again depends only on whether the reply had calls,
 #   and every result, failed or not, joins the context before the next request
-#   (`agent-loop.ts:201-215`). That is crane's missing idea, kept.
+#   (`agent-loop.ts:201-215`). That is lesson 04's idea, in production code.
 # - **Its tests read like cases.** `should handle tool calls and results`
 #   (`packages/agent/test/agent-loop.test.ts:239-308`) scripts a model that asks for one call
 #   and then answers in words, and judges only what it can see: which tool ran (`:298`) and
@@ -544,10 +592,9 @@ if doctor is not None:
 # - A reply it cannot act on raises `FormatError`, whose messages go on the trajectory and the
 #   loop goes round again (`src/minisweagent/agents/default.py:100-114`); it gives up only after
 #   `max_consecutive_format_errors` in a row, three by default (`default.py:32`), and then by
-#   adding an `exit` message, not by raising. crane gives up at the first error.
+#   adding an `exit` message, not by raising.
 # - Its limit is checked before the model is called and counted after (`default.py:130-151`):
-#   with `step_limit` N, N calls go out. dunlin counts after the tools instead, and sends one
-#   more.
+#   with `step_limit` N, N calls go out, as lesson 05's `max_turns` promises.
 #
 # **Where ours is weaker.** Our simplification: the clinic's model is a script, its tools return
 # at once, and a session is judged against nine rules the course can state. pi-mono's tests also
@@ -640,6 +687,11 @@ if doctor is not None:
 # - crane: lesson 04's failures, after which the run carries on;
 # - dunlin: lesson 05's limit, which counts every request;
 # - egret: lesson 05's view, which leaves an empty failure out and puts nothing in its place.
+#
+# And in *Compared with production harnesses*: pi-mono's `toolCallId: toolCall.id` is auk's
+# one changed line, the right way round; pi-mono carries on after a failed tool where crane
+# gives up at the first error; and mini-swe-agent counts its limit as lesson 05 does, where
+# dunlin counts after the tools and so sends one request more.
 #
 # </details>
 #

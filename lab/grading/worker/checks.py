@@ -25,12 +25,25 @@ def import_problem(zygote: Zygote, job: Job) -> str | None:
         process.close()
     missing = [name for name in job.needs if name not in names]
     if job.withheld and not missing:  # a student's copy of a checkpoint: see lab.release.edition
-        return (f"Your file imports and has what every test needs, and that is all this copy can "
-                f"check: the tests run your cases on harnesses the grader keeps "
-                f"({', '.join(job.withheld)}), which a student's copy never holds. Submit it to "
-                "be graded. Nothing was graded here.")
+        return _before_hand_in(zygote, job)
     if missing:
         return (f"harness.py has no {', '.join(f'`{n}`' for n in missing)}, which lesson "
                 f"{job.lesson} gives you and every test needs. Copy "
                 f"{'it' if len(missing) == 1 else 'them'} back from {job.starter}.")
     return None
+
+
+def _before_hand_in(zygote, job):
+    """What a checkpoint's copy can check of the file: the form of each case and diagnosis
+    (lab.checkup.readiness), each read in a clean process of its own."""
+    from ... import checkup, lessons
+    from .student import Student
+
+    def ask(what, name):
+        you = Student(zygote)
+        try:
+            return you.value(name).value if what == "value" else you.constant(name)
+        finally:
+            you.close()
+
+    return checkup.readiness(lessons.lesson(job.lesson).folder, ask, list(job.gaps))
