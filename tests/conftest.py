@@ -20,6 +20,10 @@ from lab.harnesses import load_harness as _load
 
 PROJECT = pathlib.Path(__file__).resolve().parent.parent
 LESSON_10 = PROJECT / "lessons" / "10-poisoned-transcript"
+# What a copy of the project leaves out: history, environments, the tools' caches (written to
+# while the suite runs: mypy's by tests/test_types.py) and the site's npm packages.
+CACHES = (".git", ".venv", "__pycache__", ".hypothesis", ".pytest_cache", ".mypy_cache",
+          "node_modules")
 
 if str(PROJECT) not in sys.path:  # `damaged` lives at the top of the project
     sys.path.insert(0, str(PROJECT))

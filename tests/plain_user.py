@@ -17,6 +17,8 @@ import shutil
 import subprocess
 import tempfile
 
+from conftest import CACHES
+
 IS_ROOT = os.geteuid() == 0
 UID = 4_000_000 + os.getpid() % 1000  # no account has it (and user namespaces can map it)
 SYSTEM_PYTHON = "/usr/bin/python3"
@@ -59,8 +61,7 @@ def environment(project):
     _MADE.append(root)
     root.chmod(0o755)
     copy = root / "project"
-    shutil.copytree(project, copy, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "__pycache__", ".hypothesis", "*.ipynb"))
+    shutil.copytree(project, copy, ignore=shutil.ignore_patterns(*CACHES, "*.ipynb"))
     if not IS_ROOT:
         return os.path.realpath(os.sys.executable), copy
     venv = root / "venv"

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from conftest import LESSON_10, PROJECT
+from conftest import CACHES, LESSON_10, PROJECT
 
 FINAL = PROJECT / "tests" / "submissions" / "final"
 BASES = {"finished": LESSON_10 / "finished.py", "starter": LESSON_10 / "starter.py"}
@@ -177,7 +177,6 @@ def test_a_canvas_id_that_is_another_students_sis_id_still_names_its_own_student
 
 # -- the class's seed, where a submission can read it -------------------------------------------
 
-CACHES = (".git", ".venv", "__pycache__", ".hypothesis", ".pytest_cache", "node_modules")
 
 
 def test_a_batch_without_namespaces_keeps_the_class_seed_off_every_command_line(tmp_path):

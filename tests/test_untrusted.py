@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import pytest
 
 import plain_user
-from conftest import LESSON_10, PROJECT
+from conftest import CACHES, LESSON_10, PROJECT
 from lab.grading.inside import ipc, landlock, linux
 from lab.grading.tidy import remove_tree
 from lab.grading.inside.protocol import Limits
@@ -51,7 +51,6 @@ SLACK = 12          # seconds on top of the limits: two Pythons and pytest start
 WORKERS = 4         # runs at once: most of a run is waiting, for a child or for a timeout
 REPORT_LIMIT = 64 * 1024  # bytes of report; what a submission prints is capped well below this
 LEFTOVER = "lab-corpus-leftover"  # in the command line of every process a submission leaves
-CACHES = {".git", ".venv", "__pycache__", ".hypothesis", ".pytest_cache"}
 IS_ROOT = os.geteuid() == 0
 SEED = 1  # the corpus's inputs, the same every run: a verdict that depends on luck is no test
 FORGEABLE = "not isolated: a submission could forge this grade"
