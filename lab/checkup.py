@@ -145,7 +145,8 @@ def readiness(folder, ask, gaps):
     try:
         diagnosis = ask("constant", "DIAGNOSIS")
     except StudentProblem as error:
-        diagnosis, _ = None, wrong.append(f"DIAGNOSIS: {_one_line(error.explanation)}")
+        diagnosis = None
+        wrong.append(f"DIAGNOSIS: {_one_line(error.explanation)}")
     if diagnosis is not None and type(diagnosis) is not dict:
         wrong.append(f"DIAGNOSIS is a {type(diagnosis).__name__}, not a dict of one idea id a "
                      "harness.")
