@@ -249,7 +249,8 @@ def test_a_folder_name_that_clears_the_screen_is_printed_escaped_by_course_and_n
 def test_watch_on_a_link_to_dev_zero_does_not_read_it_for_ever(course):
     """--watch compares the file with what it graded, once a second: it used to read the whole
     file, and /dev/zero has no end (here, under a 3 GiB address-space limit, a MemoryError;
-    without one, every byte of memory the machine has)."""
+    without one, every byte of memory the machine has). And once the link is replaced by a real
+    file, that file is graded: the watcher watches the link's folder, not its target's (/dev)."""
     import resource
     import signal
     import time
@@ -269,6 +270,12 @@ def test_watch_on_a_link_to_dev_zero_does_not_read_it_for_ever(course):
     while time.monotonic() < deadline and watching.poll() is None and \
             "watching " not in out.read_text():
         time.sleep(0.5)
+    (course / "harness.py").unlink()
+    (course / "harness.py").write_text(finished(course, "10"))
+    deadline = time.monotonic() + HANG
+    while time.monotonic() < deadline and watching.poll() is None and \
+            "harness.py saved" not in out.read_text():
+        time.sleep(0.5)
     if watching.poll() is None:
         watching.send_signal(signal.SIGINT)
     try:
@@ -279,4 +286,5 @@ def test_watch_on_a_link_to_dev_zero_does_not_read_it_for_ever(course):
     seen, errors = out.read_text(), err.read_text()
     assert "Traceback" not in errors and "MemoryError" not in errors, errors
     assert "is a symbolic link, and a link is not graded" in seen, seen
+    assert "harness.py saved" in seen and "Every test passes" in seen, seen
     assert watching.returncode == 0 and "stopped watching" in seen, (watching.returncode, seen)

@@ -33,7 +33,11 @@ def run(harness_file: str | os.PathLike[str], grade_once: Callable[[], Grade],
         render: Callable[[Grade], str], out: TextIO | None = None) -> int:
     """Watch `harness_file`: `grade_once()` returns a Grade, `render(grade)` its report."""
     out = out or sys.stdout
-    path = os.path.realpath(harness_file)
+    # The file's own path in its folder's real path: never a link's target (a harness.py that
+    # is a link to /dev/zero would have the watcher watch /dev, and a real file saved in the
+    # link's place would never be graded).
+    absolute = os.path.abspath(harness_file)
+    path = os.path.join(os.path.realpath(os.path.dirname(absolute)), os.path.basename(absolute))
     try:
         graded = _digest(path)
         previous = _round(grade_once(), None, render, out, "first run")
