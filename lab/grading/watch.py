@@ -41,12 +41,14 @@ def run(harness_file: str | os.PathLike[str], grade_once: Callable[[], Grade],
     try:
         graded = _digest(path)
         previous = _round(grade_once(), None, render, out, "first run")
-        # Woken by a save, or every WAKE_MS to compare the file with what was graded: a save
+        # The folder alone, not the tree under it (a project's node_modules and venv are tens of
+        # thousands of folders to watch). Woken by a save, or every WAKE_MS to compare the file
+        # with what was graded: a save
         # made before the watcher started (while the first grading ran) is caught that way.
         for saved in watchfiles.watch(os.path.dirname(path), debounce=SETTLE_MS, step=50,
                                       watch_filter=lambda change, changed: changed == path,
                                       rust_timeout=WAKE_MS, yield_on_timeout=True,
-                                      raise_interrupt=True):
+                                      raise_interrupt=True, recursive=False):
             if saved or _digest(path) != graded:
                 graded = _digest(path)
                 previous = _round(grade_once(), previous, render, out, f"{harness_file} saved")
