@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+from collections.abc import Iterable, Iterator
 
 PR_SET_DUMPABLE = 4             # 0: no core dumps, no ptrace, /proc/PID/mem shut to its own user
 PR_SET_PDEATHSIG = 1            # the signal this process gets when its parent dies
@@ -119,3 +120,19 @@ def deny_keyrings() -> None:
     table = (_Filter * len(code))(*[_Filter(*line) for line in code])
     program = _Program(len(code), ctypes.cast(table, ctypes.POINTER(_Filter)))
     prctl(22, 2, ctypes.addressof(program))  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
+
+
+def entries(folders: Iterable[str]) -> Iterator[tuple[str, str, int]]:
+    """(folder, path, owner's uid) of each entry directly in each of `folders`, leaving out a
+    folder that cannot be listed and an entry gone before it could be looked at."""
+    for folder in folders:
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(folder, name)
+            try:
+                yield folder, path, os.lstat(path).st_uid
+            except OSError:
+                continue

@@ -188,21 +188,8 @@ def _clean(scratch_root, tmp):
     me = os.getuid()
 
     def doomed():
-        found = []
-        for folder in folders:
-            try:
-                names = os.listdir(folder)
-            except OSError:
-                continue
-            for name in names:
-                path = os.path.join(folder, name)
-                try:
-                    owner = os.lstat(path).st_uid
-                except OSError:
-                    continue
-                if folder == scratch_root or tmp == "own" or owner == me:
-                    found.append(path)
-        return found
+        return [path for folder, path, owner in linux.entries(folders)
+                if folder == scratch_root or tmp == "own" or owner == me]
 
     # System V objects outlive their makers too: the sandbox's own (all of them in its own
     # IPC namespace, its user's on the machine's); none where its user is the grader's

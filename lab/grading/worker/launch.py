@@ -188,16 +188,10 @@ def _remove_owned(uid):
     """Remove what the sandbox's user left in the machine's /tmp and /dev/shm."""
     from ..tidy import remove_tree
 
-    for folder in ("/tmp", "/dev/shm"):
-        try:
-            names = os.listdir(folder)
-        except OSError:
-            continue
-        for name in names:
-            path = os.path.join(folder, name)
+    for _, path, owner in linux.entries(("/tmp", "/dev/shm")):
+        if owner == uid:
             try:
-                if os.lstat(path).st_uid == uid:
-                    remove_tree(path)
+                remove_tree(path)
             except OSError:
                 continue
 
