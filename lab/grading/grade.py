@@ -89,7 +89,7 @@ def _job(lesson, **facts):
                 if not (lesson.folder / name).exists()]
     return Job(lesson=str(lesson.number), needs=list(read.get("requires", {}).get("names", [])),
                withheld=withheld, gaps=dict(read.get("gaps", {})), starter=str(lesson.starter),
-               **facts)
+               folder=str(lesson.folder), **facts)
 
 
 def isolation_problem(kind: str, required: bool = True, seed_shown: bool = False) -> str:

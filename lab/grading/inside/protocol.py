@@ -57,6 +57,7 @@ class Job:
     withheld: list[str] = field(default_factory=list)   # grader-only files this copy lacks
     gaps: dict[str, Any] = field(default_factory=dict)  # the manifest's gaps (student fixture)
     starter: str = ""        # the lesson's starter file, named in a missing name's message
+    folder: str = ""         # the lesson's folder (a checkpoint's copy checks a file against it)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -36,7 +36,7 @@ def import_problem(zygote: Zygote, job: Job) -> str | None:
 def _before_hand_in(zygote, job):
     """What a checkpoint's copy can check of the file: the form of each case and diagnosis
     (lab.checkup.readiness), each read in a clean process of its own."""
-    from ... import checkup, lessons
+    from ... import checkup
     from .student import Student
 
     def ask(what, name):
@@ -46,4 +46,4 @@ def _before_hand_in(zygote, job):
         finally:
             you.close()
 
-    return checkup.readiness(lessons.lesson(job.lesson).folder, ask, list(job.gaps))
+    return checkup.readiness(job.folder, ask, list(job.gaps))
