@@ -372,8 +372,9 @@ def test_a_group_is_due_at_its_latest_members_date_and_the_output_names_whose(tm
     assert covered["extra_data"]["due_date_of"] == "Student 1"
     assert charged["score"] == 0 and "due_date_of" not in charged["extra_data"]
     assert own_earlier["score"] == 0, "a student's own date is theirs, earlier or later"
-    assert own_earlier["output"].startswith("Submitted after your own due date, "
-                                            "2026-12-01T12:00:00-07:00")
+    first = own_earlier["output"].splitlines()[0]
+    assert first.startswith("Submitted after your own due date, 2026-12-01T12:00:00-07:00 (the "
+                            "assignment's is 2026-12-01T23:00:00-07:00)"), first
 
 
 def test_a_released_autograder_carries_the_late_policy_to_run_autograder(tmp_path):

@@ -91,9 +91,11 @@ def late(results, root, policy):
         extra["due_date_of"] = whose
     results = dict(results, extra_data=extra)
     if source == gradebook.OWN_DUE:
-        which = (f"{whose}'s due date, {due.isoformat()}, the latest in your group" if group
-                 else f"your own due date, {due.isoformat()}")
-        which += f" (an extension: the assignment's is {_assignment_due(meta)})"
+        which = (f"{whose or 'a partner'}'s due date, {due.isoformat()}, the latest in your "
+                 f"group" if group else f"your own due date, {due.isoformat()}")
+        assignments = _assignment_due(meta)
+        which += (f" ({'an extension: ' if assignments is None or due > assignments else ''}"
+                  f"the assignment's is {assignments.isoformat() if assignments else 'not set'})")
     else:
         which = f"the assignment's due date ({due.isoformat()})"
     if submitted <= due:
@@ -112,8 +114,8 @@ def late(results, root, policy):
 
 
 def _assignment_due(meta):
-    due = gradebook.gradescope_due({"assignment": meta.get("assignment")})[0]
-    return due.isoformat() if due else "not set"
+    """The assignment's own due date in the metadata `meta`, or None."""
+    return gradebook.gradescope_due({"assignment": meta.get("assignment")})[0]
 
 
 def run(lesson, root, show_hidden=False, late_policy=None):
