@@ -353,7 +353,7 @@ def test_resume_refuses_other_options_than_its_batchs_naming_them_and_goes_on_wi
     submissions, out = make_class(tmp_path / "submissions", ["alice", "bob"]), tmp_path / "out"
     chosen = title(VISIBLE[0])
     batch = ["--lesson", "10", "--batch", str(submissions), "--output", str(out)]
-    first = lab_check(*batch, "--only", "alice", "-k", chosen, "--time-limit", "4")
+    first = lab_check(*batch, "--only", "alice", "-k", chosen, "--time-limit", "4", "--seed", "5")
     assert first.returncode == 0, first.stderr
     before = stamps(out)
 
@@ -361,7 +361,8 @@ def test_resume_refuses_other_options_than_its_batchs_naming_them_and_goes_on_wi
     other_limits = lab_check(*batch, "--resume", "-k", chosen, "--time-limit", "9",
                              "--memory-limit", "512")
     hidden = lab_check(*batch, "--resume", "-k", chosen, "--time-limit", "4", "--show-hidden")
-    refused = {"no -k": no_k, "limits": other_limits, "--show-hidden": hidden}
+    reseeded = lab_check(*batch, "--resume", "-k", chosen, "--time-limit", "4", "--seed", "7")
+    refused = {"no -k": no_k, "limits": other_limits, "--show-hidden": hidden, "seed": reseeded}
     after_refusals = stamps(out)
     same = lab_check(*batch, "--resume", "-k", chosen, "--time-limit", "4")
 
@@ -374,6 +375,7 @@ def test_resume_refuses_other_options_than_its_batchs_naming_them_and_goes_on_wi
     assert "--memory-limit 1024" in other_limits.stderr and " -k " not in other_limits.stderr, \
         "only what differs is named: " + other_limits.stderr
     assert "--show-hidden" in hidden.stderr, hidden.stderr
+    assert "--seed 5" in reseeded.stderr and "--seed 7" in reseeded.stderr, reseeded.stderr
     assert after_refusals == before, "a refused --resume graded or wrote something"
     assert same.returncode == 0, same.stderr
     rows = {r["submission"]: r for r in summary(out)["submissions"]}
