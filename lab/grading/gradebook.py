@@ -142,7 +142,6 @@ def parse_due(text: str | None) -> datetime.datetime | None:
     return due if due.tzinfo else due.replace(tzinfo=datetime.timezone.utc)
 
 
-
 # Gradescope's submission_metadata.json carries the assignment's dates under "assignment" and,
 # in each entry of "users" (the students of the submission), that student's own dates under
 # its own "assignment": release_date, due_date, late_due_date. Those differ from the
@@ -192,6 +191,7 @@ def gradescope_due(meta: dict[str, object]
         return top, ASSIGNMENTS_DUE if top else "", ""
     due, whose = max(dates, key=lambda date: date[0])
     return due, (OWN_DUE if due != top else ASSIGNMENTS_DUE), whose if due != top else ""
+
 
 # -- the export -----------------------------------------------------------------------------
 
