@@ -4,8 +4,8 @@
 # that process, so it sets CLIP to ten million. JSON writes an emoji in twelve bytes (a
 # surrogate pair, each "\uXXXX"); the grader clipped each test's message to 20000 characters,
 # 240 KB of JSON, and 20 tests made a report larger than the 4 MiB frame the host reads. The
-# host waited for the worker until the grading's ceiling (8 minutes at --time-limit 1) while
-# the worker waited for the host to read the rest.
+# host waited for the worker until the grading's ceiling (36 minutes at the default time
+# limit) while the worker waited for the host to read the rest.
 import sys as _sys
 
 _sys.modules["lab_inside.serve"].CLIP = 10**7
