@@ -156,10 +156,10 @@ def readiness(folder, ask, gaps):
             said = diagnosis.get(gap)
             if said in (None, ""):
                 wrong.append(f'DIAGNOSIS["{gap}"] names no idea yet: one id of ideas.toml.')
-            elif said not in ideas:
+            elif type(said) is not str or said not in ideas:  # (a list cannot even be looked up)
                 near = _nearest(said, ideas)
-                wrong.append(f'DIAGNOSIS["{gap}"] is {said!r}, which is no id of ideas.toml'
-                             f"{f' (did you mean {near!r}?)' if near else ''}.")
+                wrong.append(f'DIAGNOSIS["{gap}"] is {_shown(said)}, which is no id of '
+                             f"ideas.toml{f' (did you mean {near!r}?)' if near else ''}.")
             else:
                 named.setdefault(said, []).append(gap)
         for said, which in named.items():
@@ -215,10 +215,16 @@ def _facts(folder):
 def _nearest(said, ideas):
     import difflib
 
-    if type(said) is not str:
+    if type(said) is not str or len(said) > 200:  # no id is near a page of text
         return None
     found = difflib.get_close_matches(said, list(ideas), n=1, cutoff=0.8)
     return found[0] if found else None
+
+
+def _shown(value, most=80):
+    """`value` as Python writes it, cut to `most` characters: it is the student's, any size."""
+    text = repr(value)
+    return text if len(text) <= most else text[:most] + "..."
 
 
 def _one_line(text):

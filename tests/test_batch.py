@@ -346,3 +346,38 @@ def test_gradescopes_overall_output_counts_the_visible_tests_and_names_no_hidden
         in results["output"], results["output"]
     assert not [t for t in HIDDEN if title(t) in results["output"]], results["output"]
     assert len(results["tests"]) == len(LISTED), "every test, hidden ones too, goes to Gradescope"
+
+
+def test_resume_refuses_other_options_than_its_batchs_naming_them_and_goes_on_with_the_same(
+        tmp_path):
+    submissions, out = make_class(tmp_path / "submissions", ["alice", "bob"]), tmp_path / "out"
+    chosen = title(VISIBLE[0])
+    batch = ["--lesson", "10", "--batch", str(submissions), "--output", str(out)]
+    first = lab_check(*batch, "--only", "alice", "-k", chosen, "--time-limit", "4", "--seed", "5")
+    assert first.returncode == 0, first.stderr
+    before = stamps(out)
+
+    no_k = lab_check(*batch, "--resume", "--time-limit", "4")
+    other_limits = lab_check(*batch, "--resume", "-k", chosen, "--time-limit", "9",
+                             "--memory-limit", "512")
+    hidden = lab_check(*batch, "--resume", "-k", chosen, "--time-limit", "4", "--show-hidden")
+    reseeded = lab_check(*batch, "--resume", "-k", chosen, "--time-limit", "4", "--seed", "7")
+    refused = {"no -k": no_k, "limits": other_limits, "--show-hidden": hidden, "seed": reseeded}
+    after_refusals = stamps(out)
+    same = lab_check(*batch, "--resume", "-k", chosen, "--time-limit", "4")
+
+    for why, run in refused.items():
+        said = [line for line in run.stderr.splitlines() if line.strip()]
+        assert run.returncode == 2 and len(said) == 1, (why, run.stderr)
+        assert "Traceback" not in run.stderr and "fresh output folder" in said[0], said
+    assert "-k" in no_k.stderr and "no -k" in no_k.stderr, no_k.stderr
+    assert "--time-limit 4" in other_limits.stderr and "--time-limit 9" in other_limits.stderr
+    assert "--memory-limit 1024" in other_limits.stderr and " -k " not in other_limits.stderr, \
+        "only what differs is named: " + other_limits.stderr
+    assert "--show-hidden" in hidden.stderr, hidden.stderr
+    assert "--seed 5" in reseeded.stderr and "--seed 7" in reseeded.stderr, reseeded.stderr
+    assert after_refusals == before, "a refused --resume graded or wrote something"
+    assert same.returncode == 0, same.stderr
+    rows = {r["submission"]: r for r in summary(out)["submissions"]}
+    assert set(rows) == {"alice", "bob"} and summary(out)["select"] == chosen
+    assert [rows[n]["passed"] + rows[n]["failed"] for n in ("alice", "bob")] == [1, 1], rows

@@ -139,3 +139,59 @@ def test_student_code_cannot_read_the_hidden_tests(autograder):
     assert ran.returncode == 0, ran.stderr[-2000:]
     assert results["score"] == TOTAL, "the submission could read the tests: " + json.dumps(
         [t["name"] for t in results["tests"] if t["status"] == "failed"])
+
+
+# -- late work, with a student's own due date ------------------------------------------------
+
+ASSIGNMENT_DUE = "2026-12-01T23:00:00.000000-07:00"
+EXTENDED_DUE = "2026-12-04T23:00:00.000000-07:00"
+
+
+def metadata(created, own_due):
+    """submission_metadata.json as Gradescope writes it for one student: the assignment's dates,
+    and, in the student's entry under users, the student's own (an extension moves them)."""
+    own = {"release_date": "2026-11-20T00:00:00.000000-07:00", "due_date": own_due,
+           "late_due_date": "2026-12-10T23:00:00.000000-07:00"}
+    return {"id": 1, "created_at": created, "submission_method": "upload",
+            "assignment": {"id": 25828, "title": "Lesson 10", "due_date": ASSIGNMENT_DUE,
+                           "late_due_date": own["late_due_date"], "release_date":
+                           own["release_date"], "group_submission": False, "group_size": None,
+                           "total_points": str(TOTAL)},
+            "users": [{"email": "s@example.edu", "id": 9, "name": "S", "sid": None,
+                       "assignment": own}],
+            "previous_submissions": []}
+
+
+@pytest.fixture(scope="module")
+def late_autograder(world_readable, tmp_path_factory):
+    """An autograder released with a late policy that takes every point of late work."""
+    made = build(10, tmp_path_factory.mktemp("late") / "lesson10.zip", "--late-policy", "zero")
+    folder = world_readable / "late"
+    folder.mkdir()
+    return install(made, folder, tmp_path_factory.mktemp("late-spy"))
+
+
+def test_a_students_extension_is_their_due_date_and_without_one_the_work_is_late(
+        late_autograder):
+    root, _ = late_autograder
+    finished = {"harness.py": LESSON.finished.read_text()}
+    two_days_late = "2026-12-03T10:00:00.000000-07:00"
+
+    (root / "submission_metadata.json").write_text(json.dumps(metadata(two_days_late,
+                                                                       EXTENDED_DUE)))
+    ran, extended = submit(late_autograder, finished)
+    (root / "submission_metadata.json").write_text(json.dumps(metadata(two_days_late,
+                                                                       ASSIGNMENT_DUE)))
+    _, plain = submit(late_autograder, finished)
+
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert extended["score"] == TOTAL, extended["output"][:500]
+    assert extended["output"].startswith("Submitted on time") and \
+        "2026-12-04T23:00:00-07:00" in extended["output"].split("\n")[0], extended["output"][:500]
+    assert extended["extra_data"]["due_date"] == "2026-12-04T23:00:00-07:00"
+    assert extended["extra_data"]["due_date_from"] == "the student's own (an extension)"
+    assert plain["score"] == 0, plain["output"][:500]
+    assert plain["output"].startswith(
+        "Submitted after the assignment's due date (2026-12-01T23:00:00-07:00)"), \
+        plain["output"][:500]
+    assert plain["extra_data"]["due_date_from"] == "the assignment's"

@@ -316,11 +316,19 @@ def test_every_command_the_readme_shows_from_download_to_gradebook_works(tmp_pat
 
 # -- late work on Gradescope ----------------------------------------------------------------
 
-def gradescope_root(tmp_path, created, due):
+def gradescope_root(tmp_path, created, due, *own):
+    """A Gradescope ROOT holding only submission_metadata.json: the assignment `due`, and a
+    user for each of `own` (that student's own due date, or None for an entry without dates,
+    as Gradescope's documentation shows a user); one such user when none is given."""
+    users = [{"email": f"s{n}@example.com", "id": n, "name": f"Student {n}"} for n in
+             range(max(len(own), 1))]
+    for user, date in zip(users, own):
+        if date:
+            user["assignment"] = {"release_date": None, "due_date": date, "late_due_date": None}
     write(tmp_path / "submission_metadata.json", json.dumps({
         "id": 1, "created_at": created, "assignment": {"due_date": due, "late_due_date": None,
                                                        "title": "Lab 10", "total_points": "27"},
-        "users": [{"email": "s@example.com", "id": 9, "name": "S"}]}))
+        "users": users}))
     return tmp_path
 
 
@@ -334,11 +342,39 @@ def test_gradescopes_submission_time_meets_the_declared_late_policy(tmp_path):
                               "2026-12-01T23:00:00.000000-07:00")
     charged = autograder.late(results, late, policy)
     assert charged["score"] == 0  # 2 of 10 points, two days begun late: 2 points off
-    assert charged["output"].startswith("Submitted after the due date") and "20% off" in \
-        charged["output"]
-    assert autograder.late(results, on_time, policy) == results
+    assert charged["output"].startswith("Submitted after the assignment's due date") and \
+        "20% off" in charged["output"]
+    assert autograder.late(results, on_time, policy) == dict(results, extra_data={
+        "due_date": "2026-12-01T23:00:00-07:00", "due_date_from": "the assignment's"})
     assert autograder.late(results, late, None) == results, "no policy: Gradescope's own"
     assert autograder.late(results, tmp_path / "nowhere", policy) == results
+
+
+def test_a_group_is_due_at_its_latest_members_date_and_the_output_names_whose(tmp_path):
+    results = {"score": 10.0, "tests": [{"score": 10, "max_score": 10}],
+               "output": "Visible tests: ..."}
+    policy = LatePolicy.parse("zero")
+    due, ext = "2026-12-01T23:00:00-07:00", "2026-12-05T23:00:00-07:00"
+    after = "2026-12-03T10:00:00-07:00"
+    # one partner with an extension, one with the assignment's date, one listed without dates
+    group = gradescope_root(tmp_path / "group", after, due, due, ext, None)
+    alone = gradescope_root(tmp_path / "alone", after, due, due)  # own date = the assignment's
+    earlier = gradescope_root(tmp_path / "earlier", "2026-12-01T20:00:00-07:00", due,
+                              "2026-12-01T12:00:00-07:00")
+
+    covered = autograder.late(results, group, policy)
+    charged = autograder.late(results, alone, policy)
+    own_earlier = autograder.late(results, earlier, policy)
+
+    assert covered["score"] == 10, covered["output"]
+    assert covered["output"].startswith("Submitted on time, by Student 1's due date, "
+                                        "2026-12-05T23:00:00-07:00, the latest in your group")
+    assert covered["extra_data"]["due_date_of"] == "Student 1"
+    assert charged["score"] == 0 and "due_date_of" not in charged["extra_data"]
+    assert own_earlier["score"] == 0, "a student's own date is theirs, earlier or later"
+    first = own_earlier["output"].splitlines()[0]
+    assert first.startswith("Submitted after your own due date, 2026-12-01T12:00:00-07:00 (the "
+                            "assignment's is 2026-12-01T23:00:00-07:00)"), first
 
 
 def test_a_released_autograder_carries_the_late_policy_to_run_autograder(tmp_path):
@@ -434,6 +470,38 @@ def test_a_gradescope_export_graded_by_a_real_batch_has_its_late_work_charged(tm
     assert (grace["late"], grace["lms"]) == ("yes", "gradescope")
     assert grace["submitted"].startswith("2026-12-03T09:15:00")
     assert grace["final_score"] == "0", "two days begun late at 50% a day, whatever she uploaded"
+
+
+def test_a_batch_of_gradescope_autograder_folders_charges_late_work_by_each_own_due_date(
+        tmp_path):
+    chosen = next(n for n, m in LISTED.items() if m["visibility"] == "visible" and m["points"])
+    worth = LISTED[chosen]["points"]
+    cls = tmp_path / "class"
+    after = "2026-12-03T10:00:00-05:00"
+    for name, own in (("ada", "2026-12-06T23:59:00-05:00"), ("bob", None)):
+        write(cls / name / "submission" / "harness.py", FINISHED)
+        gradescope_root(cls / name, after, "2026-12-01T23:59:00-05:00", own)
+    os.chmod(cls, 0o700)
+    out = tmp_path / "graded"
+    argv = [sys.executable, str(PROJECT / "lab" / "lab_check.py"), "--lesson", "10", "--batch",
+            str(cls), "--output", str(out), "--jobs", "2", "-k", chosen.removeprefix("test_"),
+            "--export", "csv", "--late-policy", "zero"]
+    ran = subprocess.run(argv, capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
+    rows = {r["submission"]: r for r in csv.DictReader(io.StringIO(
+        (out / "gradebook.csv").read_text()))}
+    # again with a class-wide --due before Ada's extension: hers still outlasts it
+    later = subprocess.run(argv + ["--resume", "--due", "2026-12-02T23:59:00-05:00"],
+                           capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    assert later.returncode == 0, later.stdout[-3000:] + later.stderr[-3000:]
+    again = {r["submission"]: r for r in csv.DictReader(io.StringIO(
+        (out / "gradebook.csv").read_text()))}
+
+    for table in (rows, again):
+        assert (table["ada"]["late"], table["ada"]["final_score"]) == ("no", f"{worth:g}")
+        assert "2026-12-06T23:59:00-05:00, Student 0's own (an extension)" in \
+            table["ada"]["note"], table["ada"]
+        assert (table["bob"]["late"], table["bob"]["final_score"]) == ("yes", "0")
 
 
 def test_a_checkpoints_class_is_found_by_its_doctor_file_and_graded_by_a_real_batch(tmp_path):

@@ -160,7 +160,10 @@ def test_readme_check_on_the_starter_fails_and_counts_what_submission_adds(editi
 
     assert checked.returncode == 1, f"expected the starter to fail; got {checked.returncode}:\n" \
                                     f"{checked.stdout[-2000:]}{checked.stderr[-2000:]}"
-    assert f"{len(HIDDEN)} more tests are graded when you submit" in checked.stdout
+    told = checked.stdout[checked.stdout.index("Not run here:"):]
+    assert told.startswith(f"Not run here: {len(HIDDEN)} more tests"), checked.stdout[-800:]
+    assert "on Gradescope" in told and "this command does not" in told, told
+    assert "neither does GitHub Classroom's check" in told, told
     assert "0 of 22 points" in checked.stdout
 
 

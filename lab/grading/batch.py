@@ -32,7 +32,9 @@ cleanly: the graders at work are stopped, their submissions left for later, and 
 how to go on. --resume then grades only what is not yet graded: a submission is skipped when the
 summary has its result under the same lesson and seed for the file's current sha256 (a file
 changed since is graded again, as is one the grader failed on). --only NAME... grades those
-submissions again, into the results and summary already there.
+submissions again, into the results and summary already there. Both refuse, naming what
+differs, a -k, test files, limits, seed (or seed mode) or --show-hidden other than the summary
+records: one summary is one grading.
 
 Seeds: one for the whole class (--seed N, or a new one the summary records), or, with
 --seed-per-student, one for each student derived from the class's seed and the folder's name;
@@ -227,6 +229,8 @@ def run(folder: str | os.PathLike[str], lesson: Lesson, out: str | os.PathLike[s
     if plan.seed is None and previous is not None and previous.get("seed") is not None:
         plan = replace(plan, seed=previous["seed"],
                        per_student=plan.per_student or previous.get("seed_mode") == "per-student")
+    if previous is not None:
+        _same_grading(previous, plan, out, "--only" if only else "--resume")
     plan = plan.with_class_seed()
     clashing = _clashes(found, lambda name: file_name(name))
     if clashing:
@@ -348,8 +352,47 @@ def _facts(lesson, fmt, plan):
     return {"lesson": lesson.number, "title": manifest.title(lesson), "version": VERSION,
             "lab_check": _package_version(), "format": fmt, "seed": plan.seed,
             "seed_mode": plan.seed_mode, "isolation": kind, "isolated": plan.isolated,
-            "show_hidden": plan.show_hidden,
+            "show_hidden": plan.show_hidden, "select": plan.select or None,
+            "tests": list(plan.tests),
             "time_limit": plan.limits.seconds, "memory_limit": plan.limits.memory_mb}
+
+
+def _said(value):
+    return shlex.quote(printable(str(value)))
+
+
+def _options(select, tests, seconds, memory, show_hidden, seed, seed_mode):
+    """{the summary's name for it: how a command line gives it} of each option of a grading
+    that shapes its rows."""
+    return {"select": f"-k {_said(select)}" if select else "no -k",
+            "tests": (f"the test files {' '.join(_said(t) for t in tests)}"
+                      if tests and isinstance(tests, (list, tuple)) else "the lesson's own tests"),
+            "time_limit": f"--time-limit {seconds:g}" if isinstance(seconds, (int, float))
+            else f"--time-limit {_said(seconds)}",
+            "memory_limit": f"--memory-limit {_said(memory)}",
+            "show_hidden": "--show-hidden" if show_hidden else "no --show-hidden",
+            "seed": f"--seed {_said(seed)}",
+            "seed_mode": ("--seed-per-student" if seed_mode == "per-student"
+                          else "one seed for the class")}
+
+
+def _same_grading(previous, plan, out, how):
+    """ValueError, in one line naming each difference, when `plan` would grade rows otherwise
+    than the batch whose summary is `previous` did: another -k, other test files, limits or
+    seed, or feedback with or without the hidden tests. A summary's rows and its facts describe
+    one grading; an option an older summary did not record is not compared."""
+    then = _options(*(previous.get(key) for key in ("select", "tests", "time_limit",
+                                                    "memory_limit", "show_hidden", "seed",
+                                                    "seed_mode")))
+    now = _options(plan.select, plan.tests, plan.limits.seconds, plan.limits.memory_mb,
+                   plan.show_hidden, plan.seed, plan.seed_mode)
+    differ = [key for key in then if key in previous and then[key] != now[key]]
+    if differ:
+        raise ValueError(
+            f"the batch in {out} was graded with {', '.join(then[k] for k in differ)}, and this "
+            f"{how} asks for {', '.join(now[k] for k in differ)}: its rows would not be graded "
+            f"alike. Go on with the batch's own options, or name a fresh output folder to grade "
+            "the class anew with these.")
 
 
 def _package_version():

@@ -25,10 +25,11 @@ what it had, and the batch says to grade it again.
 
 Late work. --due is the deadline, ISO 8601 (a time without an offset is UTC). A submission's
 time is the LMS's, from its file names (Blackboard's attempt time, read in --due's time zone)
-or from a Gradescope submission_metadata.json in its folder (created_at; its assignment's
-due_date when --due is not given). Canvas's and Moodle's file names carry no time, only Canvas's
-"late" mark: such a submission is late by an unknown time, charged one unit of the policy. The
-policy (--late-policy):
+or from a Gradescope submission_metadata.json in its folder (created_at). That file gives the
+due date when --due is not: the student's own (an extension) when it has one, else the
+assignment's; a student's own due date later than --due outlasts it, and the note says so.
+Canvas's and Moodle's file names carry no time, only Canvas's "late" mark: such a submission
+is late by an unknown time, charged one unit of the policy. The policy (--late-policy):
 
   none               late work is marked and not penalised (the default)
   zero               late work scores 0
@@ -141,6 +142,57 @@ def parse_due(text: str | None) -> datetime.datetime | None:
     return due if due.tzinfo else due.replace(tzinfo=datetime.timezone.utc)
 
 
+# Gradescope's submission_metadata.json carries the assignment's dates under "assignment" and,
+# in each entry of "users" (the students of the submission), that student's own dates under
+# its own "assignment": release_date, due_date, late_due_date. Those differ from the
+# assignment's where an extension was given. Gradescope's documentation of the file shows only
+# the assignment's dates and a user's email, id and name; the users' own dates are what the
+# files Gradescope writes hold (gradescope/autograder_samples issue 60 shows one).
+ASSIGNMENTS_DUE = "the assignment's"
+OWN_DUE = "the student's own (an extension)"
+
+
+def _when(text: object) -> datetime.datetime | None:
+    """An ISO 8601 time from a metadata file, aware (UTC when it gives no offset); None when
+    it is not one."""
+    if not isinstance(text, str):
+        return None
+    try:
+        when = datetime.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=datetime.timezone.utc)
+
+
+def gradescope_due(meta: dict[str, object]
+                   ) -> tuple[datetime.datetime | None, str, str]:
+    """(the due date that counts, where it came from, whose) for the submission a Gradescope
+    submission_metadata.json describes. A student's own due date (users[i].assignment.due_date)
+    is theirs; each student without one has the assignment's. On a group submission every
+    student's date counts and the latest is the group's: the submission is one and the same,
+    and a student's extension is never cut short by a partner who has none. Where it came
+    from is OWN_DUE when that date is not the assignment's, else ASSIGNMENTS_DUE; whose is the
+    name (or email) of the student it belongs to, "" for the assignment's. (None, "", "")
+    when the file names no due date at all."""
+    assignment = meta.get("assignment")
+    top = _when(assignment.get("due_date")) if isinstance(assignment, dict) else None
+    users = meta.get("users")
+    dates: list[tuple[datetime.datetime, str]] = []
+    for user in users if isinstance(users, list) else ():
+        if not isinstance(user, dict):
+            continue
+        own = user.get("assignment")
+        when = _when(own.get("due_date")) if isinstance(own, dict) else None
+        if when is not None and when != top:
+            dates.append((when, str(user.get("name") or user.get("email") or "")))
+        elif top is not None:
+            dates.append((top, ""))
+    if not dates:
+        return top, ASSIGNMENTS_DUE if top else "", ""
+    due, whose = max(dates, key=lambda date: date[0])
+    return due, (OWN_DUE if due != top else ASSIGNMENTS_DUE), whose if due != top else ""
+
+
 # -- the export -----------------------------------------------------------------------------
 
 def check(args: argparse.Namespace
@@ -231,10 +283,15 @@ def _row(entry, one, roster, policy, due, points):
     elif one is not None:
         person = one.roster
     submitted = one.submitted if one else None
-    gradescope_due = None
+    gradescope_due, source, whose = None, "", ""
     if one is not None and one.harness is not None:
-        submitted, gradescope_due = _gradescope_times(one, submitted)
+        submitted, (gradescope_due, source, whose) = _gradescope_times(one, submitted)
     deadline = due or gradescope_due
+    extended = ""
+    if source == OWN_DUE and gradescope_due and (due is None or gradescope_due > due):
+        deadline = gradescope_due  # a student's extension outlasts the class's --due
+        extended = (f"due {gradescope_due.isoformat()}, {whose or 'the student'}'s own "
+                    "(an extension)")
     late_by = submitted - deadline if (submitted and deadline) else None
     marked = bool(one and one.late)
     if late_by is not None and late_by <= datetime.timedelta(0):
@@ -246,7 +303,7 @@ def _row(entry, one, roster, policy, due, points):
     penalty, why = (policy.charge(max_score, late_by, marked) if is_late else (0.0, ""))
     nobody = one is not None and not one.lms and one.problem == finder.unplaced(one.sources[0])
     final = "" if failed or nobody else f"{max(score - penalty, 0):g}"
-    note = "; ".join(s for s in (why, one.problem if one else "",
+    note = "; ".join(s for s in (extended, why, one.problem if one else "",
                                  "the grader failed: no grade exported" if failed else "") if s)
     lms_id = one.student_id if one else ""
     return {
@@ -266,25 +323,28 @@ def _row(entry, one, roster, policy, due, points):
 
 
 def _gradescope_times(one, submitted):
-    """(the submission's time, the due date) from a Gradescope submission_metadata.json, when
-    the LMS's download gave no time and the student's folder is laid out as Gradescope's
-    autograder is given one submission (FOLDER/submission_metadata.json beside FOLDER/submission/,
-    the file graded inside the latter); else (`submitted`, None). Never from a file among the
-    student's own: one the student uploaded would set their own time and due date."""
+    """(the submission's time, gradescope_due's (due date, where from, whose)) from a Gradescope
+    submission_metadata.json, when the LMS's download gave no time and the student's folder is
+    laid out as Gradescope's autograder is given one submission (FOLDER/submission_metadata.json
+    beside FOLDER/submission/, the file graded inside the latter); else (`submitted`,
+    (None, "", "")). Never from a file among the student's own: one the student uploaded would
+    set their own time and due date."""
     folder = pathlib.Path(one.folder)
     uploaded = folder / "submission"
+    nothing = (None, "", "")
     if submitted is None and pathlib.Path(one.harness).is_relative_to(uploaded) \
             and uploaded.is_dir() and not uploaded.is_symlink():
         path = folder / "submission_metadata.json"
         if path.is_file() and not path.is_symlink():
             try:
                 meta = json.loads(path.read_text(encoding="utf-8")[:1_000_000])
-                created = datetime.datetime.fromisoformat(meta["created_at"])
-                due = meta.get("assignment", {}).get("due_date")
-                return created, datetime.datetime.fromisoformat(due) if due else None
+                created = _when(meta.get("created_at")) if isinstance(meta, dict) else None
+                if created is None:
+                    return submitted, nothing
+                return created, gradescope_due(meta)
             except (ValueError, KeyError, TypeError, AttributeError):
-                return submitted, None
-    return submitted, None
+                return submitted, nothing
+    return submitted, nothing
 
 
 def _write(path, columns, rows):

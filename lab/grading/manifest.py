@@ -84,12 +84,19 @@ def problems(lesson: Lesson) -> list[str]:
 
 
 def on_submission(lesson: Lesson) -> str:
-    """In a student's copy, the line under a text report saying how many more tests (and
-    points) are graded on submission, from the manifest's [submission]; "" when none are."""
+    """In a student's copy, the lines under a text report saying how many more tests (and
+    points) this command did not run, from the manifest's [submission]; "" when none are. They
+    say who runs them, true of every platform the course ships to: Gradescope's autograder and
+    a teacher's --batch run them; neither lab-check in the copy nor GitHub Classroom's check
+    (which grades the visible tests in the student's own repository) does."""
     later = read(lesson).get("submission", {})
     count = later.get("hidden_tests", 0)
     if not count:
         return ""
     points = later.get("hidden_points", 0)
-    return (f"{count} more test{'s are' if count != 1 else ' is'} graded when you submit "
-            f"({points:g} point{'s' if points != 1 else ''}), on cases you have not seen.\n")
+    them = "them" if count != 1 else "it"
+    return (f"Not run here: {count} more test{'s' if count != 1 else ''} "
+            f"({points:g} point{'s' if points != 1 else ''}), on cases you have not seen.\n"
+            "Where your course grades what you hand in (on Gradescope, or on your teacher's "
+            f"machine),\nits grader runs {them}; this command does not, and neither does GitHub "
+            "Classroom's check.\n")

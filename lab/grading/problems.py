@@ -19,6 +19,10 @@ if TYPE_CHECKING:
 
 STACK_LINE = re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+) in (?P<function>.+)$')
 THREAD_LINE = re.compile(r"^(Current thread|Thread) 0x(?P<ident>[0-9a-f]+)")
+# Characters kept of each fact the student's process reports (an exception's type, message and
+# line, a function's name in a stack dump): the sandbox's own code clips them too, but the
+# student's code shares its process and can send them at any length.
+FACT = 500
 
 
 class StudentProblem(Exception):
@@ -86,6 +90,7 @@ def where(line: int | None, function: str | None, source: str | None,
 
 def raised(facts: Mapping[str, Any], doing: str, limits: Limits) -> StudentRaised:
     """The exception the child reported, as a sentence about the student's code."""
+    facts = {key: _clip(value) for key, value in facts.items()}
     at = where(facts["line"], facts["function"], facts["source"])
     kind = facts["type"]
     if kind == "SystemExit":
@@ -155,11 +160,20 @@ def timed_out(seconds: float, doing: str, stacks: str, student_file: str,
             line = int(frame["line"])
             source = linecache.getline(source_file, line).strip() if source_file else ""
             return StudentTimeout(
-                f"timed out after {seconds:g} s in `{frame['function']}` (harness.py, line {line}"
+                f"timed out after {seconds:g} s in `{_clip(frame['function'])}` (harness.py, "
+                f"line {line}"
                 f"{': ' + source if source else ''}). A loop that never ends? Each test may "
                 "take that long at most (lab_check --time-limit).")
     return StudentTimeout(f"timed out after {seconds:g} s while {doing}. A loop that never "
                           "ends? Each test may take that long at most (lab_check --time-limit).")
+
+
+def _clip(value: Any) -> Any:
+    """A fact of the student's process, text of it cut to FACT characters (a number kept)."""
+    if value is None or type(value) in (int, bool):
+        return value
+    text = str(value)
+    return text if len(text) <= FACT else text[:FACT] + " [...]"
 
 
 def _main_thread_first(stacks, main_thread):

@@ -25,9 +25,11 @@ Gradescope shows the run as failed (to be fixed and regraded), not as a score. E
 whenever results.json was written: a low score is not a failure of the grader; 2 no such lesson.
 
 With --late-policy (baked in by `lab-check --release N --gradescope FILE.zip --late-policy
-10%/day`), a submission that Gradescope's submission_metadata.json dates after the assignment's
-due date loses what the policy says (lab.grading.gradebook.LatePolicy): the overall score is
-lowered and the output's first line says by how much and why.
+10%/day`), a submission that Gradescope's submission_metadata.json dates after its due date
+loses what the policy says (lab.grading.gradebook.LatePolicy): the overall score is lowered
+and the output's first line says by how much and why, naming the due date. That date is the
+student's own when the metadata's entry for the student gives one (an extension), else the
+assignment's; results.json's extra_data says which was used.
 """
 
 import argparse
@@ -62,28 +64,58 @@ class GraderFailed(Exception):
 
 
 def late(results, root, policy):
-    """`results` (Gradescope's dict) with the declared late `policy` applied, when Gradescope's
-    ROOT/submission_metadata.json says the submission came after its due date: the overall
-    score less the penalty, and a line saying so first in the output. Unchanged when there is
-    no policy, no metadata, or the submission was on time."""
+    """`results` (Gradescope's dict) with the declared late `policy` applied by Gradescope's
+    ROOT/submission_metadata.json: the due date is the student's own when the metadata gives
+    one (an extension; on a group submission the latest of the group's, see
+    lab.grading.gradebook.gradescope_due), else the assignment's. extra_data records which
+    (due_date, due_date_from). A submission after it loses the penalty from the overall score,
+    and the output's first line says so and names the date; one on time by an extension is told
+    so in that line. Unchanged when there is no policy, or no metadata with a due date."""
     if policy is None:
         return results
     try:
         meta = json.loads((pathlib.Path(root) / "submission_metadata.json").read_text())
         submitted = datetime.datetime.fromisoformat(meta["created_at"])
-        due = datetime.datetime.fromisoformat(meta["assignment"]["due_date"])
-    except (OSError, ValueError, KeyError, TypeError):
+        due, source, whose = gradebook.gradescope_due(meta)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return results
+    if due is None:
+        return results
+    if submitted.tzinfo is None:
+        submitted = submitted.replace(tzinfo=datetime.timezone.utc)
+    users = meta.get("users")
+    group = isinstance(users, list) and len(users) > 1
+    extra = dict(results.get("extra_data") or {}, due_date=due.isoformat(),
+                 due_date_from=source)
+    if whose:
+        extra["due_date_of"] = whose
+    results = dict(results, extra_data=extra)
+    if source == gradebook.OWN_DUE:
+        which = (f"{whose or 'a partner'}'s due date, {due.isoformat()}, the latest in your "
+                 f"group" if group else f"your own due date, {due.isoformat()}")
+        assignments = _assignment_due(meta)
+        which += (f" ({'an extension: ' if assignments is None or due > assignments else ''}"
+                  f"the assignment's is {assignments.isoformat() if assignments else 'not set'})")
+    else:
+        which = f"the assignment's due date ({due.isoformat()})"
     if submitted <= due:
-        return results
+        if source != gradebook.OWN_DUE:
+            return results
+        return dict(results, output=f"Submitted on time, by {which}.\n\n"
+                                    f"{results.get('output', '')}")
     tests = results.get("tests", [])
     score = results.get("score", sum(t.get("score", 0) for t in tests))
     worth = sum(t.get("max_score", 0) for t in tests)
     off, why = policy.charge(worth, submitted - due, False)
     final = max(score - off, 0)
     return dict(results, score=final, output=(
-        f"Submitted after the due date ({due.isoformat()}): {why}: {final:g} of {worth:g} "
-        f"points.\n\n{results.get('output', '')}"))
+        f"Submitted after {which}: {why}: {final:g} of {worth:g} points.\n\n"
+        f"{results.get('output', '')}"))
+
+
+def _assignment_due(meta):
+    """The assignment's own due date in the metadata `meta`, or None."""
+    return gradebook.gradescope_due({"assignment": meta.get("assignment")})[0]
 
 
 def run(lesson, root, show_hidden=False, late_policy=None):

@@ -102,7 +102,8 @@ cd "$SOURCE" && exec """ + module_run.shell("lab.release.autograder") + """ --le
 def build(lesson, zip_path, show_hidden=False, late_policy=None):
     """Write the autograder zip of `lesson` to `zip_path`; returns its path. `show_hidden`:
     the overall output every student sees names and counts the hidden tests too; `late_policy`
-    (a LatePolicy spec, or None): what a late submission loses."""
+    (a LatePolicy spec, or None): what a submission loses when it comes after its due date,
+    the student's own (an extension) where Gradescope's metadata gives one (autograder.late)."""
     zip_path = pathlib.Path(zip_path)
     with tempfile.TemporaryDirectory(prefix="lab-release-gradescope-") as scratch:
         folder = pathlib.Path(scratch)

@@ -55,7 +55,8 @@ def visible_manifest(manifest, hidden):
                            "hidden_points": sum(tests[n].get("points", 1) for n in hidden)}
     shown["tests"] = {n: meta for n, meta in tests.items() if n not in hidden}
     head = ("# How the graded tests of this copy count: each test's points, visibility and the\n"
-            "# gap it grades. [submission] says how many more are graded when you submit.\n\n")
+            "# gap it grades. [submission] counts the hidden tests, which are not in this copy:\n"
+            "# the grader runs them where your course grades what you hand in.\n\n")
     return head + _toml(shown)
 
 
