@@ -231,7 +231,10 @@ def _read(worker, fd, deadline):
                 try:
                     frame = frame or buffer.next_frame()
                 except protocol.Garbled:
+                    # a worker that sent what is not a frame may be blocked writing the rest
+                    # of it: waiting for it to end would wait until the ceiling
                     frame = None
+                    worker.kill()
                     break
     try:
         return frame, worker.wait(timeout=max(0.1, deadline - time.monotonic()))

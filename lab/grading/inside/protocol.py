@@ -94,7 +94,14 @@ def report(tests: Iterable[ReportedTest], seconds: float, layers: Iterable[str])
     return Report(tests=list(tests), seconds=seconds, layers=list(layers))
 
 
+PROBLEM = 20_000  # characters of a Problem's sentence: it may quote the student's own values,
+                 # and JSON writes a character in up to twelve bytes, well within LARGEST
+
+
 def problem(sentence: str) -> Problem:
+    sentence = str(sentence)
+    if len(sentence) > PROBLEM:
+        sentence = sentence[:PROBLEM] + f" [... {len(sentence) - PROBLEM} more]"
     return Problem(problem=sentence)
 
 
