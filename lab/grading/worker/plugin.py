@@ -12,6 +12,7 @@ written, at the end, to the pipe, each under its test's name.
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import os
 import pathlib
@@ -76,6 +77,12 @@ class Grading:
             SHRINKING * self.job.limits.seconds)  # type: ignore[assignment]
         self.outcomes = Outcomes(self.results_fd, self.zygote, self.keep_open)
         config.pluginmanager.register(self.outcomes, "lab-outcomes")
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """What pytest, hypothesis, the lab and the tests have loaded by now lives as long as
+        the grading (as the worker, when kept): moved out of the collector's way, so that a
+        collection during the tests walks what they made, not all of that again."""
+        gc.freeze()
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> bool | None:
