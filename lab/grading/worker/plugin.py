@@ -78,6 +78,17 @@ class Grading:
         self.outcomes = Outcomes(self.results_fd, self.zygote, self.keep_open)
         config.pluginmanager.register(self.outcomes, "lab-outcomes")
 
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config: pytest.Config,
+                                      items: list[pytest.Item]) -> None:
+        """This worker's share of the tests (Job.share), after -k has chosen among them: every
+        parts-th, from the part-th, so that workers side by side each run some of each kind."""
+        part, parts = self.job.share
+        if parts > 1:
+            config.hook.pytest_deselected(items=[item for i, item in enumerate(items)
+                                                 if i % parts != part])
+            items[:] = items[part::parts]
+
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         """What pytest, hypothesis, the lab and the tests have loaded by now lives as long as
         the grading (as the worker, when kept): moved out of the collector's way, so that a
@@ -108,7 +119,8 @@ class Grading:
             job = self.following()
             if job is None:
                 return True  # no more Jobs
-            if (job.tests, job.select) != (self.job.tests, self.job.select):
+            if (job.tests, job.select, job.share) != (self.job.tests, self.job.select,
+                                                      self.job.share):
                 self.declined = job  # other tests: a session of its own
                 return True
             self.job, self.outcomes.due = job, True
