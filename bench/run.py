@@ -252,34 +252,44 @@ FLOOR_SESSION = re.compile(r" in (\d+(?:\.\d+)?)s")  # pytest's last line: "20 p
 
 
 def measure_watch(runs):
-    """A --watch re-grade from its warm worker (lab.grading.supervise.Warm: pytest and the
+    """A --watch re-grade from its warm workers (lab.grading.supervise.Warm: pytest and the
     plugin imported, the sandbox's zygote kept; the file rewritten as a save would), timed in
     this process from the save's grading call to its Grade (the watcher's debounce is left
     out), against the floor's test time: what pytest itself says its session took in the
-    floor's process (collection and the tests, no start-up). In turns, after one of each."""
+    floor's process (collection and the tests, no start-up). Each save is graded twice, as
+    lab-check --watch grades it (its tests shared among workers side by side where the
+    sandbox and the cores allow: supervise.workers_for) and by one worker alone, and the floor
+    runs it with the same seed, so that all three run the same examples. In turns, after one
+    of each."""
     from lab.grading.grade import grade
-    from lab.grading.supervise import Warm
+    from lab.grading.supervise import Warm, workers_for
 
     floor = [sys.executable, "-m", "pytest", str(LESSON.tests), "-p", "bench.inprocess",
              "-p", "hypothesis.extra.pytestplugin", "-p", "no:cacheprovider", "-q",
              "-c", os.devnull, "--rootdir", tempfile.gettempdir(),
              "--harness", str(LESSON.finished)]
-    say(f"--watch's re-grade from a warm worker, {runs} runs beside the floor's test time")
-    seen = {"watch": [], "floor": []}
-    with tempfile.TemporaryDirectory(prefix="bench-watch-") as scratch, Warm() as warm:
+    say(f"--watch's re-grade from warm workers, {runs} runs beside the floor's test time")
+    seen = {"watch": [], "alone": [], "floor": []}
+    with tempfile.TemporaryDirectory(prefix="bench-watch-") as scratch, \
+            Warm() as warm, Warm(workers=1) as alone:
         harness = pathlib.Path(scratch, "harness.py")
         for count in range(runs + 1):
             harness.write_text(LESSON.finished.read_text() + f"\n# save {count}\n")
-            began = time.perf_counter()
-            graded = grade(harness, LESSON, warm=warm)
-            took = time.perf_counter() - began
-            if graded.problem or graded.score != graded.max_score:
-                raise RuntimeError(f"the warm re-grade did not pass: {graded.problem}")
-            printed = run_printing(floor)
-            if count:  # the first of each fills caches and starts the worker: not counted
-                seen["watch"].append(took)
+            seed = 1 + count
+            for kept, key in ((warm, "watch"), (alone, "alone")):
+                began = time.perf_counter()
+                graded = grade(harness, LESSON, warm=kept, seed=seed)
+                took = time.perf_counter() - began
+                if graded.problem or graded.score != graded.max_score:
+                    raise RuntimeError(f"the warm re-grade did not pass: {graded.problem}")
+                if count:  # the first of each fills caches and starts the workers: not counted
+                    seen[key].append(took)
+            printed = run_printing([*floor, "--hypothesis-seed", str(seed)])
+            if count:
                 seen["floor"].append(float(FLOOR_SESSION.findall(printed)[-1]))
-    return {"seconds": median(seen["watch"]), "floor_tests": median(seen["floor"])}
+        workers = len(warm.pids())
+    return {"seconds": median(seen["watch"]), "alone": median(seen["alone"]),
+            "workers": workers, "floor_tests": median(seen["floor"])}
 
 
 def run_printing(command):
@@ -610,22 +620,30 @@ def lab_check_rows(lab_check, runs):
 
 def watch_rows(watch, runs):
     ratio = watch["seconds"] / watch["floor_tests"]
-    table = [(f"--watch re-grade from its warm worker (median of {runs} saves)",
+    alone = watch.get("alone", watch["seconds"])
+    workers = watch.get("workers", 1)
+    shared = f"{workers} workers side by side" if workers > 1 else "its one worker"
+    table = [(f"--watch re-grade from warm workers, as lab-check --watch runs it here: "
+              f"{shared} (median of {runs} saves)",
               seconds(watch["seconds"]),
-              f"the floor's test time (pytest's session): {seconds(watch['floor_tests'])}",
+              f"the floor's test time (pytest's session, the same seed): "
+              f"{seconds(watch['floor_tests'])}",
               times(ratio), f"≤ {WATCH_TARGET:g}×", verdict(ratio, "<=", WATCH_TARGET))]
     if missed(table):
         table.append(note(
             "--watch: what a re-grade no longer pays is Python, pytest, the plugin, the "
             "collection and the sandbox starting; each test's process is forked, by the "
-            "request that clears the last test's, while the grader reports that test. What "
-            "it still pays, for its guarantees: a clean process a test and one more for the "
-            "import check (a fork, its limits and Landlock, the import, and its killing and "
-            "the clearing of its folders after it: about 10 ms of CPU each, on the other core "
-            "when it is free), and a round trip across the sandbox's boundary for every "
-            "request, answer and callback of a test (about 1,500 a grading of lesson 10), "
-            "each judged as JSON on the grader's side; on a loaded machine those wait for a "
-            "core too."))
+            "request that clears the last test's, while the grader reports that test. What a "
+            "worker still pays, for its guarantees: a clean process a test and one more for "
+            "the import check (a fork, its limits, Landlock, the import, and its killing and "
+            "the clearing of its folders after it: about 6 ms each), and a round trip across "
+            "the sandbox's boundary for every request, answer and callback of a test (about "
+            "1,500 a grading of lesson 10), each judged as JSON on the grader's side. Where "
+            "the sandbox has no namespaces of its own, or the machine one core, one worker "
+            "runs every test."))
+    table.append((f"--watch re-grade from one warm worker alone (median of {runs} saves)",
+                  seconds(alone), "the same floor", times(alone / watch["floor_tests"]),
+                  "", ""))
     return table
 
 

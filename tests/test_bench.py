@@ -29,7 +29,7 @@ def figures(lab_check_seconds=0.4, two_jobs_seconds=10.0, repair_1m=0.3):
     return {"lab_check": {"seconds": lab_check_seconds, "bare": 0.3, "described": 0.5,
                           "process_mb": 45.0, "tree_mb": 84.0, "bare_mb": 28.0, "tests": 20,
                           "tests_seconds": 0.3, "properties": 5, "properties_seconds": 0.2},
-            "watch": {"seconds": 0.5, "floor_tests": 0.45},
+            "watch": {"seconds": 0.5, "alone": 0.6, "workers": 2, "floor_tests": 0.45},
             "batch": {"copies": 40, 1: run(18.0), 2: run(two_jobs_seconds, cpu=19.0)},
             "notebook": {"imports": 0.1, "kernel_start": 0.6, "cells": 0.4, "seconds": 1.3},
             "repair": repair}

@@ -809,10 +809,52 @@ def test_a_kept_worker_grades_each_round_on_the_file_as_it_is_then():
             harness.write_text(BASES[base].read_text())
             graded = grade(harness, lesson, select="orphan", seed=SEED, warm=warm)
             scores.append(graded.score)
-            workers.add(warm._worker.pid)
+            workers.add(tuple(warm.pids()))
 
     assert scores[0] == scores[2] > scores[1] == 0, scores
-    assert len(workers) == 1, f"each round started a worker of its own: {workers}"
+    assert len(workers) == 1, f"each round started workers of its own: {workers}"
+
+
+def test_kept_workers_side_by_side_grade_as_one_worker_does():
+    """Where the sandbox has namespaces of its own and the machine two cores, --watch shares
+    the tests between two kept workers: every test is run once, by one of them, and each
+    outcome is what a grading of its own gives, for the finished file and the starter."""
+    from lab.grading import isolation
+    from lab.grading.grade import grade
+    from lab.grading.supervise import Warm
+
+    if isolation.detect() != "bubblewrap" or len(os.sched_getaffinity(0)) < 2:
+        pytest.fail("this machine should give bubblewrap and two cores (the suite needs both)")
+    lesson = lessons_10()
+    with tempfile.TemporaryDirectory() as folder, Warm() as warm:
+        harness = pathlib.Path(folder, "harness.py")
+        for base in ("finished", "starter"):
+            harness.write_text(BASES[base].read_text())
+            kept = grade(harness, lesson, seed=SEED, warm=warm)
+            alone = grade(harness, lesson, seed=SEED)
+            assert len(warm.pids()) == 2, warm.pids()
+            assert [(t.test, t.outcome) for t in kept.tests] == \
+                [(t.test, t.outcome) for t in alone.tests], base
+            assert len({t.test for t in kept.tests}) == len(kept.tests) == len(alone.tests)
+            assert kept.layers == alone.layers
+
+
+def test_the_frames_of_workers_side_by_side_are_made_one_in_the_order_collected():
+    """merged: the first Problem wins (each worker checked the same import); else the shares,
+    every other test each, are put back in turn, with the longer time and only the walls both
+    sandboxes had."""
+    from lab.grading.supervise import merged
+
+    def test(name):
+        return {"test": name, "outcome": "passed"}
+
+    first = {"tests": [test("a"), test("c"), test("e")], "seconds": 1.5, "layers": ["x", "y"]}
+    second = {"tests": [test("b"), test("d")], "seconds": 2.5, "layers": ["y"]}
+    one = merged([first, second])
+    assert [t["test"] for t in one["tests"]] == ["a", "b", "c", "d", "e"]
+    assert (one["seconds"], one["layers"]) == (2.5, ["y"])
+    assert merged([first, {"problem": "no import"}]) == {"problem": "no import"}
+    assert merged([first]) is first
 
 
 def lessons_10():

@@ -18,6 +18,8 @@ worker was killed, an error when it ran past its ceiling.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import os
 import selectors
 import signal
@@ -100,19 +102,25 @@ def _ended(frame, status, ceiling, lesson):
 
 
 class Warm:
-    """A worker kept between gradings of one file (lab-check --watch): pytest and the plugin
-    imported, the sandbox's zygote started and kept (it runs none of the student's code
+    """Workers kept between gradings of one file (lab-check --watch): pytest and the plugin
+    imported, each worker's sandbox zygote started and kept (it runs none of the student's code
     itself: each test's process is forked from it clean, as within one grading). Its folders
     are its own for as long as it lives; the snapshot is rewritten in place for each grading,
-    so the sandbox that reads it stays the same. A Job it cannot take (another isolation,
-    other limits) or a worker that died starts a new one. Use it in a with block."""
+    so the sandboxes that read it stay the same. A Job it cannot take (another isolation,
+    other limits) or a worker that died starts anew. Use it in a with block.
 
-    def __init__(self) -> None:
+    Where each sandbox has namespaces of its own (bubblewrap: its own /tmp, processes, network
+    and System V objects) and the machine has the cores, the tests are shared among
+    `workers_for(job)` workers side by side, each with its own sandbox, and their frames are
+    made one: the same tests, each in a clean process, the same seed, in less time.
+    `workers`: that many, whatever the Job (bench/run.py measures one alone)."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers
         self.private: str | None = None
         self.public: str | None = None
         self._folders: list[tidy.GraderFolder] = []
-        self._worker: subprocess.Popen[bytes] | None = None
-        self._results: int | None = None
+        self._workers: list[tuple[subprocess.Popen[bytes], int]] = []  # (worker, results fd)
         self._key: tuple[object, ...] | None = None
 
     def __enter__(self) -> Warm:
@@ -128,45 +136,83 @@ class Warm:
         return False
 
     def run(self, job: Job, lesson: Lesson) -> dict[str, Any] | Outcome:
-        """As `run`, from the kept worker: its frame (a dict), or an Outcome."""
-        key = (job.isolation, job.limits, job.snapshot, job.public)
-        if self._worker is None or self._worker.poll() is not None or key != self._key:
+        """As `run`, from the kept workers: their frames made one (a dict), or an Outcome."""
+        parts = self.workers or workers_for(job)
+        key = (job.isolation, job.limits, job.snapshot, job.public, parts)
+        if (key != self._key or len(self._workers) != parts
+                or any(worker.poll() is not None for worker, _ in self._workers)):
             self._stop()
-            results_r, results_w = os.pipe()
-            self._worker = _start(self.private, results_w, serve=True)
-            os.close(results_w)
-            self._results, self._key = results_r, key
+            for _ in range(parts):
+                results_r, results_w = os.pipe()
+                self._workers.append((_start(self.private, results_w, serve=True), results_r))
+                os.close(results_w)
+            self._key = key
         ceiling = ceiling_for(lesson, job.limits)
         try:
-            try:
-                protocol.write_frame(self._worker.stdin.fileno(),  # type: ignore[union-attr]
-                                     {"job": job.to_dict()})
-            except OSError:
-                pass  # it died: reading says how
-            frame = _read_one(self._results, time.monotonic() + ceiling, self._worker)
+            for part, (worker, _) in enumerate(self._workers):
+                shared = dataclasses.replace(job, share=[part, parts])
+                try:
+                    protocol.write_frame(worker.stdin.fileno(),  # type: ignore[union-attr]
+                                         {"job": shared.to_dict()})
+                except OSError:
+                    pass  # it died: reading says how
+            deadline = time.monotonic() + ceiling
+            frames = [_read_one(fd, deadline, worker) for worker, fd in self._workers]
         except BaseException:
             self._stop()
             raise
-        if frame is None:  # dead or past its ceiling: its status says which; a new one next
-            status = self._worker.poll()
-            self._stop()
-            return _ended(None, status, ceiling, lesson)
-        return frame
+        for (worker, _), frame in zip(self._workers, frames):
+            if frame is None:  # dead or past its ceiling: its status says which; anew next
+                status = worker.poll()
+                self._stop()
+                return _ended(None, status, ceiling, lesson)
+        return merged(frames)
+
+    def pids(self) -> list[int]:
+        """The kept workers' process ids (one a share of the tests)."""
+        return [worker.pid for worker, _ in self._workers]
 
     def _stop(self):
-        if self._worker is not None:
+        for worker, _ in self._workers:
             try:
-                self._worker.stdin.close()  # type: ignore[union-attr]  # no more Jobs: it ends
+                worker.stdin.close()  # type: ignore[union-attr]  # no more Jobs: it ends
             except OSError:
                 pass
+        for worker, results in self._workers:
             try:
-                self._worker.wait(timeout=STOP_GRACE)
+                worker.wait(timeout=STOP_GRACE)
             except subprocess.TimeoutExpired:
-                stop(self._worker)
-            self._worker = None
-        if self._results is not None:
-            os.close(self._results)
-            self._results = None
+                stop(worker)
+            os.close(results)
+        self._workers = []
+
+
+def workers_for(job: Job) -> int:
+    """How many kept workers share a Job's tests: two where each sandbox has namespaces of its
+    own (no test sees another's /tmp, processes or network) and the machine has two cores to
+    run them on; else one."""
+    if job.isolation != "bubblewrap":
+        return 1
+    return 2 if len(os.sched_getaffinity(0)) >= 2 else 1
+
+
+def merged(frames: list[dict[str, Any]]) -> dict[str, Any]:
+    """The frames of workers that shared one Job's tests (every parts-th each) as one: the
+    first Problem, if any (each checked the same import); else every test, back in the order
+    they were collected, the longest time, and the walls every sandbox had."""
+    if len(frames) == 1:
+        return frames[0]
+    for frame in frames:
+        if "problem" in frame:
+            return frame
+    shares = [frame.get("tests") if type(frame.get("tests")) is list else [] for frame in frames]
+    tests = [test for row in itertools.zip_longest(*shares) for test in row if test is not None]
+    seconds = max((frame.get("seconds") for frame in frames
+                   if type(frame.get("seconds")) in (int, float)), default=0.0)
+    walls = [protocol.layers_of(frame) for frame in frames]
+    # a wall counts when every sandbox had it (they are made alike: they always do)
+    layers = [layer for layer in walls[0] if all(layer in other for other in walls[1:])]
+    return dict(protocol.report(tests, seconds, layers))
 
 
 def _read_one(fd, deadline, worker):
@@ -231,7 +277,10 @@ def _read(worker, fd, deadline):
                 try:
                     frame = frame or buffer.next_frame()
                 except protocol.Garbled:
+                    # a worker that sent what is not a frame may be blocked writing the rest
+                    # of it: waiting for it to end would wait until the ceiling
                     frame = None
+                    worker.kill()
                     break
     try:
         return frame, worker.wait(timeout=max(0.1, deadline - time.monotonic()))

@@ -1,10 +1,10 @@
 """Landlock: confine the calling process, and all it starts, to a few folders.
 
 Landlock is a Linux security module an unprivileged process can use on itself (5.13 and
-later), with no namespace and no root: after `confine(readable, writable)` the process can read
-only beneath `readable`, write only beneath `writable`, open no TCP connection (ABI 4), and
-signal or reach by abstract socket no process outside its own domain (ABI 6). It cannot be
-undone, and every child inherits it. That is what makes the `uid` and `none` kinds of
+later), with no namespace and no root: once a `Ruleset(readable, writable)` is put in force
+(`restrict`), the process can read only beneath `readable`, write only beneath `writable`, open
+no TCP connection (ABI 4), and signal or reach by abstract socket no process outside its own
+domain (ABI 6). It cannot be undone, and every child inherits it. That is what makes the `uid` and `none` kinds of
 isolation (isolation.py) hold the answers out of reach where bubblewrap cannot run, and it is
 one more wall inside bubblewrap.
 
@@ -82,32 +82,51 @@ def _handled(version):
     return fs
 
 
-def confine(readable: Iterable[str], writable: Iterable[str], devices: Iterable[str] = ()) -> int:
-    """Restrict this process for good: read and run beneath `readable`, do anything beneath
-    `writable`, read and write the device files `devices` (/dev/null); no TCP; no signal or
-    abstract socket out of the domain. Paths that do not exist are left out. Returns the ABI
-    version in force; Unavailable when the kernel has no Landlock or will not apply it (the
-    caller decides whether to go on without it). Needs PR_SET_NO_NEW_PRIVS set already."""
-    libc, version = _libc(), abi()
-    if libc is None or version < 1:
-        raise Unavailable("this kernel offers no Landlock")
-    fs = _handled(version)
-    attr = _Ruleset(fs, NET_BIND_TCP | NET_CONNECT_TCP if version >= 4 else 0,
-                    SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL if version >= 6 else 0)
-    size = 8 if version < 4 else 16 if version < 6 else 24
-    ruleset = libc.syscall(CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size),
-                           ctypes.c_uint32(0))
-    if ruleset < 0:
-        raise Unavailable(f"landlock_create_ruleset: {os.strerror(ctypes.get_errno())}")
-    try:
-        for paths, rights in ((readable, READ), (writable, fs), (devices, READ_FILE | WRITE_FILE)):
-            for path in paths:
-                _allow(libc, ruleset, path, rights & fs)
-        if libc.syscall(RESTRICT_SELF, ctypes.c_int(ruleset), ctypes.c_uint32(0)) != 0:
-            raise Unavailable(f"landlock_restrict_self: {os.strerror(ctypes.get_errno())}")
-    finally:
-        os.close(ruleset)
-    return version
+class Ruleset:
+    """The rules, built (each path opened and added) but not yet in force: read and run beneath
+    `readable`, do anything beneath `writable`, read and write the device files `devices`
+    (/dev/null); no TCP; no signal or abstract socket out of the domain. Paths that do not
+    exist are left out. Built once in a process that forks many times (the zygote), so that
+    each child puts them in force with one system call. Unavailable when the kernel has no
+    Landlock or will not apply it (the caller decides whether to go on without it)."""
+
+    def __init__(self, readable: Iterable[str], writable: Iterable[str],
+                 devices: Iterable[str] = ()) -> None:
+        libc, version = _libc(), abi()
+        if libc is None or version < 1:
+            raise Unavailable("this kernel offers no Landlock")
+        fs = _handled(version)
+        attr = _Ruleset(fs, NET_BIND_TCP | NET_CONNECT_TCP if version >= 4 else 0,
+                        SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL if version >= 6 else 0)
+        size = 8 if version < 4 else 16 if version < 6 else 24
+        fd = libc.syscall(CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size),
+                          ctypes.c_uint32(0))
+        if fd < 0:
+            raise Unavailable(f"landlock_create_ruleset: {os.strerror(ctypes.get_errno())}")
+        self.fd, self.version, self._libc = int(fd), version, libc
+        try:
+            for paths, rights in ((readable, READ), (writable, fs),
+                                  (devices, READ_FILE | WRITE_FILE)):
+                for path in paths:
+                    _allow(libc, self.fd, path, rights & fs)
+        except BaseException:
+            self.close()
+            raise
+
+    def restrict(self) -> int:
+        """Put the rules in force on this process for good, and let go of the ruleset; the ABI
+        version in force. Needs PR_SET_NO_NEW_PRIVS set already."""
+        try:
+            if self._libc.syscall(RESTRICT_SELF, ctypes.c_int(self.fd), ctypes.c_uint32(0)) != 0:
+                raise Unavailable(f"landlock_restrict_self: {os.strerror(ctypes.get_errno())}")
+        finally:
+            self.close()
+        return self.version
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
 
 
 def _allow(libc, ruleset, path, rights):

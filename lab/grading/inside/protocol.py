@@ -58,6 +58,8 @@ class Job:
     gaps: dict[str, Any] = field(default_factory=dict)  # the manifest's gaps (student fixture)
     starter: str = ""        # the lesson's starter file, named in a missing name's message
     folder: str = ""         # the lesson's folder (a checkpoint's copy checks a file against it)
+    share: list[int] = field(default_factory=lambda: [0, 1])  # [part, parts]: this worker runs
+                             # every parts-th test from the part-th (lab-check --watch's workers)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -94,7 +96,14 @@ def report(tests: Iterable[ReportedTest], seconds: float, layers: Iterable[str])
     return Report(tests=list(tests), seconds=seconds, layers=list(layers))
 
 
+PROBLEM = 20_000  # characters of a Problem's sentence: it may quote the student's own values,
+                 # and JSON writes a character in up to twelve bytes, well within LARGEST
+
+
 def problem(sentence: str) -> Problem:
+    sentence = str(sentence)
+    if len(sentence) > PROBLEM:
+        sentence = sentence[:PROBLEM] + f" [... {len(sentence) - PROBLEM} more]"
     return Problem(problem=sentence)
 
 

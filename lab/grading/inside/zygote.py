@@ -61,6 +61,7 @@ def main(control_fd: int) -> None:
     plan = json.loads(control.recv(1 << 16) or b"{}")
     submission, scratch_root = plan["submission"], plan["scratch"]
     confined = landlock.abi() if plan.get("landlock") else 0
+    walls = _walls(plan, confined)
     _warm_up()
     code = _compiled(submission, os.path.join(scratch_root, WORK, "harness.py"))
     # what is loaded now is shared with every fork until written to: kept out of the
@@ -79,7 +80,7 @@ def main(control_fd: int) -> None:
             break
         request = json.loads(data)
         if request["op"] == "fork":
-            control.send(json.dumps({"pid": _fork(request, fds, plan, code, confined, control,
+            control.send(json.dumps({"pid": _fork(request, fds, plan, code, walls, control,
                                                   children)}).encode())
         elif request["op"] == "dump":  # the grader's time ran out: name the line
             _signal(request["pid"], signal.SIGUSR1)
@@ -98,7 +99,7 @@ def main(control_fd: int) -> None:
             if clean and request.get("clean") and type(request.get("fork")) is dict:
                 # the next test's process, forked now that nothing of the last test's is left:
                 # it imports the file while the grader is still busy with the last test
-                answer["pid"] = _fork(request["fork"], fds, plan, code, confined, control,
+                answer["pid"] = _fork(request["fork"], fds, plan, code, walls, control,
                                       children)
             else:
                 for fd in fds:
@@ -107,20 +108,56 @@ def main(control_fd: int) -> None:
     _kill_everything(first, children)
 
 
-def _fork(request, fds, plan, code, confined, control, children):
+def _fork(request, fds, plan, code, walls, control, children):
     """Fork the process for one test (`fds`: its channel, output and stack dumps), which
     serves it; its pid."""
     pid = os.fork()
     if pid == 0:
         try:
             control.close()
-            _serve(request, fds, plan, code, confined)
+            _serve(request, fds, plan, code, walls)
         finally:
             os._exit(0)
     children.add(pid)
     for fd in fds:
         os.close(fd)
     return pid
+
+
+class Walls:
+    """What every test's process shares, made once in the zygote rather than in each fork:
+    the keyring filter (seccomp, inherited by every fork), the Landlock rules built and waiting
+    to be put in force (`rules`), the environment and the standard streams' file objects.
+    `broken`: the kernel refused the filter or the rules, and so each test's process ends at
+    once rather than run the student's code less walled in than the grader was told."""
+
+    def __init__(self, rules: landlock.Ruleset | None, broken: bool) -> None:
+        self.rules, self.broken = rules, broken
+
+
+def _walls(plan, confined):
+    scratch = os.path.join(plan["scratch"], WORK)
+    os.environ.clear()
+    os.environ.update(PATH="/usr/bin:/bin", LANG="C.UTF-8", HOME=scratch, TMPDIR=scratch,
+                      PYTHONDONTWRITEBYTECODE="1")
+    sys.dont_write_bytecode = True
+    # the streams a test's process writes: its output and stack descriptors are put on 0, 1
+    # and 2 in each fork; the file objects on those numbers are made once, never written here
+    sys.stdin = open(0, closefd=False)
+    sys.stdout = open(1, "w", buffering=1, closefd=False, errors="backslashreplace")
+    sys.stderr = open(2, "w", buffering=1, closefd=False, errors="backslashreplace")
+    sys.__stdout__, sys.__stderr__, sys.__stdin__ = (  # type: ignore[misc]
+        sys.stdout, sys.stderr, sys.stdin)
+    broken, rules = False, None
+    try:
+        linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
+        linux.deny_keyrings()  # the keyrings outlive a test: no test's process may use them
+        if confined:
+            rules = landlock.Ruleset(plan["readable"],
+                                     [plan["scratch"], *plan.get("writable", ())], DEVICES)
+    except OSError:
+        broken = True
+    return Walls(rules, broken)
 
 
 def _warm_up():
@@ -235,11 +272,13 @@ def _compiled(submission, path):
         return None
 
 
-def _serve(request, fds, plan, code, confined):
-    """In the forked process: become the test's clean process, then serve it. Where the
-    kernel has Landlock (`confined`, its version), the process confines itself before any of
-    the student's code runs, or ends: it never runs that code less confined than the grader
-    was told."""
+def _serve(request, fds, plan, code, walls):
+    """In the forked process: become the test's clean process, then serve it. It has the
+    zygote's keyring filter already; where the kernel has Landlock, it puts the zygote's rules
+    in force before any of the student's code runs, or ends: it never runs that code less
+    confined than the grader was told."""
+    if walls.broken:
+        os._exit(70)  # the grader reads this death as the sandbox failing, never a pass
     submission, scratch_root = plan["submission"], plan["scratch"]
     channel, output, stacks = fds
     os.setsid()
@@ -247,18 +286,8 @@ def _serve(request, fds, plan, code, confined):
     os.dup2(null, 0)
     os.dup2(output, 1)
     os.dup2(output, 2)
-    keep = {0, 1, 2, channel, stacks}
-    for fd in _open_fds():
-        if fd not in keep:
-            try:
-                os.close(fd)
-            except OSError:
-                continue
-    sys.stdin = open(0, closefd=False)
-    sys.stdout = open(1, "w", buffering=1, closefd=False, errors="backslashreplace")
-    sys.stderr = open(2, "w", buffering=1, closefd=False, errors="backslashreplace")
-    sys.__stdout__, sys.__stderr__, sys.__stdin__ = (  # type: ignore[misc]
-        sys.stdout, sys.stderr, sys.stdin)
+    keep = {0, 1, 2, channel, stacks} | ({walls.rules.fd} if walls.rules else set())
+    _close_all_but(keep)
     scratch = os.path.join(scratch_root, WORK)
     os.makedirs(scratch, exist_ok=True)
     copy = os.path.join(scratch, "harness.py")
@@ -269,25 +298,15 @@ def _serve(request, fds, plan, code, confined):
     with open(submission, "rb") as source, open(copy, "wb") as target:
         target.write(source.read())
     _limit(request)
-    linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
-    try:
-        linux.deny_keyrings()  # the keyrings outlive a test: no test's process may use them
-    except OSError:
-        os._exit(70)
     linux.prctl(linux.PR_SET_DUMPABLE, 1)  # its own stacks may be dumped; the zygote's stay shut
     os.chdir(scratch)
-    os.environ.clear()
-    os.environ.update(PATH="/usr/bin:/bin", LANG="C.UTF-8", HOME=scratch, TMPDIR=scratch,
-                      PYTHONDONTWRITEBYTECODE="1")
-    sys.dont_write_bytecode = True
     sys.argv = [copy]
     sys.path[:] = [scratch] + [p for p in sys.path if p not in ("", ".")]
-    if confined:
+    if walls.rules is not None:
         try:
-            landlock.confine(plan["readable"], [scratch_root, *plan.get("writable", ())],
-                             DEVICES)
+            walls.rules.restrict()
         except OSError:
-            os._exit(70)  # the grader reads this death as the sandbox failing, never a pass
+            os._exit(70)
     serve.Server(channel, os.fdopen(stacks, "w"), copy).run(code)
 
 
@@ -307,11 +326,14 @@ def _limit(request):
         resource.setrlimit(resource.RLIMIT_AS, (ceiling, ceiling))
 
 
-def _open_fds():
-    try:
-        return [int(name) for name in os.listdir("/proc/self/fd")]
-    except OSError:
-        return list(range(3, 256))
+def _close_all_but(keep):
+    """Close every descriptor but those in `keep` (close_range, between the kept ones)."""
+    low = 0
+    for fd in sorted(keep):
+        if fd > low:
+            os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
 
 
 if __name__ == "__main__":

@@ -46,4 +46,10 @@ def _before_hand_in(zygote, job):
         finally:
             you.close()
 
-    return checkup.readiness(job.folder, ask, list(job.gaps))
+    try:
+        return checkup.readiness(job.folder, ask, list(job.gaps))
+    except Exception as error:  # what it read is the student's: put down to it, as a test does
+        return (f"the checks before hand-in could not read your cases and diagnoses "
+                f"({type(error).__name__}: {str(error)[:300]}): they are not shaped the way "
+                "the checkpoint asks. If they look right to you, tell your instructor: it may "
+                "be a bug in the lab.")

@@ -341,6 +341,9 @@ class StudentProcess:
                                  zygote._launched.scratch,  # type: ignore[union-attr, arg-type]
                                  "work", "harness.py"))
         self.main_thread = None
+        # whether the last answer was plain data through and through (its frame held no
+        # marker): then it holds no Remote, and a check for one can be left out
+        self.plain = False
         try:
             ready = self._wait(None, "importing harness.py", self.limits.seconds)
             self.names, self.main_thread = self._ready(ready)
@@ -393,7 +396,8 @@ class StudentProcess:
         if "missing" in answer:
             return answer
         if "ok" in answer:
-            if not self._frames.marked:  # plain data through and through: nothing to turn
+            self.plain = not self._frames.marked
+            if self.plain:  # JSON data through and through: nothing to turn, no Remote in it
                 return answer
             try:
                 return {"ok": self.codec.decode(answer["ok"])}

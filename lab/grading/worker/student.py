@@ -125,8 +125,9 @@ class Student:
                 or len(origins) != len(returned)
                 or not all(o is None or (type(o) is int and 0 <= o < len(record)) for o in origins)):
             raise StudentNotPlain(f"{name} answered with facts that do not fit together.")
+        holds = _holds_nothing if self.process.plain else _holds_remote
         bad = [f"item {i} ({lab.show([m], clip=40)})" if isinstance(m, dict) else f"item {i}"
-               for i, m in enumerate(returned) if not _well_formed(m)]
+               for i, m in enumerate(returned) if not _well_formed(m, holds)]
         if bad:
             raise StudentNotPlain(f"{name} returned a list holding things that are not "
                                   f"messages: {'; '.join(bad[:3])}")
@@ -215,18 +216,23 @@ def _called(name, args):
 ID_TYPES = (str, int, type(None))  # what a call id may be, for the grader to compare it
 
 
-def _well_formed(message):
+def _holds_nothing(value):
+    """`_holds_remote` for an answer that was plain JSON data (StudentProcess.plain)."""
+    return False
+
+
+def _well_formed(message, holds_remote=_holds_remote):
     if type(message) is not dict:
         return False
     role = message.get("role")
     if role == "user":
-        return "content" in message and not _holds_remote(message)
+        return "content" in message and not holds_remote(message)
     if role == "toolResult":
         return (all(key in message for key in ("tool_call_id", "tool_name", "content", "is_error"))
-                and type(message["tool_call_id"]) in ID_TYPES and not _holds_remote(message))
+                and type(message["tool_call_id"]) in ID_TYPES and not holds_remote(message))
     if role == "assistant":
         content = message.get("content")
-        return type(content) is list and not _holds_remote(message) and all(
+        return type(content) is list and not holds_remote(message) and all(
             type(block) is dict and block.get("type") in ("text", "toolCall")
             and (block["type"] == "text" or type(block.get("id")) in ID_TYPES)
             for block in content)
