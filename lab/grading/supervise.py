@@ -205,10 +205,12 @@ def merged(frames: list[dict[str, Any]]) -> dict[str, Any]:
     for frame in frames:
         if "problem" in frame:
             return frame
-    shares = [frame.get("tests") if type(frame.get("tests")) is list else [] for frame in frames]
+    shares: list[list[Any]] = [frame["tests"] if type(frame.get("tests")) is list else []
+                               for frame in frames]
     tests = [test for row in itertools.zip_longest(*shares) for test in row if test is not None]
-    seconds = max((frame.get("seconds") for frame in frames
-                   if type(frame.get("seconds")) in (int, float)), default=0.0)
+    times: list[float] = [frame["seconds"] for frame in frames
+                          if type(frame.get("seconds")) in (int, float)]
+    seconds = max(times, default=0.0)
     walls = [protocol.layers_of(frame) for frame in frames]
     # a wall counts when every sandbox had it (they are made alike: they always do)
     layers = [layer for layer in walls[0] if all(layer in other for other in walls[1:])]
