@@ -152,9 +152,9 @@ ASSIGNMENTS_DUE = "the assignment's"
 OWN_DUE = "the student's own (an extension)"
 
 
-def _when(text: object) -> datetime.datetime | None:
-    """An ISO 8601 time from a metadata file, aware (UTC when it gives no offset); None when
-    it is not one."""
+def metadata_time(text: object) -> datetime.datetime | None:
+    """An ISO 8601 time from a metadata file ("Z" too, which 3.10's fromisoformat refuses),
+    aware (UTC when it gives no offset); None when it is not one."""
     if not isinstance(text, str):
         return None
     try:
@@ -162,6 +162,12 @@ def _when(text: object) -> datetime.datetime | None:
     except ValueError:
         return None
     return when if when.tzinfo else when.replace(tzinfo=datetime.timezone.utc)
+
+
+def assignment_due(meta: dict[str, object]) -> datetime.datetime | None:
+    """The assignment's own due date in a Gradescope submission_metadata.json, or None."""
+    assignment = meta.get("assignment")
+    return metadata_time(assignment.get("due_date")) if isinstance(assignment, dict) else None
 
 
 def gradescope_due(meta: dict[str, object]
@@ -174,15 +180,14 @@ def gradescope_due(meta: dict[str, object]
     from is OWN_DUE when that date is not the assignment's, else ASSIGNMENTS_DUE; whose is the
     name (or email) of the student it belongs to, "" for the assignment's. (None, "", "")
     when the file names no due date at all."""
-    assignment = meta.get("assignment")
-    top = _when(assignment.get("due_date")) if isinstance(assignment, dict) else None
+    top = assignment_due(meta)
     users = meta.get("users")
     dates: list[tuple[datetime.datetime, str]] = []
     for user in users if isinstance(users, list) else ():
         if not isinstance(user, dict):
             continue
         own = user.get("assignment")
-        when = _when(own.get("due_date")) if isinstance(own, dict) else None
+        when = metadata_time(own.get("due_date")) if isinstance(own, dict) else None
         if when is not None and when != top:
             dates.append((when, str(user.get("name") or user.get("email") or "")))
         elif top is not None:
@@ -338,7 +343,7 @@ def _gradescope_times(one, submitted):
         if path.is_file() and not path.is_symlink():
             try:
                 meta = json.loads(path.read_text(encoding="utf-8")[:1_000_000])
-                created = _when(meta.get("created_at")) if isinstance(meta, dict) else None
+                created = metadata_time(meta.get("created_at")) if isinstance(meta, dict) else None
                 if created is None:
                     return submitted, nothing
                 return created, gradescope_due(meta)

@@ -34,7 +34,6 @@ assignment's; results.json's extra_data says which was used.
 
 import argparse
 import dataclasses
-import datetime
 import json
 import os
 import pathlib
@@ -75,14 +74,12 @@ def late(results, root, policy):
         return results
     try:
         meta = json.loads((pathlib.Path(root) / "submission_metadata.json").read_text())
-        submitted = datetime.datetime.fromisoformat(meta["created_at"])
+        submitted = gradebook.metadata_time(meta["created_at"])
         due, source, whose = gradebook.gradescope_due(meta)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return results
-    if due is None:
+    if due is None or submitted is None:
         return results
-    if submitted.tzinfo is None:
-        submitted = submitted.replace(tzinfo=datetime.timezone.utc)
     users = meta.get("users")
     group = isinstance(users, list) and len(users) > 1
     extra = dict(results.get("extra_data") or {}, due_date=due.isoformat(),
@@ -93,7 +90,7 @@ def late(results, root, policy):
     if source == gradebook.OWN_DUE:
         which = (f"{whose or 'a partner'}'s due date, {due.isoformat()}, the latest in your "
                  f"group" if group else f"your own due date, {due.isoformat()}")
-        assignments = _assignment_due(meta)
+        assignments = gradebook.assignment_due(meta)
         which += (f" ({'an extension: ' if assignments is None or due > assignments else ''}"
                   f"the assignment's is {assignments.isoformat() if assignments else 'not set'})")
     else:
@@ -112,10 +109,6 @@ def late(results, root, policy):
         f"Submitted after {which}: {why}: {final:g} of {worth:g} points.\n\n"
         f"{results.get('output', '')}"))
 
-
-def _assignment_due(meta):
-    """The assignment's own due date in the metadata `meta`, or None."""
-    return gradebook.gradescope_due({"assignment": meta.get("assignment")})[0]
 
 
 def run(lesson, root, show_hidden=False, late_policy=None):
