@@ -23,7 +23,7 @@ import select
 import selectors
 import socket
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import isolation, problems
@@ -220,8 +220,27 @@ class Zygote:
                 "cpu_seconds": max(10, CPU_FACTOR * self.limits.seconds),
                 "processes": launch.processes_allowed(self.kind)}
 
-    def fork(self, fds: Sequence[int]) -> int:
-        return self._ask(self._fork_request(), fds)["pid"]
+    def _handing(self, message):
+        """Send `message` with the other ends of a new test process's Ends; those Ends, their
+        other ends closed once sent (the zygote holds them)."""
+        ends = Ends()
+        try:
+            self._send(message, ends.theirs())
+        except BaseException:
+            ends.close()
+            raise
+        ends.handed()
+        return ends
+
+    def fork(self) -> tuple[int, Ends]:
+        """A test's process forked now: its pid and the grader's Ends of it."""
+        self._settle()
+        ends = self._handing(self._fork_request())
+        try:
+            return self._answer()["pid"], ends
+        except BaseException:
+            ends.close()
+            raise
 
     def drop_spare(self) -> None:
         """Kill a process forked ahead that no test will take (at the end of a grading), and
@@ -265,15 +284,8 @@ class Zygote:
             self._settle()
             self._forget_spare()
             if clean and ahead and self._launched is not None:
-                ends = Ends()
-                try:
-                    self._send({"op": "reset", "clean": True, "fork": self._fork_request()},
-                               ends.theirs())
-                except BaseException:
-                    ends.close()
-                    raise
-                ends.handed()
-                self._pending = ends
+                self._pending = self._handing({"op": "reset", "clean": True,
+                                               "fork": self._fork_request()})
                 return
             if self._ask({"op": "reset", "clean": clean}).get("clean"):
                 return
@@ -312,16 +324,7 @@ class StudentProcess:
         self.zygote, self.limits = zygote, zygote.limits
         self.output = Output()
         self._dead: problems.StudentProblem | None = None
-        if spare is None:
-            ends = Ends()
-            try:
-                self.pid = zygote.fork(ends.theirs())
-            except BaseException:
-                ends.close()
-                raise
-            ends.handed()
-        else:
-            self.pid, ends = spare
+        self.pid, ends = zygote.fork() if spare is None else spare
         self._channel, self._printed, self._stacks = ends.channel, ends.printed, ends.stacks
         os.set_blocking(self._stacks, False)
         self._channel.setblocking(False)
