@@ -100,11 +100,14 @@ PROBLEM = 20_000  # characters of a Problem's sentence: it may quote the student
                  # and JSON writes a character in up to twelve bytes, well within LARGEST
 
 
+def clipped(text: object, most: int) -> str:
+    """`text` cut to `most` characters, saying how many more there were."""
+    text = str(text)
+    return text if len(text) <= most else text[:most] + f" [... {len(text) - most} more]"
+
+
 def problem(sentence: str) -> Problem:
-    sentence = str(sentence)
-    if len(sentence) > PROBLEM:
-        sentence = sentence[:PROBLEM] + f" [... {len(sentence) - PROBLEM} more]"
-    return Problem(problem=sentence)
+    return Problem(problem=clipped(sentence, PROBLEM))
 
 
 def layers_of(frame: Mapping[str, Any]) -> list[str]:

@@ -246,8 +246,7 @@ MESSAGE = 20_000  # characters of a test's explanation, and of what it printed, 
 
 
 def _clipped(text, most=MESSAGE):
-    text = str(text)
-    return text if len(text) <= most else text[:most] + f" [... {len(text) - most} more]"
+    return protocol.clipped(text, most)
 
 
 class Outcomes:
