@@ -19,7 +19,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import lab
-from lab.grading.verdict import expect
+from lab.testkit import expect
 
 # -- the rules, in the lesson's words --------------------------------------------------------
 

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lab
-from lab.grading.verdict import expect, objections
+from lab.testkit import expect, objections
 
 SPECS_ONLY = ("what the model is told about a tool is its name, its description and its "
               "parameters, and nothing else: the function is the harness's, and a function is "

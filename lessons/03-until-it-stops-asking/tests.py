@@ -18,7 +18,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import lab
-from lab.grading.verdict import expect, objections
+from lab.testkit import expect, objections
 
 FIXED = "def add(a, b):\n    return a + b\n"
 JOB = "Run the tests, then fix what fails."

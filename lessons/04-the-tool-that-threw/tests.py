@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lab
-from lab.grading.problems import StudentRaised
-from lab.grading.verdict import expect, objections
+from lab.testkit import StudentRaised
+from lab.testkit import expect, objections
 
 CARRIES_ON = ("a tool's failure is news for the model, not a crash: the file that is not there "
               "comes back as a toolResult with is_error true, the run goes on, and the model, "

@@ -17,7 +17,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import lab
-from lab.grading.verdict import expect, expect_untouched, objections
+from lab.testkit import expect, expect_untouched, objections
 
 JOB = "Find the config file and tell me its port."
 OUTAGE = "503 overloaded"

@@ -56,7 +56,7 @@ def commands(harness, files, lines, max_lines=None, max_bytes=None):
 def made(harness, tool, max_lines, max_bytes):
     """Whether make_<tool>_tool takes the budget (max_lines, max_bytes) or refuses it: the
     exception's kind and message, or None when the tool was made."""
-    from lab.grading.problems import StudentRaised
+    from lab.testkit import StudentRaised
 
     ws = lab.Workspace({"a.txt": "a\n"})
     maker = harness.make_read_tool if tool == "read" else harness.make_bash_tool

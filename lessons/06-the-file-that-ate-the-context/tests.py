@@ -19,7 +19,7 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from lab.grading.verdict import expect
+from lab.testkit import expect
 
 BYTES = ("the budget counts bytes of UTF-8, not characters: \"é\" is two bytes, \"✓\" three, "
          "and a line's newline is one more.")

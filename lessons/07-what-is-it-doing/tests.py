@@ -19,7 +19,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import lab
-from lab.grading.verdict import expect
+from lab.testkit import expect
 
 PROTOCOL = ("the protocol, in order: agent_start; for each turn turn_start, a message_end for "
             "each message added (the prompt, the reply, each result), tool_execution_start and "

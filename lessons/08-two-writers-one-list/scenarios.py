@@ -18,7 +18,7 @@ with "crash" by raising, as a dropped connection does; anything else in words.
 """
 
 import lab
-from lab.grading.problems import StudentRaised
+from lab.testkit import StudentRaised
 
 STEP = {"type": "object", "properties": {"n": {"type": "integer", "description": "Which step."}},
         "required": ["n"]}

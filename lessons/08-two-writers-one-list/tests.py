@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lab
-from lab.grading.verdict import expect
+from lab.testkit import expect
 
 JOB = "job: do the three steps"
 EVENTS = 21  # the job's events when it is left to finish

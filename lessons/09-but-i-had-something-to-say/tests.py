@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lab
-from lab.grading.verdict import expect
+from lab.testkit import expect
 
 SPACES, TESTS = "Actually, use spaces.", "Now run the tests."
 

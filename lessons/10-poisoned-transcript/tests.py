@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 import damaged
 import lab
-from lab.grading.notation import Record
-from lab.grading.verdict import expect, expect_untouched, objections
+from lab.testkit import Record
+from lab.testkit import expect, expect_untouched, objections
 
 # The contract's words, which the starter gives too (set out here so that no line of the
 # finished file is copied into the student's tests).

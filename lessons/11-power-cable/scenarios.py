@@ -19,7 +19,7 @@ import hashlib
 import json
 
 import lab
-from lab.grading.worker.student import PowerCut  # a grader-side object that raises it kills the process
+from lab.testkit import PowerCut  # a grader-side object that raises it kills the process
 
 RECORD = "record.jsonl"
 STAND_INS = (  # lesson 10's words, and the lesson's for a tool that only reads

@@ -22,8 +22,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import lab
-from lab.grading.worker.student import PowerCut
-from lab.grading.verdict import expect, expect_untouched
+from lab.testkit import PowerCut
+from lab.testkit import expect, expect_untouched
 
 INTERRUPTED = ("Tool call interrupted: no result was recorded. It may not have run, or may have "
                "run partly; check before repeating it.")

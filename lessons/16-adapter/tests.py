@@ -21,8 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lab
-from lab.grading.verdict import expect, expect_untouched
-from lab.wire import shape as wire_shape
+from lab.testkit import expect, expect_untouched
+from lab.testkit import wire_shape
 
 SYSTEM = "You are a helpful assistant."
 

@@ -17,7 +17,7 @@ broke, with its record and request), which is what a diagnosis is reasoned from.
 
 import pathlib
 
-from lab.checkup import Checkup
+from lab.testkit import Checkup
 
 checkup = Checkup(pathlib.Path(__file__).resolve().parent, base="05")
 

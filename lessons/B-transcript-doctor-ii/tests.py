@@ -18,7 +18,7 @@ with its record and request), which is what a diagnosis is reasoned from.
 
 import pathlib
 
-from lab.checkup import Checkup
+from lab.testkit import Checkup
 
 # The grading itself (running a case on both harnesses, judging a diagnosis with its evidence)
 # is lab.checkup's, shared with checkpoint A.

@@ -1,0 +1,19 @@
+"""The public test kit: everything a lesson's tests.py and scenarios.py may import from the lab.
+
+A lesson's graded tests run in the worker process (real pytest), never in the student's
+sandbox. They judge with `expect` and friends, which write a failure in the course's one
+notation; they may catch what a student's code raised (`StudentRaised`), cut the power of a
+lesson-11 disk (`PowerCut`), keep a record whose repair must not touch it (`Record`), and
+grade a checkpoint's cases (`Checkup`). Nothing else of the grader is theirs to import: the
+lab's internals may move, and this face stays.
+"""
+
+from lab.checkup import Checkup
+from lab.grading.notation import Record
+from lab.grading.problems import StudentRaised
+from lab.grading.verdict import GradeFailure, expect, expect_untouched, objections
+from lab.grading.worker.student import PowerCut
+from lab.wire import shape as wire_shape
+
+__all__ = ["Checkup", "GradeFailure", "PowerCut", "Record", "StudentRaised", "expect",
+           "expect_untouched", "objections", "wire_shape"]
