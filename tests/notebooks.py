@@ -18,7 +18,7 @@ import tempfile
 import nbformat
 from nbclient import NotebookClient
 
-from lab import notebook
+from lab.notebook import ipynb as notebook
 
 CELL_TIMEOUT = 60  # seconds for one cell; a whole notebook takes a few
 NOTEBOOKS = "lab-suite-notebooks"  # the run's executed notebooks, in the suite's TMPDIR

@@ -15,10 +15,10 @@ import time
 import pytest
 
 from conftest import PROJECT
-from lab import lessons
-from lab.grading import manifest
-from lab.grading.escape import file_name
-from lab.grading.plan import Plan
+from lab.course import lesson_files as lessons
+from lab.grader import manifest
+from lab.grader.escape import file_name
+from lab.grader.plan import Plan
 
 LESSON = lessons.lesson(10)
 LISTED = manifest.read(LESSON)["tests"]
@@ -267,8 +267,8 @@ def test_every_command_the_readme_shows_for_a_class_is_one_lab_check_takes():
 
 
 def test_the_progress_line_says_done_of_total_elapsed_and_about_how_long_is_left():
-    from lab.grading.progress import Progress, plural
-    from lab.grading.results import Grade, Outcome
+    from lab.grader.progress_bar import Progress, plural
+    from lab.grader.results import Grade, Outcome
 
     class Log(list):
         def write(self, text):

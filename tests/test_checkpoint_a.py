@@ -15,9 +15,11 @@ import tomllib
 import pytest
 
 import lab
-from lab import casebook, clinic, course, lessons, notebook, patches, rules, starter
-from lab.grading import hints
-from lab.harnesses import load_harness, nearly_right
+from lab.notebook import casebook, ipynb as notebook
+from lab.testkit import clinic, rules
+from lab.course import order as course, lesson_files as lessons, patches, starter
+from lab.grader import hints
+from lab.notebook.harnesses import load_harness, nearly_right
 from lab.release import leaks
 from conftest import PROJECT
 
@@ -374,7 +376,7 @@ def test_the_edition_s_check_names_a_malformed_case_and_a_misspelt_idea_then_say
         (edition / "whole.py").unlink()
 
     assert slips.returncode == 2 and "Not ready to hand in: 3 things" in slips.stdout, slips.stdout
-    assert "case_auk() gives no case lab.clinic can run: a case has no 'prompt'" in slips.stdout
+    assert "case_auk() gives no case lab.testkit.clinic can run: a case has no 'prompt'" in slips.stdout
     assert "DIAGNOSIS[\"egret\"] is 'empty_failure_left_outt', which is no id" in slips.stdout
     assert "for crane and dunlin" in slips.stdout, slips.stdout
     assert whole.returncode == 2, whole.stdout + whole.stderr

@@ -15,10 +15,12 @@ import pytest
 from nbclient import NotebookClient
 
 import lab
-from lab import casebook, clinic, lessons, notebook, rules
-from lab import course as lab_course
-from lab.grading import hints
-from lab.harnesses import load_harness, nearly_right
+from lab.notebook import casebook, ipynb as notebook
+from lab.testkit import clinic, rules
+from lab.course import lesson_files as lessons
+from lab.course import order as lab_course
+from lab.grader import hints
+from lab.notebook.harnesses import load_harness, nearly_right
 from lab.release import leaks
 import notebooks
 from conftest import PROJECT

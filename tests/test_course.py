@@ -1,5 +1,5 @@
 """One course from one source: the order in lessons/course.toml, and every lab's harness
-composed from the changes of the labs before it (lab.compose), never copied."""
+composed from the changes of the labs before it (lab.course.compose), never copied."""
 
 import pathlib
 import shutil
@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from lab import absorb, carry, compose, course, lessons, patches, starter
-from lab.harnesses import nearly_right
+from lab.course import (decompose as absorb, carry_forward as carry, compose, order as course, lesson_files as lessons, patches, starter)
+from lab.notebook.harnesses import nearly_right
 from conftest import PROJECT
 
 SEED_ORDER = ["01", "02", "03", "04", "05", "A", "06", "07", "08", "09", "10", "B",
@@ -18,7 +18,7 @@ CHECKPOINT_B = PROJECT / "lessons" / "B-transcript-doctor-ii"
 
 
 def rebuild(project, *options):
-    return subprocess.run([sys.executable, "-m", "lab.starter", *options], cwd=project,
+    return subprocess.run([sys.executable, "-m", "lab.course.starter", *options], cwd=project,
                           capture_output=True, text=True, timeout=120)
 
 
@@ -92,7 +92,7 @@ def test_where_names_a_labs_files_and_every_source_its_harness_is_composed_from(
 def test_every_composed_and_generated_file_is_current():
     run = rebuild(PROJECT, "--check")
 
-    assert run.returncode == 0, f"stale files; run `python -m lab.starter`:\n{run.stdout}{run.stderr}"
+    assert run.returncode == 0, f"stale files; run `python -m lab.course.starter`:\n{run.stdout}{run.stderr}"
 
 
 def test_sixteen_is_elevens_harness_with_the_adapter_after_it():
@@ -110,7 +110,7 @@ def test_a_one_line_change_to_lesson_01_reaches_every_lab_built_on_it(scratch):
     stale = rebuild(scratch, "--check")
     made = rebuild(scratch)
     harnesses = subprocess.run(
-        [sys.executable, "-c", "import pathlib; from lab.harnesses import nearly_right\n"
+        [sys.executable, "-c", "import pathlib; from lab.notebook.harnesses import nearly_right\n"
          "for p in sorted(pathlib.Path('lessons/B-transcript-doctor-ii').rglob('*.patch'), key=lambda p: p.stem):\n"
          "    print(p.stem, nearly_right(p).SYSTEM)"],
         cwd=scratch, capture_output=True, text=True, timeout=60)
@@ -317,7 +317,7 @@ def test_each_labs_sources_hold_only_what_it_adds_and_edit_what_it_keeps(lab):
 
     assert lab.changes.read_text() == changes and (lab.edits.read_text() if lab.edits else None) == patch, (
         f"lab {lab.label}'s changes.py restates lines of its parent's harness (or misses a "
-        f"shorter form): run `python -m lab.starter --absorb {lab.label}` and commit")
+        f"shorter form): run `python -m lab.course.starter --absorb {lab.label}` and commit")
 
 
 def test_absorbing_an_edited_finished_file_gives_changes_that_compose_it_back(scratch):

@@ -16,7 +16,7 @@ import pytest
 
 from conftest import PROJECT
 from course_copy import scratch_course
-from lab.starter import BEGIN, END, SWAP
+from lab.course.starter import BEGIN, END, SWAP
 
 ORDER = ["01", "02", "03", "04", "05", "A", "06", "07", "08", "09", "10", "B", "11", "12", "13",
          "14", "15", "16"]
@@ -469,7 +469,7 @@ def test_the_readmes_course_map_is_what_lab_check_prints_in_a_fresh_copy(course)
 
     assert shown, "the README's course section should show the map in a ```text block"
     assert run.returncode == 0 and shown[1] == run.stdout, \
-        "the README's map should be lab-check --course word for word (python -m lab.course_map " \
+        "the README's map should be lab-check --course word for word (python -m lab.cli.course_map " \
         f"rewrites it); lab-check --course prints:\n{run.stdout}"
 
 

@@ -1,9 +1,9 @@
 """The grader's own CPU budget for a test, reached by a real submission through a real lab-check.
 
-The plugin (lab/grading/worker/plugin.py) runs each test with a budget of the grader's own CPU
+The plugin (lab/worker/plugin.py) runs each test with a budget of the grader's own CPU
 time, GRADER_FACTOR times the time limit: what the student hands over can make the grader work
 that long and no longer, and then the test fails as the student's, saying why. The submission
-here is a checkpoint-B doctor whose cases keep inside every cap of lab.clinic, yet each costs
+here is a checkpoint-B doctor whose cases keep inside every cap of lab.testkit.clinic, yet each costs
 the grader well over a second of CPU to run on a harness, and a test runs it twice.
 
 At the default limit (5 s, a budget of 30 s) one test would have to be paid in full before the

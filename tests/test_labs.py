@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from lab import course, lessons
+from lab.course import order as course, lesson_files as lessons
 import notebooks
 from conftest import PROJECT
 

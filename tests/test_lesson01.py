@@ -1,5 +1,5 @@
 """Lesson 01 beyond what tests/test_labs.py proves of every lab: its notebook picks a harness by
-what it does (lab.harnesses.conversation_problem), its hints point at the notebook and give
+what it does (lab.notebook.harnesses.conversation_problem), its hints point at the notebook and give
 none of the answer away, and its gaps can be filled in the order the report names them: with
 only the first gap filled, that gap's tests pass."""
 
@@ -12,9 +12,10 @@ import tomllib
 import pytest
 
 import lab
-from lab import harnesses, lessons, starter
-from lab.grading import hints, manifest
-from lab.harnesses import load_harness
+from lab.notebook import harnesses
+from lab.course import lesson_files as lessons, starter
+from lab.grader import hints, manifest
+from lab.notebook.harnesses import load_harness
 from lab.release.leaks import answer_lines
 from conftest import PROJECT
 

@@ -16,8 +16,9 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from lab import course, lessons, notebook, starter
-from lab.grading import batch, hints, manifest
+from lab.course import order as course, lesson_files as lessons, starter
+from lab.notebook import ipynb as notebook
+from lab.grader import batch, hints, manifest
 import notebooks
 from conftest import PROJECT
 from notebooks import printed

@@ -20,7 +20,8 @@ import nbformat
 import pytest
 
 import lab
-from lab import lessons, notebook
+from lab.course import lesson_files as lessons
+from lab.notebook import ipynb as notebook
 import notebooks
 from conftest import PROJECT, load_harness
 from notebooks import printed
@@ -337,7 +338,7 @@ def test_the_next_lab_comes_from_the_course_file(executed):
 # -- the hints: two a test, each section a heading the notebook has, none a line of the answer --
 
 def test_every_graded_test_has_two_hints_and_a_section_the_notebook_has():
-    from lab.grading import hints, manifest
+    from lab.grader import hints, manifest
 
     guide = hints.guide(LESSON)
     headings = {line.lstrip("# ").strip() for line in SOURCE.read_text().splitlines()
@@ -366,7 +367,7 @@ def test_no_hint_and_no_line_of_the_text_holds_a_line_of_the_finished_gap():
 
 
 def test_an_editions_readme_counts_the_gaps_its_manifest_has():
-    from lab.grading import manifest
+    from lab.grader import manifest
     from lab.release import readme
 
     for number in (10, 11, 16):

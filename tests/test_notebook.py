@@ -18,7 +18,8 @@ from jinja2 import DictLoader
 from nbconvert import HTMLExporter
 
 from cdp import CHROMIUM, Browser
-from lab import lessons, notebook
+from lab.course import lesson_files as lessons
+from lab.notebook import ipynb as notebook
 import notebooks
 from seed_outputs import SEED
 

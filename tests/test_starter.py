@@ -2,14 +2,14 @@
 
 import pytest
 
-from lab import lessons, starter
+from lab.course import lesson_files as lessons, starter
 from conftest import LESSON_10, PROJECT
 
 
 def test_every_committed_starter_is_what_the_generator_makes():
     for path, text in starter.targets():
         assert path.read_text() == text, (
-            f"{path.relative_to(PROJECT)} is not what `python -m lab.starter` makes from the "
+            f"{path.relative_to(PROJECT)} is not what `python -m lab.course.starter` makes from the "
             "finished file. Developers: run it and commit. (A student who has started the lab "
             "will see this for harness.py: that is expected.)")
 

@@ -16,11 +16,14 @@ import pytest
 
 from conftest import LESSON_10, PROJECT
 import lab
-from lab import lessons, project, reset, starter
-from lab.display import LEGEND
-from lab.grading import difference, hints, manifest, watch
-from lab.grading.results import Grade, Outcome
-from lab.grading.verdict import explain, objections
+from lab.course import lesson_files as lessons, harness_file as project, starter
+from lab.cli import reset
+from lab.kit.display import LEGEND
+from lab.testkit import difference
+from lab.grader import hints, manifest
+from lab.cli import watch
+from lab.grader.results import Grade, Outcome
+from lab.testkit.verdict import explain, objections
 
 LESSON = lessons.lesson(10)
 SEED_COMMAND = ["--harness", "harness.py", "--lesson", "10", "tests.py"]  # the lesson prints it
@@ -407,7 +410,7 @@ def test_a_grade_line_of_a_report_made_from_outcomes_counts_them():
 
 
 def grade_text(grade):
-    from lab.grading.report import text_report
+    from lab.grader.report import text_report
     return text_report(grade, LESSON)
 
 

@@ -12,8 +12,8 @@
 import sys
 
 import lab
-import lab.model
-import lab.validate
+import lab.kit.model
+import lab.kit.validate
 
 lab.validate = lab.model.validate = lab.validate.validate = lambda messages: []
 lab.ScriptedModel.complete = lambda self, system, messages, tools: lab.say("Fine.")
