@@ -394,7 +394,7 @@ def test_lab_check_in_the_edition_grades_nothing_and_says_where_it_is_graded(edi
 
 REPLAY = """
 import json, sys
-from lab import casebook
+from lab.notebook import casebook
 name, case = json.loads(sys.argv[1])  # a session the release saved, by its key
 try:
     casebook.visit(name, case)

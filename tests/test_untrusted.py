@@ -718,12 +718,13 @@ def test_no_module_of_the_student_folder_imports_anything_outside_it():
     assert not shadows, f"lab/ and lab/kit/ both have {shadows}"
 
 
-def test_the_student_folder_is_no_package_of_its_own():
+def test_the_kit_is_one_package_and_each_of_its_files_one_module():
     import lab.kit.wire
 
-    with pytest.raises(ImportError, match="import its modules as lab's own"):
-        import lab.student.wire  # noqa: F401 (a second copy of lab.wire, refused)
-    assert "lab.student.wire" not in sys.modules and sys.modules["lab.wire"] is lab.wire
+    assert lab.Violation is lab.kit.wire.Violation
+    with pytest.raises(ModuleNotFoundError):
+        import lab.wire  # noqa: F401 (a kit module has one name, lab.kit.<name>, never a second)
+    assert "lab.wire" not in sys.modules
 
 
 # -- a grading stopped from outside leaves nothing behind --------------------------------------

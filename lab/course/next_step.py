@@ -132,7 +132,7 @@ def student_file(lab: Lab, project: pathlib.Path | None = None) -> str:
 
 
 def graded_whole(grade, lesson: lessons.Lesson) -> bool:
-    """True when `grade` (a lab.grading Grade) ran every graded test of `lesson`: not a -k
+    """True when `grade` (a lab.grader.results Grade) ran every graded test of `lesson`: not a -k
     selection, nor test files of the student's own. Only such a grading may pass a lab."""
     tests = _manifest(lesson.folder / "manifest.toml").get("tests", {})
     return bool(tests) and set(tests) <= {test.test for test in grade.tests}

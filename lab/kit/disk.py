@@ -5,7 +5,7 @@ needs a file whose writes stop at an exact byte, the same byte every time the te
 `Disk` is an in-memory folder of byte files; `Disk(power_fails_after=N)` keeps the first N
 bytes written to it (all files together) and no more. The write that would pass byte N stores
 what fits and raises PowerCut: the program is dead at that line, as it would be if the lights
-went out (lab.grading's PowerCut, which kills a real process, is another thing). `power_off()` cuts it between two writes instead (after an event of a run, say).
+went out (lab.testkit's PowerCut, which kills a real process, is another thing). `power_off()` cuts it between two writes instead (after an event of a run, say).
 
 `disk.open(name)` gives a file object that does what the harness does with a real file opened
 with `open(path, "a+")`: write (always at the end), flush, seek, read, tell, truncate, close.
