@@ -400,7 +400,9 @@ def _graded(args, harness, lesson, tests, limits, warm=None):
     that says so."""
     import dataclasses
 
-    from lab.grader import manifest, plan
+    from lab.grader import plan
+
+    from lab.course import manifest
     from lab.grader.results import Grade
 
     if isinstance(harness, project.NotFound):
@@ -420,7 +422,8 @@ def _graded(args, harness, lesson, tests, limits, warm=None):
 
 def _grade(args, harness, lesson, tests, limits):
     """Grade one harness and print or write its result."""
-    from lab.grader import formats, manifest
+    from lab.grader import formats
+    from lab.course import manifest
     from lab.grader.report import text_report
 
     fmt = args.format or "text"
@@ -464,7 +467,8 @@ def _watch(args, harness, lesson, tests, limits):
 
 def _hint(args, harness, lesson, tests, limits):
     """Print the hints for the test named by --hint, or for the first test that fails."""
-    from lab.grader import hints, manifest, report
+    from lab.grader import hints, report
+    from lab.course import manifest
 
     names = [name for path in tests for name in manifest.graded_tests(pathlib.Path(path))]
     if args.hint:
@@ -578,7 +582,7 @@ def _checkpoint(missing, wanted=None):
     found from here, with no harness.py found: checkpoint A's edition grades doctor_a.py with
     a bare `lab-check`, as a lesson's grades harness.py. Only checkpoint `wanted` when one is
     named (--lesson A). Else (`missing`, the NotFound for harness.py, None)."""
-    from lab.grader import manifest
+    from lab.course import manifest
 
     try:
         available = lessons.available()
@@ -671,7 +675,7 @@ def _batch(args, lesson, limits):
 
 
 def _verify(args, lesson, limits):
-    from lab.grader import verify
+    from lab.cli import verify
 
     checks = verify.verify(lesson, jobs=args.jobs, limits=limits)
     sys.stdout.write(verify.table(lesson, checks))

@@ -16,7 +16,7 @@ import tempfile
 
 import pytest
 
-from lab.notebook.harnesses import load_harness as _load
+from lab.course.loading import load_harness as _load
 
 PROJECT = pathlib.Path(__file__).resolve().parent.parent
 LESSON_10 = PROJECT / "lessons" / "10-poisoned-transcript"

@@ -31,7 +31,7 @@ def test_the_two_sandboxes_of_watch_cannot_see_each_others_tests(tmp_path):
     gone before the next one starts, so a grading of its own passes every test; under two
     kept workers a test's process of one sandbox finds the lock of the other's, and fails."""
     from lab.course import lesson_files as lessons
-    from lab.grader import isolation
+    from lab.worker import isolation
     from lab.grader.grade import grade
     from lab.grader.supervise import Warm
 

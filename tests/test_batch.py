@@ -16,8 +16,8 @@ import pytest
 
 from conftest import PROJECT
 from lab.course import lesson_files as lessons
-from lab.grader import manifest
-from lab.grader.escape import file_name
+from lab.course import manifest
+from lab.kit.escape import file_name
 from lab.grader.plan import Plan
 
 LESSON = lessons.lesson(10)

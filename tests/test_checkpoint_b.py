@@ -20,7 +20,7 @@ from lab.testkit import clinic, rules
 from lab.course import lesson_files as lessons
 from lab.course import order as lab_course
 from lab.grader import hints
-from lab.notebook.harnesses import load_harness, nearly_right
+from lab.course.loading import load_harness, nearly_right
 from lab.release import leaks
 import notebooks
 from conftest import PROJECT

@@ -9,7 +9,9 @@ import sys
 import pytest
 
 from lab.course import (decompose as absorb, carry_forward as carry, compose, order as course, lesson_files as lessons, patches, starter)
-from lab.notebook.harnesses import nearly_right
+
+from lab.course import gap_markers
+from lab.course.loading import nearly_right
 from conftest import PROJECT
 
 SEED_ORDER = ["01", "02", "03", "04", "05", "A", "06", "07", "08", "09", "10", "B",
@@ -96,7 +98,7 @@ def test_every_composed_and_generated_file_is_current():
 
 
 def test_sixteen_is_elevens_harness_with_the_adapter_after_it():
-    eleven, sixteen = (compose.parse(starter.solve(lessons.lesson(n).finished.read_text()))
+    eleven, sixteen = (compose.parse(gap_markers.solve(lessons.lesson(n).finished.read_text()))
                        for n in (11, 16))
 
     assert sixteen.regions[:-1] == eleven.regions
@@ -110,7 +112,7 @@ def test_a_one_line_change_to_lesson_01_reaches_every_lab_built_on_it(scratch):
     stale = rebuild(scratch, "--check")
     made = rebuild(scratch)
     harnesses = subprocess.run(
-        [sys.executable, "-c", "import pathlib; from lab.notebook.harnesses import nearly_right\n"
+        [sys.executable, "-c", "import pathlib; from lab.course.loading import nearly_right\n"
          "for p in sorted(pathlib.Path('lessons/B-transcript-doctor-ii').rglob('*.patch'), key=lambda p: p.stem):\n"
          "    print(p.stem, nearly_right(p).SYSTEM)"],
         cwd=scratch, capture_output=True, text=True, timeout=60)
@@ -268,7 +270,7 @@ def test_a_patch_is_applied_word_for_word_or_not_at_all():
 # -- carrying a student's own file forward --
 
 def test_carrying_lesson_10s_reference_forward_gives_exactly_lesson_11s_starter():
-    ten = starter.solve(lessons.lesson(10).finished.read_text())
+    ten = gap_markers.solve(lessons.lesson(10).finished.read_text())
 
     carried = carry.carry_forward(ten, course.find(11))
 
@@ -277,7 +279,7 @@ def test_carrying_lesson_10s_reference_forward_gives_exactly_lesson_11s_starter(
 
 
 def test_what_the_next_lab_does_not_change_stays_the_students_word_for_word():
-    ten = starter.solve(lessons.lesson(10).finished.read_text())
+    ten = gap_markers.solve(lessons.lesson(10).finished.read_text())
     mine = ten.replace('return {"role": "user", "content": text}',
                        'return dict(role="user", content=text)  # my own way')
 
@@ -294,7 +296,7 @@ def test_a_file_that_is_not_a_harness_cannot_be_carried_and_says_where():
 
 def test_lessons_01_to_10_compose_to_lesson_10s_harness_each_adding_to_the_one_before():
     chain = course.chain(course.find(10))
-    names = [compose.parse(starter.solve((link.folder / "finished.py").read_text())).names()
+    names = [compose.parse(gap_markers.solve((link.folder / "finished.py").read_text())).names()
              for link in chain if link.changes is not None]
 
     assert [link.label for link in chain] == ["01", "02", "03", "04", "05", "06", "07", "08", "09", "10"]

@@ -14,7 +14,7 @@ import zipfile
 import pytest
 
 from lab.course import lesson_files as lessons
-from lab.grader import manifest
+from lab.course import manifest
 from lab.release import leaks
 from autograders import SYSTEM_PYTHON, assert_gradescope_shape, build, install, open_folder, \
     submit, system_python

@@ -13,7 +13,7 @@ import zipfile
 import pytest
 
 from lab.course import lesson_files as lessons
-from lab.grader import manifest
+from lab.course import manifest
 from lab.release import gradescope, leaks
 from autograders import assert_gradescope_shape, build, install, open_folder, submit, \
     system_python

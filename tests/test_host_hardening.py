@@ -23,8 +23,9 @@ from hypothesis import strategies as st
 
 from conftest import PROJECT
 from lab.course import lesson_files as lessons
-from lab.grader import batch, formats, manifest, preflight
-from lab.grader.escape import csv_cell, file_name, printable, shown_name
+from lab.grader import batch, formats, preflight
+from lab.course import manifest
+from lab.kit.escape import csv_cell, file_name, printable, shown_name
 from lab.grader.results import Grade, Outcome
 from lab.grader.outcomes import NEVER_REPORTED, Reported, reconcile
 from lab.worker.tidy import remove_tree

@@ -13,7 +13,9 @@ import pytest
 
 from conftest import LESSON_10, PROJECT
 from lab.course import lesson_files as lessons
-from lab.grader import formats, manifest, verify
+from lab.grader import formats
+from lab.course import manifest
+from lab.cli import verify
 from lab.grader.progress_bar import Progress
 from lab.grader.results import Grade, Outcome
 

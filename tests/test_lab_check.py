@@ -10,7 +10,8 @@ import pytest
 
 import lab
 from lab.course import lesson_files as lessons
-from lab.grader import batch, verify
+from lab.grader import batch
+from lab.cli import verify
 from conftest import PROJECT, load_harness
 
 LESSON = lessons.lesson(10)

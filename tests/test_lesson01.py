@@ -14,8 +14,10 @@ import pytest
 import lab
 from lab.notebook import harnesses
 from lab.course import lesson_files as lessons, starter
-from lab.grader import hints, manifest
-from lab.notebook.harnesses import load_harness
+from lab.course import gap_markers
+from lab.grader import hints
+from lab.course import manifest
+from lab.course.loading import load_harness
 from lab.release.leaks import answer_lines
 from conftest import PROJECT
 
@@ -40,16 +42,16 @@ def with_gaps_filled(text, filled):
     out, state, gap = [], "outside", -1
     for line in text.splitlines(keepends=True):
         marker = line.strip()
-        if marker == starter.BEGIN:
+        if marker == gap_markers.BEGIN:
             state, gap = "finished", gap + 1
-        elif marker == starter.SWAP:
+        elif marker == gap_markers.SWAP:
             state = "starter"
-        elif marker == starter.END:
+        elif marker == gap_markers.END:
             state = "outside"
         elif state == "outside" or (state == "finished" and gap in filled):
             out.append(line)
         elif state == "starter" and gap not in filled:
-            quoted = starter.QUOTED.match(line.rstrip("\n"))
+            quoted = gap_markers.QUOTED.match(line.rstrip("\n"))
             out.append(quoted.group(1) + (quoted.group(2) or "") + "\n")
     return "".join(out)
 
@@ -121,7 +123,7 @@ def test_with_only_the_first_gap_the_report_names_filled_its_tests_pass(tmp_path
     order = list(manifest.read(LESSON)["gaps"])
     text = FINISHED.read_text()
     in_file = ["words", "ask", "keep"]  # the gaps as they come in the file, top to bottom
-    assert starter.gap_count(text) == len(in_file) == len(order), order
+    assert gap_markers.gap_count(text) == len(in_file) == len(order), order
     harness = tmp_path / "harness.py"
     harness.write_text(with_gaps_filled(text, {in_file.index(order[0])}))
 

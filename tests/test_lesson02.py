@@ -10,7 +10,7 @@ import pytest
 import lab
 from lab.notebook import harnesses
 from lab.course import lesson_files as lessons
-from lab.notebook.harnesses import load_harness
+from lab.course.loading import load_harness
 
 LESSON = lessons.lesson(2)
 FINISHED, STARTER = LESSON.finished, LESSON.starter
@@ -65,7 +65,9 @@ def test_lesson_10s_harness_is_not_taken_for_a_lesson_02_harness():
 def test_every_graded_test_has_hints_and_a_section_the_notebook_has():
     import re
 
-    from lab.grader import hints, manifest
+    from lab.grader import hints
+
+    from lab.course import manifest
 
     guide = hints.guide(LESSON)
     headings = {line.lstrip("# ").strip() for line in

@@ -10,7 +10,7 @@ import pytest
 import lab
 from lab.notebook import harnesses
 from lab.course import lesson_files as lessons
-from lab.notebook.harnesses import load_harness
+from lab.course.loading import load_harness
 
 LESSON = lessons.lesson(3)
 FINISHED, STARTER = LESSON.finished, LESSON.starter

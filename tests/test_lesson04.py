@@ -12,8 +12,9 @@ import pytest
 import lab
 from lab.notebook import harnesses
 from lab.course import lesson_files as lessons
-from lab.grader import hints, manifest
-from lab.notebook.harnesses import load_harness
+from lab.grader import hints
+from lab.course import manifest
+from lab.course.loading import load_harness
 
 LESSON = lessons.lesson(4)
 FINISHED, STARTER = LESSON.finished, LESSON.starter

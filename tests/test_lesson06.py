@@ -13,7 +13,7 @@ import pytest
 import lab
 from lab.notebook import harnesses
 from lab.course import lesson_files as lessons
-from lab.notebook.harnesses import load_harness
+from lab.course.loading import load_harness
 
 LESSON = lessons.lesson(6)
 FINISHED, STARTER = LESSON.finished, LESSON.starter
@@ -81,7 +81,8 @@ def test_the_drafts_edges_stay_fixed_in_the_finished_harness():
 
 
 def test_every_graded_test_has_hints_and_a_section_the_notebook_has():
-    from lab.grader import hints, manifest
+    from lab.grader import hints
+    from lab.course import manifest
 
     guide = hints.guide(LESSON)
     headings = {line.lstrip("# ").strip() for line in

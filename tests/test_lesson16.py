@@ -338,7 +338,8 @@ def test_the_next_lab_comes_from_the_course_file(executed):
 # -- the hints: two a test, each section a heading the notebook has, none a line of the answer --
 
 def test_every_graded_test_has_two_hints_and_a_section_the_notebook_has():
-    from lab.grader import hints, manifest
+    from lab.grader import hints
+    from lab.course import manifest
 
     guide = hints.guide(LESSON)
     headings = {line.lstrip("# ").strip() for line in SOURCE.read_text().splitlines()
@@ -367,7 +368,7 @@ def test_no_hint_and_no_line_of_the_text_holds_a_line_of_the_finished_gap():
 
 
 def test_an_editions_readme_counts_the_gaps_its_manifest_has():
-    from lab.grader import manifest
+    from lab.course import manifest
     from lab.release import readme
 
     for number in (10, 11, 16):

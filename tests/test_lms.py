@@ -17,7 +17,8 @@ import pytest
 
 from conftest import PROJECT
 from lab.course import lesson_files as lessons
-from lab.grader import finder, gradebook, manifest
+from lab.grader import finder, gradebook
+from lab.course import manifest
 from lab.grader.gradebook import LatePolicy
 from lab.release import autograder
 

@@ -125,7 +125,7 @@ def _actionlint():
 def test_the_classroom_workflow_lints_clean_with_actionlint(tmp_path):
     lint = _actionlint()
     lesson = lessons.lesson(10)
-    from lab.grader import manifest
+    from lab.course import manifest
     listed = manifest.read(lesson)["tests"]
     tests = [(n, m["points"]) for n, m in listed.items() if m["visibility"] == "visible"]
     facts = readme.Facts(lesson=10, title=manifest.title(lesson), visible=len(tests),
@@ -159,7 +159,9 @@ def test_when_nothing_is_graded_every_classroom_runner_fails_with_the_reason(tmp
 
     import yaml
 
-    from lab.grader import formats, manifest
+    from lab.grader import formats
+
+    from lab.course import manifest
     from lab.grader.results import Grade
 
     lesson = lessons.lesson(10)

@@ -26,7 +26,7 @@ from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
 from lab.course import lesson_files as lessons
-from lab.grader import manifest
+from lab.course import manifest
 from lab.release import classroom, leaks, visible
 from conftest import PROJECT
 from seed_outputs import SEED

@@ -820,7 +820,7 @@ def test_kept_workers_side_by_side_grade_as_one_worker_does():
     """Where the sandbox has namespaces of its own and the machine two cores, --watch shares
     the tests between two kept workers: every test is run once, by one of them, and each
     outcome is what a grading of its own gives, for the finished file and the starter."""
-    from lab.grader import isolation
+    from lab.worker import isolation
     from lab.grader.grade import grade
     from lab.grader.supervise import Warm
 

@@ -30,7 +30,7 @@ from lab.course import order as course, lesson_files as lessons, next_step as on
 from lab.cli import reset
 from lab.course.next_step import shown
 from lab.course.order import Lab
-from lab.grader import manifest
+from lab.course import manifest
 from lab.course.student_position import Position, course_owned, lab_of
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lab.course import compose, order as course, patches
-from lab.course.starter import BEGIN, END, declares, finished_text, make_starter, solve
+from lab.course.gap_markers import BEGIN, END, make_starter, solve
+from lab.course.starter import declares, finished_text
 
 
 @dataclass(frozen=True)

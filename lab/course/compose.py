@@ -43,7 +43,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from lab.course import patches
-from lab.course.starter import BEGIN, END, solve
+from lab.course.gap_markers import BEGIN, END, solve
 
 HEADER = re.compile(r"^# == (?:\d+ )?(?P<name>.+?) ==\s*$")
 DROP = re.compile(r"^# drop: (?P<names>[\w, ]+)$")

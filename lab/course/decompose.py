@@ -21,7 +21,7 @@ import copy
 import difflib
 
 from lab.course import compose, patches
-from lab.course.starter import solve
+from lab.course.gap_markers import solve
 
 KEEP = 0.5  # an edit in place is a patch when at least this share of its lines is unchanged,
 RUN = 6     # or when it keeps a run of this many lines as they were

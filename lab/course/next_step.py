@@ -21,7 +21,7 @@ import shlex
 from dataclasses import dataclass
 
 from lab.course import order as course, lesson_files as lessons, tomlread
-from lab.grader.escape import shown_name
+from lab.kit.escape import shown_name
 from lab.course.order import Lab
 
 HARNESS = "harness.py"   # the file a lesson's student works in, unless the manifest names one
@@ -105,7 +105,7 @@ def short(lab: Lab) -> str:
 def shown(path: object) -> str:
     """A file or folder name the student controls, as it is printed: one line, with control
     characters and a terminal's escape sequences written as escapes (\\x1b, \\x0a), as the
-    grader's report shows a name (lab.grader.escape.shown_name)."""
+    grader's report shows a name (lab.kit.escape.shown_name)."""
     return shown_name(str(path))
 
 

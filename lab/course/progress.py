@@ -29,7 +29,7 @@ import stat
 import tempfile
 from dataclasses import asdict, dataclass, field
 
-from lab.grader.escape import shown_name
+from lab.kit.escape import shown_name
 
 FOLDER = ".lab-check"
 FILE = "progress.json"

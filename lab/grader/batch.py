@@ -79,9 +79,11 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TextIO
 
-from lab.grader import finder, formats, manifest, supervise
+from lab.grader import finder, formats, supervise
+
+from lab.course import manifest
 from lab.worker import tidy
-from lab.grader.escape import csv_cell, file_name, printable, shown_name
+from lab.kit.escape import csv_cell, file_name, printable, shown_name
 from lab.grader.plan import Plan
 from lab.grader.progress_bar import Progress, plural
 from lab.grader.results import VERSION, Grade
@@ -345,7 +347,7 @@ def _count(summary):
 def _facts(lesson, fmt, plan):
     kind, _ = plan.isolation() if plan.isolated else (None, "")
     if kind is None:
-        from lab.grader import isolation
+        from lab.worker import isolation
         try:
             kind = isolation.detect()
         except isolation.Unavailable:
@@ -756,7 +758,7 @@ def command(args: argparse.Namespace, lesson: Lesson, plan: Plan) -> int:
     """lab-check --batch: check the machine can grade, run the batch, say what it did and how
     to go on; the exit status (0 every submission has its result, 3 the grader failed on
     some, 2 no batch to grade, 130 stopped by Ctrl-C)."""
-    from lab.grader import isolation
+    from lab.worker import isolation
 
     kind, problem = plan.isolation()
     if kind == "uid" and not problem and isolation.exposed_submissions(args.batch):

@@ -58,7 +58,7 @@ import zipfile
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from lab.grader.escape import file_name, shown_name
+from lab.kit.escape import file_name, shown_name
 
 if TYPE_CHECKING:
     from lab.course.lesson_files import Lesson
@@ -105,7 +105,7 @@ def student_file(lesson: Lesson) -> str:
     """The name of the file a student of `lesson` hands in: its manifest's `student_file`
     (doctor.py for checkpoint B, doctor_a.py for A), else harness.py. Every finding below
     takes it as `wanted`."""
-    from lab.grader import manifest
+    from lab.course import manifest
 
     return manifest.read(lesson).get("student_file", HARNESS)
 

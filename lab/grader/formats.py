@@ -167,7 +167,7 @@ def classroom(grade: Grade) -> dict[str, Any]:
 def _lesson_total(grade):
     """What the lesson's graded tests are worth, for a grade with nothing graded."""
     from lab.course import lesson_files as lessons
-    from lab.grader import manifest
+    from lab.course import manifest
 
     try:
         return manifest.total(lessons.lesson(grade.lesson))

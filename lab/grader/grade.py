@@ -20,7 +20,11 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from lab.grader import isolation, manifest, preflight, selection, supervise, outcomes as tally
+from lab.grader import preflight, selection, supervise, outcomes as tally
+
+from lab.course import manifest
+
+from lab.worker import isolation
 from lab.worker import tidy
 from lab.sandbox import protocol
 from lab.sandbox.protocol import Job

@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lab.grader import finder
-from lab.grader.escape import csv_cell, printable, shown_name
+from lab.kit.escape import csv_cell, printable, shown_name
 
 if TYPE_CHECKING:
     from lab.course.lesson_files import Lesson
@@ -236,7 +236,7 @@ def export(folder: str | os.PathLike[str], out: str | os.PathLike[str], lesson: 
     """Write the gradebook of the batch graded from `folder` into `out` (summary.json there):
     gradebook.csv always, gradebook-canvas.csv for kind "canvas". Returns the lines that say
     what was written."""
-    from lab.grader.manifest import title, total
+    from lab.course.manifest import title, total
 
     out = pathlib.Path(out)
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))

@@ -92,7 +92,7 @@ def every_test(lesson: Lesson, graded: Iterable[str] = ()) -> list[str]:
     """Every graded test `lab-check --hint` picks among for `lesson`: those of its tests.py, in
     file order, then any of `graded` (the tests a grading ran: of test files of one's own, say)
     not among them. Words picked unique among these are unique whatever -k selected."""
-    from lab.grader import manifest
+    from lab.course import manifest
 
     names: list[str] = []
     tests = getattr(lesson, "tests", None)

@@ -91,7 +91,8 @@ class Plan:
         go on here, or ""): the check every grading makes before it starts, made once up
         front by a batch and by the autograder, where a failure is the grader's, never the
         student's."""
-        from lab.grader import grade, isolation
+        from lab.grader import grade
+        from lab.worker import isolation
 
         try:
             kind = isolation.detect()

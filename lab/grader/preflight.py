@@ -18,7 +18,7 @@ import os
 import stat
 import tokenize
 
-from lab.grader.escape import printable
+from lab.kit.escape import printable
 
 LARGEST = 5 * 1024 * 1024  # bytes; a harness.py is a few hundred lines, not megabytes
 SHOWN = 160                # characters of a line with a syntax error shown

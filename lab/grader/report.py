@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING
 
 from lab.course import order as course, lesson_files as lessons, next_step as onward
 from lab.kit.display import LEGEND
-from lab.grader import hints, manifest
-from lab.grader.escape import printable
+from lab.grader import hints
+from lab.course import manifest
+from lab.kit.escape import printable
 
 if TYPE_CHECKING:
     from lab.course.lesson_files import Lesson

@@ -14,7 +14,7 @@ import pathlib
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from lab.grader import manifest
+from lab.course import manifest
 
 if TYPE_CHECKING:
     from lab.course.lesson_files import Lesson

@@ -28,7 +28,7 @@ import time
 from typing import TYPE_CHECKING, Any, Literal
 
 from lab.grader import module_run
-from lab.grader import manifest
+from lab.course import manifest
 from lab.testkit import problems
 from lab.worker import tidy
 from lab.sandbox import protocol

@@ -54,7 +54,7 @@ class Casebook:
     """Checkpoint `checkpoint`'s two harnesses, "finished" and its example, by name."""
 
     def __init__(self, checkpoint):
-        from lab.grader import manifest
+        from lab.course import manifest
 
         self.lesson = lessons.lesson(checkpoint)
         self.base = course.find(self.lesson.number).builds_on
@@ -78,7 +78,7 @@ class Casebook:
             raise ValueError(f"the casebook holds {' and '.join(self.names)}, not {name!r}")
         if not self.live():
             raise NotSaved(f"{name} is the grader's, and this copy does not hold it")
-        from lab.notebook.harnesses import load_harness, nearly_right
+        from lab.course.loading import load_harness, nearly_right
 
         return load_harness(lessons.lesson(self.base).finished) if name == "finished" \
             else nearly_right(self._example_file(), lesson=self.base)

@@ -29,6 +29,7 @@ import types
 from dataclasses import dataclass
 
 from lab.course import lesson_files as lessons
+from lab.course.loading import load_harness, nearly_right  # noqa: F401 (notebooks import them from here)
 from lab.kit.display import shape
 from lab.kit.messages import call, fail, reply, say, text, tool_result as result_for, user
 from lab.kit.model import ScriptedModel
@@ -97,37 +98,6 @@ def starter_harness(lesson=10):
     """The harness the lesson starts from (its starter.py), as a module of its own named
     `harness_starter`: loading it changes nothing anyone else has imported."""
     return load_harness(lessons.lesson(lesson).starter, name="harness_starter")
-
-
-def load_harness(path, name="harness"):
-    """The Python file at `path`, run afresh as a module called `name`. Not put in
-    sys.modules: whoever wants it importable decides that."""
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def nearly_right(path, lesson=None):
-    """A lab's finished harness with one idea taken out: the patch at `path` (see lab.course.patches)
-    applied to it, its gaps filled. The lab is `lesson`, or else the one the patch's own
-    header names ("--- lesson 05's finished harness"), or else lesson 10. A module of its own,
-    named after the file, not put in sys.modules; its MISSING is the idea the patch's
-    description names on its "Missing:" line."""
-    from lab.course import patches, starter  # the instructor's side: a student's copy holds neither
-
-    path = pathlib.Path(path)
-    patch = path.read_text(encoding="utf-8")
-    if lesson is None:
-        named = re.search(r"^--- lesson (\w+)'s finished harness$", patch, re.MULTILINE)
-        lesson = named.group(1) if named else 10
-    base = starter.solve(lessons.lesson(lesson).finished.read_text(encoding="utf-8"))
-    module = types.ModuleType(path.stem)
-    module.__file__ = str(path)
-    exec(compile(patches.apply(base, patch, name=str(path)), str(path), "exec"), module.__dict__)
-    missing = re.search(r"^Missing: (\w+)$", patches.description(patch), re.MULTILINE)
-    module.MISSING = missing.group(1) if missing else None
-    return module
 
 
 def loop_problem(module):

@@ -42,7 +42,8 @@ import sys
 import tempfile
 
 from lab.course import lesson_files as lessons
-from lab.grader import finder, formats, gradebook, manifest, plan
+from lab.grader import finder, formats, gradebook, plan
+from lab.course import manifest
 from lab.grader.report import text_report
 from lab.grader.results import Grade
 

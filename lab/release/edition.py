@@ -45,8 +45,8 @@ import nbformat
 
 from lab.notebook import casebook, ipynb as notebook
 from lab.course import order as course, lesson_files as lessons
-from lab.grader import manifest
-from lab.course.starter import make_starter
+from lab.course import manifest
+from lab.course.gap_markers import make_starter
 from lab.release import classroom, saved_outputs as outputs, readme, visible
 
 # Parts of the lab that only an instructor runs: they need the finished files, or make copies.

@@ -16,7 +16,7 @@ the zip's root:
     lessons/NN-name/  tests.py (all of them), manifest.toml, scenarios.py, starter.py, hints
 
 Never in it: the lesson's finished.py, right/, wrong/. On Gradescope the grader runs as root
-and the student's code as a user of its own (lab.grader.isolation), which can read nothing
+and the student's code as a user of its own (lab.worker.isolation), which can read nothing
 under lessons/: a submission that goes looking finds the lab, which holds no answer, and
 nothing else.
 
@@ -41,7 +41,7 @@ import zipfile
 
 from lab.course import order as course, lesson_files as lessons
 from lab.grader import module_run
-from lab.grader import manifest
+from lab.course import manifest
 from lab.release import edition, readme
 
 LESSON_FILES = ("tests.py", "manifest.toml", "scenarios.py", "starter.py", "hints.toml")

@@ -18,8 +18,8 @@ import tempfile
 import zipfile
 
 from lab.course import lesson_files as lessons
-from lab.grader import manifest
-from lab.course.starter import BEGIN, END, SWAP, make_starter
+from lab.course import manifest
+from lab.course.gap_markers import BEGIN, END, SWAP, make_starter
 
 SAYS_SOMETHING = re.compile(r"[A-Za-z0-9]")
 ANSWER_FILES = ("finished.py",)

@@ -22,9 +22,9 @@ import nbformat
 
 from lab.course import order as course, lesson_files as lessons
 from lab.notebook import ipynb as notebook
-from lab.grader import manifest
+from lab.course import manifest
 from lab.release import edition, saved_outputs as release_outputs
-from lab.course.starter import make_starter
+from lab.course.gap_markers import make_starter
 from lab.site import assets, front_page as course_map, leak_check, page
 
 READING = ("site.css", "course.js", "run.js", "editor.js")  # what every lab page loads

@@ -23,7 +23,7 @@ from lab.testkit import clinic, rules
 from lab.course import lesson_files as lessons
 from lab.testkit.problems import StudentProblem
 from lab.testkit.verdict import expect
-from lab.notebook.harnesses import load_harness, nearly_right
+from lab.course.loading import load_harness, nearly_right
 
 DIAGNOSIS = ("DIAGNOSIS names, for each harness, the idea it is missing: one id of "
              "ideas.toml.")

@@ -1,5 +1,5 @@
 """How the worker starts the sandbox's zygote, one kind of isolation at a time (the host's
-lab/grader/isolation.py decides which kind; this module only carries it out).
+lab/worker/isolation.py decides which kind; this module only carries it out).
 
 bubblewrap  `bwrap` with new namespaces of every kind: a read-only /usr and Python, the bundle
             read-only at /lab-bundle, the submission read-only, private size-capped /scratch,

@@ -26,7 +26,7 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from lab.grader import isolation
+from lab.worker import isolation
 from lab.testkit import problems
 from lab.worker import launch
 from lab.testkit.problems import PowerCut

@@ -27,8 +27,9 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, TextIO
 
 from lab.course import lesson_files as lessons
-from lab.course.starter import GapError, make_starter
-from lab.grader import batch, manifest
+from lab.course.gap_markers import GapError, make_starter
+from lab.grader import batch
+from lab.course import manifest
 from lab.worker import tidy
 from lab.grader.results import VERSION
 from lab.sandbox.protocol import Limits
