@@ -14,6 +14,8 @@ right and wrong; for an instructor, grade a whole class, and prove the lesson's 
     lab-check --harness harness.py --lesson 10 --format gradescope --output results.json
     lab-check --lesson 10 --batch submissions/ --output results/ [--format json] [--jobs 2]
     lab-check --lesson 10 --batch submissions/ --output results/ --resume   (after a Ctrl-C)
+    lab-check --lesson 10 --batch submissions/ --output results/ --cluster tcp://head:8786
+                                                (on a running Dask cluster: docs/cluster.md)
     lab-check --lesson 10 --batch download/ --output results/ --export canvas [--roster CSV]
               [--due WHEN --late-policy 10%/day]   (an LMS's download to its gradebook)
     lab-check --verify 10

@@ -6,6 +6,7 @@ again.
               [--seed N [--seed-per-student]] [--show-hidden]
     lab-check --lesson 10 --batch submissions/ --output results/ --resume
     lab-check --lesson 10 --batch submissions/ --output results/ --only alice bob
+    lab-check --lesson 10 --batch submissions/ --output results/ --cluster tcp://head:8786
 
 A submission is a folder in submissions/ (hidden folders, and the output folder if it is in
 there, are skipped); the file graded is the harness.py in it (`discover`, the one place that
@@ -55,6 +56,9 @@ crashes its grader, kills it, or runs past its ceiling costs only its own row. I
 to a file, never a pipe, which a process left behind could hold open and so keep the batch
 waiting. When a grader leaves no result, the batch writes one that says how the grader ended
 and what it last wrote on stderr, with exit code 3, like any grader that broke.
+
+With --cluster, the same gradings run on the workers of a Dask cluster instead
+(lab/grading/cluster.py), and everything above that is the batch's record stays here.
 """
 
 from __future__ import annotations
