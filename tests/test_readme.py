@@ -236,11 +236,11 @@ def shown_commands():
 def lab_check_calls(line):
     """The lab-check invocations of a shell line (`a && b` gives each), as argument lists."""
     for part in line.split(" && "):
-        words = shlex.split(part)
-        if words and os.path.basename(words[0]) in ("lab-check", "lab_check.py"):
-            yield words[1:]
-        elif words[:1] == ["python"] and words[1:2] == ["lab/lab_check.py"]:
-            yield words[2:]
+        first = part.split(maxsplit=2)
+        if first and os.path.basename(first[0]) in ("lab-check", "lab_check.py"):
+            yield shlex.split(part)[1:]
+        elif first[:2] == ["python", "lab/lab_check.py"]:
+            yield shlex.split(part)[2:]
 
 
 def test_every_lab_check_command_shown_is_one_lab_check_takes():
