@@ -16,7 +16,7 @@ import pytest
 
 from conftest import PROJECT
 from course_copy import scratch_course
-from lab.course.gap_markers import BEGIN, END, SWAP
+from lab.course.starter import BEGIN, END, SWAP
 
 ORDER = ["01", "02", "03", "04", "05", "A", "06", "07", "08", "09", "10", "B", "11", "12", "13",
          "14", "15", "16"]
@@ -412,7 +412,7 @@ def filled(text, finished):
 
 def build_edition(course, lab, folder):
     made = subprocess.run(
-        [sys.executable, "-c", "import sys; from lab.course import lesson_files as lessons; from lab.release import "
+        [sys.executable, "-c", "import sys; from lab import lessons; from lab.release import "
          "edition; edition.build(lessons.lesson(sys.argv[1]), sys.argv[2], with_notebook=False)",
          lab, str(folder)], capture_output=True, text=True, cwd=course, timeout=600)
     assert made.returncode == 0, made.stderr
@@ -461,15 +461,17 @@ def readme_course_section():
     return text[text.index("\n## The course\n"):text.index("\n## ", text.index("\n## The course\n") + 1)]
 
 
-def test_the_readmes_course_map_is_what_lab_check_prints_in_a_fresh_copy(course):
-    shown = re.search(r"<!-- the course map:.*?-->\n```text\n(.*?)```", readme_course_section(),
-                      re.DOTALL)
+def test_the_readmes_course_map_is_what_lab_check_prints_once_lesson_01_is_started(course):
+    shown = re.search(r"<!-- generated: course map.*?-->\n```text\n(.*?)```",
+                      readme_course_section(), re.DOTALL)
 
+    started = lab_check(course, "--reset", "--lesson", "01")
     run = lab_check(course, "--course")
 
     assert shown, "the README's course section should show the map in a ```text block"
+    assert started.returncode == 0, started.stdout + started.stderr
     assert run.returncode == 0 and shown[1] == run.stdout, \
-        "the README's map should be lab-check --course word for word (python -m lab.cli.course_map " \
+        "the README's map should be lab-check --course word for word (python -m lab.docs " \
         f"rewrites it); lab-check --course prints:\n{run.stdout}"
 
 
