@@ -10,6 +10,8 @@ When nothing was put there (PYTHONSAFEPATH, or -P given by a caller), nothing is
 Site-wide start-up (site, sitecustomize) runs before "" is put on sys.path, with -P or -c.
 """
 
+from __future__ import annotations
+
 import shlex
 import sys
 
@@ -19,11 +21,11 @@ CODE = ('import sys\n'  # built in: nothing is read from a folder to import it
         'runpy.run_module(sys.argv.pop(1), run_name="__main__", alter_sys=True)')
 
 
-def command(module, *args, python=None):
+def command(module: str, *args: object, python: str | None = None) -> list[str]:
     """The argv that runs `module` with `args`, the working folder never searched."""
     return [python or sys.executable, "-c", CODE, module, *map(str, args)]
 
 
-def shell(module, python='"$PY"'):
+def shell(module: str, python: str = '"$PY"') -> str:
     """The same as a shell command line (for run_autograder); `python` is put in as is."""
     return f"{python} -c {shlex.quote(CODE)} {module}"
