@@ -67,7 +67,10 @@ def bubblewrap_problem() -> str:
 
 def _bwrap_argv(bundle, submission, control_fd):
     argv = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
-            "--new-session", "--as-pid-1", "--cap-drop", "ALL"]
+            "--new-session", "--as-pid-1", "--cap-drop", "ALL",
+            # the zygote's one capability, over the sandbox's own namespaces only: a pid
+            # namespace for each test's process (inside/pidns.py), which drops it
+            "--cap-add", "CAP_SYS_ADMIN"]
     if os.geteuid() == 0:  # inside, not root; a plain user stays itself
         argv += ["--uid", "1000", "--gid", "1000"]
     argv += ["--ro-bind", "/usr", "/usr"]
