@@ -48,6 +48,7 @@ class _Student:
 def cost_of_the_test_in_cpu_seconds():
     """The grader's CPU seconds for test_ash_case on the costly doctor, on this machine now."""
     from lab.checkup import Checkup
+    from lab.grading.verdict import GradeFailure
     from lab.lessons import lesson
 
     spec = importlib.util.spec_from_file_location("costly_doctor", SUBMISSION)
@@ -56,7 +57,10 @@ def cost_of_the_test_in_cpu_seconds():
     checkup = Checkup(lesson("B").folder, base="10")
     checkup.harness("ash"), checkup.finished()  # loaded once, as the worker has them loaded
     began = time.process_time()
-    checkup.expect_case_exposes(_Student(doctor), "ash")
+    try:
+        checkup.expect_case_exposes(_Student(doctor), "ash")
+    except GradeFailure:  # the case breaks no rule on ash: found once all the work is done
+        pass
     return time.process_time() - began
 
 

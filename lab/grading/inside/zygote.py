@@ -8,7 +8,8 @@ scratch folder, what a test's process may read and write). It answers {"zygote":
 "landlock": version} and then waits for the grader:
 
     {"op": "fork", ...}   with three descriptors passed alongside (the test's channel, its
-                          output, its stack dumps): fork a process that copies harness.py into
+                          output, its stack dumps): fork (in a pid namespace of its own where
+                          the kernel gives one, pidns.py) a process that copies harness.py into
                           the test's scratch folder, sets its limits, confines itself with
                           Landlock where the kernel has it, and serves the test (serve.py);
                           answers {"pid": n}

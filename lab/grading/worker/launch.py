@@ -3,7 +3,8 @@ lab/grading/isolation.py decides which kind; this module only carries it out).
 
 bubblewrap  `bwrap` with new namespaces of every kind: a read-only /usr and Python, the bundle
             read-only at /lab-bundle, the submission read-only, private size-capped /scratch,
-            /tmp and /dev/shm, every capability dropped. As root, cgroups of its own (`Cgroup`).
+            /tmp and /dev/shm, every capability dropped but one (CAP_SYS_ADMIN, over the
+            sandbox's own namespaces: inside/pidns.py). As root, cgroups of its own (`Cgroup`).
 uid         the zygote runs as a user of its own (a random uid far above real accounts), no
             groups; its scratch and the snapshot are made that user's alone; what it leaves in
             the machine's /tmp and /dev/shm is removed with it.
