@@ -246,14 +246,14 @@ def export(folder: str | os.PathLike[str], out: str | os.PathLike[str], lesson: 
                              wanted=finder.student_file(lesson))}
     points = total(lesson)
     column = assignment or f"Lesson {lesson.number}: {title(lesson)}"
-    rows, late, unmatched, held = [], 0, [], []
+    rows, late, unmatched, held, unowned = [], 0, [], [], []
     for entry in summary.get("submissions", []):
         one = found.get(entry.get("submission"))
         row = _row(entry, one, roster, policy, due, points)
         rows.append(row)
         late += row["late"] == "yes"
         if row["final_score"] == "":
-            held.append(row["student"])
+            (unowned if row["owner_unknown"] else held).append(row["student"])
         if kind == "canvas" and not row["canvas_id"] and not row["sis_user_id"] \
                 and not row["sis_login_id"]:
             unmatched.append(row["student"])
@@ -277,6 +277,11 @@ def export(folder: str | os.PathLike[str], out: str | os.PathLike[str], lesson: 
     if held:
         said.append(f"no grade exported for {', '.join(held[:8])}: the grader failed on them; "
                     "grade them again, then export again")
+    if unowned:
+        said.append(f"no grade exported for {', '.join(unowned[:8])}: no LMS names whose "
+                    f"{'file this is' if len(unowned) == 1 else 'files these are'} (not "
+                    "graded); put each in a folder named after its student, then grade it "
+                    "with --only and export again")
     return said
 
 
@@ -323,7 +328,7 @@ def _row(entry, one, roster, policy, due, points):
         "canvas_id": person.get("ID") or (lms_id if one and one.lms == "canvas" else ""),
         "sis_user_id": person.get("SIS User ID", ""),
         "sis_login_id": person.get("SIS Login ID", ""),
-        "section": person.get("Section", ""),
+        "section": person.get("Section", ""), "owner_unknown": nobody,
     }
 
 
