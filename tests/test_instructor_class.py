@@ -84,23 +84,23 @@ def test_a_download_graded_by_a_real_batch_says_what_became_of_each_file(tmp_pat
     assert rows_of(out)["-rf"]["score"] == WORTH
 
 
-GROUP_EXPORT = """\
-submission_401:
-  :submitters:
-  - :name: Ada Lovelace
-    :sid: '1815'
-    :email: ada@example.edu
-  - :name: Charles Babbage
-    :sid: '1791'
-    :email: charles@example.edu
-  :created_at: 2026-12-01 17:58:03.412000000 -05:00
-submission_402:
-  :submitters:
-  - :name: Grace Hopper
-    :sid: '1906'
-    :email: grace@example.edu
-  :created_at: 2026-12-01 18:00:00.000000000 -05:00
-"""
+def export_index(submissions):
+    """submission_metadata.yml as Gradescope's "Export Submissions" writes it (the form
+    lab.grading.finder.GRADESCOPE_EXPORT describes): {folder: (created_at, [(name, sid)])}."""
+    lines = []
+    for folder, (created, people) in submissions.items():
+        lines += [f"{folder}:", "  :submitters:"]
+        for name, sid in people:
+            lines += [f"  - :name: {name}", f"    :sid: '{sid}'",
+                      f"    :email: {name.split()[0].lower()}@example.edu"]
+        lines.append(f"  :created_at: {created}")
+    return "\n".join(lines) + "\n"
+
+
+GROUP_EXPORT = export_index({
+    "submission_401": ("2026-12-01 17:58:03.412000000 -05:00",
+                       [("Ada Lovelace", 1815), ("Charles Babbage", 1791)]),
+    "submission_402": ("2026-12-01 18:00:00.000000000 -05:00", [("Grace Hopper", 1906)])})
 
 
 def test_a_groups_submission_is_a_gradebook_row_for_each_of_its_students(tmp_path):
