@@ -1,10 +1,12 @@
 """Benchmarks: how fast the grader, the notebook and the repair really are.
 
     .venv/bin/python bench/run.py            # four or five minutes; prints the table and
-                                             # rewrites README.md's benchmark section
+                                             # saves its figures; docs/authoring.md shows them
     .venv/bin/python bench/run.py --quick    # a smaller run, in about a minute; writes nothing
     .venv/bin/python bench/run.py --watch-only   # only the --watch rows, measured and
                                              # written in place of the old ones
+    .venv/bin/python bench/run.py --cluster  # only the cluster's rows (half an hour on two
+                                             # cores): printed, README.md left alone
 
 Every figure stands next to the floor it is compared with, and the two are measured in the
 same run, interleaved, with medians: the machine is shared and noisy, so a ratio within one run
@@ -21,6 +23,12 @@ says more than seconds from two runs. What is measured, and against what:
               halves of 20, graded with 1, 2, 2, then 1 jobs, so that a change in the machine's
               load falls on both alike. Each copy ends in a comment of its own, so no grader
               could skip one as a repeat.
+  cluster     (--cluster) `lab_check --batch --cluster` on a Dask cluster of two worker
+              processes started here on 127.0.0.1 (distributed.LocalCluster, a thread each),
+              against `--jobs 2` on the same machine: 300 submissions made as the batch's are,
+              in two alike halves of 150, graded --jobs 2, cluster, cluster, then --jobs 2, so
+              that each way grades all 300 and a change in load falls on both alike. The
+              figure is the wall time of the whole command; the ratio is the cluster's price.
   notebook    bench/run_notebook.py: the lesson's notebook run headless by nbclient on a real
               ipykernel, timed as a whole process, Python's start-up included.
   repair      the finished repair_tool_history, and lab.validate, on histories of 10k, 100k
@@ -40,8 +48,9 @@ says more than seconds from two runs. What is measured, and against what:
   others      every process is also charged its CPU seconds, and the rest of the machine
               what it used meanwhile (/proc/stat), for the notes that say what limits a figure.
 
-The table is printed, and written into README.md between START and END (below), with the
-date, the commit and the machine it was measured on; nothing else in README.md is touched.
+The table is printed, and its figures saved in bench/figures/run.json, with the date, the
+commit and the machine it was measured on; docs/authoring.md shows them (python -m lab.docs,
+which this runs, rewrites that block and nothing else).
 --quick writes nothing.
 """
 
@@ -72,9 +81,9 @@ if __name__ == "__main__":  # run as a file: make `lab` importable, as lab/lab_c
 
 import lab  # noqa: E402
 from lab import lessons  # noqa: E402
+from lab.docs import tables  # noqa: E402
 
-README = PROJECT / "README.md"
-START, END = "<!-- bench:start -->", "<!-- bench:end -->"
+FIGURES = PROJECT / "bench" / "figures" / "run.json"
 COMMAND = ".venv/bin/python bench/run.py"
 LAB_CHECK = str(PROJECT / "lab" / "lab_check.py")
 LESSON = lessons.lesson(10)
@@ -83,7 +92,7 @@ CELL = re.compile(r"(?<!\\)\|")  # a cell's edge: a | that is not escaped
 # default, whatever this shell says (PYTHONDONTWRITEBYTECODE=1 costs lab_check about 0.3 s).
 ENVIRONMENT = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 ENVIRONMENT["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # the floor loads its plugins by name
-COLUMNS = ("measure", "figure", "compared with", "ratio", "target", "result")
+COLUMNS = tables.COLUMNS
 
 # The issue's targets: a ratio to the floor beside it, or seconds, or a scaling exponent.
 LAB_CHECK_TARGET = 2.0      # lab_check at most this many times the floor: the same graded
@@ -95,6 +104,9 @@ NOTEBOOK_TARGET = 8.0       # seconds for the whole notebook, headless
 REPAIR_TARGET = 5.0         # repair_tool_history at most this many single passes, at 1M
 VALIDATE_TARGET = 15.0      # lab.validate likewise
 EXPONENT_TARGET = 1.15      # log(time ratio) / log(size ratio), between each pair of sizes
+CLUSTER_TARGET = 1.15       # a batch on a two-worker local cluster at most this many times
+                            # the time of --jobs 2 on the same machine
+CLUSTER_COPIES = 300        # submissions graded each way
 
 
 @dataclass(frozen=True)
@@ -120,6 +132,8 @@ def main(argv=None):
     say(f"benchmarking on {machine}")
     if args.watch_only:
         return watch_only(plan, machine, began, write=not (args.quick or args.print_only))
+    if args.cluster:
+        return cluster_only(4 if args.quick else CLUSTER_COPIES, machine, began, args.quick)
     figures = {"lab_check": measure_lab_check(plan.runs),
                "watch": measure_watch(plan.runs),
                "batch": measure_batch(plan.copies),
@@ -129,11 +143,10 @@ def main(argv=None):
     heading = (f"Measured {datetime.date.today().isoformat()} at {describe_code()} on "
                f"{machine}, by `{COMMAND}{' --quick' if args.quick else ''}` in "
                f"{minutes:.1f} minutes.")
-    section = render(heading, rows(figures, plan))
-    print(section)
+    table = rows(figures, plan)
+    print(render(heading, table))
     if not (args.quick or args.print_only):
-        write_section(README, section)
-        say(f"wrote the table into {README.name}, between {START} and {END}")
+        record(FIGURES, heading, table)
 
 
 def parser():
@@ -141,10 +154,13 @@ def parser():
     p.add_argument("--quick", action="store_true",
                    help="smaller sizes and fewer runs, to see that it all works; writes nothing")
     p.add_argument("--print-only", action="store_true",
-                   help="print the table but leave README.md alone")
+                   help="print the table but leave the saved figures alone")
     p.add_argument("--watch-only", action="store_true",
                    help="measure only the --watch re-grade, and put its rows in place of the "
                         "table's old ones; the other rows stay as they were last measured")
+    p.add_argument("--cluster", action="store_true",
+                   help="measure only a batch on a two-worker local Dask cluster against "
+                        "--jobs 2, and print its rows (README.md is left alone)")
     return p
 
 
@@ -152,9 +168,9 @@ WATCH_ONLY = " Its --watch rows were measured alone"  # how the heading says so
 
 
 def watch_only(plan, machine, began, write=True):
-    """The --watch rows measured again, put in the README's table in place of the old ones;
+    """The --watch rows measured again, put in the saved table in place of the old ones;
     the heading says when, at which commit and on what machine."""
-    heading, old = parse(section_of(README.read_text(encoding="utf-8")))
+    heading, old = tables.load(FIGURES)
     new = watch_rows(measure_watch(plan.runs), plan.runs)
     at = next((i for i, row in enumerate(old) if is_watch_row(row)), len(old))
     kept = [row for row in old if not is_watch_row(row)]
@@ -163,16 +179,25 @@ def watch_only(plan, machine, began, write=True):
     heading = (heading.split(WATCH_ONLY)[0] + f"{WATCH_ONLY} on {datetime.date.today()} at "
                f"{describe_code()} on {machine}, by `{COMMAND} --watch-only` in "
                f"{minutes:.1f} minutes.")
-    section = render(heading, table)
-    print(section)
+    print(render(heading, table))
     if write:
-        write_section(README, section)
-        say(f"wrote the --watch rows into {README.name}, between {START} and {END}")
+        record(FIGURES, heading, table)
 
 
 def is_watch_row(row):
     """Whether a row of the table is one of watch_rows's: its measure, or its note."""
     return row[0].startswith("--watch") or (row[0] == "note" and row[1].startswith("--watch:"))
+
+
+def record(path, heading, table):
+    """Save the figures in `path`, then rewrite the documents' blocks made from them."""
+    from lab.docs import made
+
+    tables.save(path, heading, table)
+    say(f"saved the figures in {path.relative_to(PROJECT)}")
+    for block in made.EVERY:
+        if made.rewrite(block):
+            say(f"rewrote {block.document}'s {block.name}")
 
 
 def say(words):
@@ -360,6 +385,66 @@ def check_summary(summary_file, copies):
         raise RuntimeError(f"the batch in {summary_file.parent} should have graded {copies} "
                            f"submissions, each passing or failing; it has {len(rows)} rows, "
                            f"and these exit codes are not 0 or 1: {odd}")
+
+
+# == cluster ==
+
+def cluster_only(copies, machine, began, quick=False):
+    """The cluster's rows, measured (measure_cluster) and printed under a heading saying when,
+    at which commit and on what machine."""
+    table = cluster_rows(measure_cluster(copies))
+    minutes = (time.monotonic() - began) / 60
+    heading = (f"Measured {datetime.date.today().isoformat()} at {describe_code()} on "
+               f"{machine}, by `{COMMAND} --cluster{' --quick' if quick else ''}` in "
+               f"{minutes:.1f} minutes.")
+    print(render(heading, table))
+
+
+def measure_cluster(copies):
+    """`lab_check --batch` on `copies` submissions, --jobs 2 and on a local cluster of two
+    worker processes of one thread each, in the order --jobs 2, cluster, cluster, --jobs 2 on
+    two alike halves (the module docstring)."""
+    import dask
+    from distributed import LocalCluster
+
+    half, found = copies // 2, {"local": [], "cluster": []}
+    with tempfile.TemporaryDirectory(prefix="bench-cluster-") as scratch, \
+            dask.config.set({"temporary-directory": scratch}), \
+            LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                         dashboard_address=None) as cluster:
+        halves = [make_submissions(pathlib.Path(scratch) / f"half-{part}", half, first=part * half)
+                  for part in (0, 1)]
+        for turn, (way, folder) in enumerate([("local", halves[0]), ("cluster", halves[0]),
+                                              ("cluster", halves[1]), ("local", halves[1])]):
+            say(f"lab_check --batch on {half} submissions, "
+                f"{'--jobs 2' if way == 'local' else 'on the cluster'}")
+            out = pathlib.Path(scratch) / f"results-{turn}"
+            how = ["--jobs", "2"] if way == "local" else ["--cluster", cluster.scheduler_address]
+            found[way].append(run([sys.executable, LAB_CHECK, "--lesson", str(LESSON.number),
+                                   "--batch", str(folder), "--output", str(out), *how],
+                                  expect=(0,)))
+            check_summary(out / "summary.json", half)
+    return {"copies": half * 2, "local": together(found["local"]),
+            "cluster": together(found["cluster"])}
+
+
+def cluster_rows(cluster):
+    local, remote = (cluster[way].seconds for way in ("local", "cluster"))
+    ratio = remote / local
+    table = [(f"batch of {cluster['copies']} submissions (2 × {cluster['copies'] // 2}), "
+              "--jobs 2", f"{seconds(local)} ({cluster['copies'] / local:.2f} submissions/s)",
+              "", "", "", ""),
+             (f"batch of {cluster['copies']} submissions (2 × {cluster['copies'] // 2}), on a "
+              "local Dask cluster of 2 workers", f"{seconds(remote)} "
+              f"({cluster['copies'] / remote:.2f} submissions/s)", f"--jobs 2: {seconds(local)}",
+              times(ratio), f"≤ {CLUSTER_TARGET:g}×", verdict(ratio, "<=", CLUSTER_TARGET))]
+    if missed(table):
+        table.append(note(
+            f"cluster: the rest of the machine kept {cluster['cluster'].others / remote:.1f} "
+            f"cores busy during the cluster's runs ({cluster['local'].others / local:.1f} during "
+            "--jobs 2's), the workers' own grading included, since they are not the command's "
+            "children."))
+    return table
 
 
 # == notebook ==
@@ -793,13 +878,7 @@ def count(size):
     return f"{size // 1_000_000}M" if size >= 1_000_000 else f"{size // 1000}k"
 
 
-def render(heading, table):
-    """The section as Markdown: the heading line, a blank line, then the table."""
-    lines = [heading, "", "| " + " | ".join(COLUMNS) + " |",
-             "| " + " | ".join("---" for _ in COLUMNS) + " |"]
-    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |"
-              for row in table]
-    return "\n".join(lines)
+render = tables.render  # the section as Markdown: the heading line, a blank line, the table
 
 
 def parse(section):
@@ -816,30 +895,6 @@ def parse(section):
                              f"{len(COLUMNS)} cells; got {line!r}")
         table.append(tuple(cells))
     return lines[0], table
-
-
-def section_of(text, markers=None):
-    """What lies between the markers (START and END unless given) in `text`; ValueError when
-    they are not both there."""
-    first, last = markers or (START, END)
-    start, end = text.find(first), text.find(last)
-    if start < 0 or end < start:
-        raise ValueError(f"expected {first} and then {last}; put them back where the "
-                         "benchmark table goes")
-    return text[start + len(first):end]
-
-
-def write_section(path, section, markers=None):
-    """Replace what lies between the markers (START and END unless given) in `path` with
-    `section`, and nothing else."""
-    first = (markers or (START, END))[0]
-    text = path.read_text(encoding="utf-8")
-    old = section_of(text, markers)
-    start = text.find(first) + len(first)
-    made = text[:start] + "\n" + section + "\n" + text[start + len(old):]
-    temporary = path.with_name(f".{path.name}.bench")
-    temporary.write_text(made, encoding="utf-8")
-    os.replace(temporary, path)
 
 if __name__ == "__main__":
     main()

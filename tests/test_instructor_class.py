@@ -135,14 +135,15 @@ def test_the_format_options_help_names_every_format_a_result_can_be_written_in()
     assert [f for f in FORMATS if f not in said] == [], said
 
 
-def test_the_readme_says_which_editions_carry_github_classrooms_workflow(tmp_path):
+def test_the_docs_say_which_editions_carry_github_classrooms_workflow(tmp_path):
     lesson_a, lesson_10 = lessons.lesson("A"), LESSON
 
     with_workflow = {}
     for lesson in (lesson_a, lesson_10):
         made = edition.build(lesson, tmp_path / str(lesson.number), with_notebook=False)
         with_workflow[lesson.number] = (made / edition.WORKFLOW).is_file()
-    readme = " ".join((PROJECT / "README.md").read_text(encoding="utf-8").split())
+    readme = " ".join(" ".join(path.read_text(encoding="utf-8").split())  # the README's docs
+                      for path in [PROJECT / "README.md", *sorted(PROJECT.glob("docs/*.md"))])
     sentences = [s for s in re.split(r"(?<=\.) ", readme)
                  if "classroom.yml" in s and "edition" in s and "holds" in s]
 
