@@ -520,8 +520,8 @@ for label, run in harnesses.items():
 # %% [markdown]
 # Harness A never got a conversation going: the strict model refused its very first request,
 # and said which message was not a message. (Its second request even carries that first
-# refusal, an assistant message with nothing in it, which a provider refuses too; lesson 05
-# is about that message.) Harness B talks, and sends the instructions twice
+# refusal, an assistant message with nothing in it, which a strict provider such as
+# Anthropic's refuses too; lesson 05 is about that message.) Harness B talks, and sends the instructions twice
 # on every request, once where they belong and once inside what the record says the user
 # typed. Only the run_agent that leaves them out of the record sends them once. (On the
 # starter, the third harness is the draft, harness B.) Figure 1.3 draws the second request of

@@ -22,8 +22,8 @@
 # *The loop · roughly 45 minutes · one lab · builds on 02 · Prose is not protocol*
 #
 # The user asks the agent to run the tests and fix what fails. The tests run, the model finds
-# the bug and asks to write the fix, and the run ends. The file is never written, and the next
-# thing the user types is refused.
+# the bug and asks to write the fix, and the run ends. The file is never written. (And the
+# next thing the user types is refused, for lesson 02's reason: a call was left with no result.)
 #
 # This lesson builds on lesson 02, whose harness runs a tool the model asks for and answers the
 # call with a `toolResult` under the call's id. New here? Start at lesson 01, or carry on: every

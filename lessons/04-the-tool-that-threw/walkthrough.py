@@ -23,7 +23,8 @@
 #
 # The model asks to read `confg.py`. There is no such file; there is a `config.py`, one
 # letter away. Your harness does what Python does with a missing file: it raises. The run is
-# over, the user sees a traceback, and every prompt they type after it is refused.
+# over and the user sees a traceback. (And since the call never got its result, lesson 02's
+# refusal follows every prompt they type after it.)
 #
 # This lesson builds on lesson 03, whose harness goes round, turn by turn, until the model
 # stops asking for tools. New here? Start at lesson 01, or carry on: every lab is

@@ -201,9 +201,11 @@ print("the record ends", lab.shape(record[-4:]), " (no message says why it stopp
 # <details><summary><b>B</b> · Nothing much: the outage is over by the next prompt, and that prompt gets a fresh request</summary>
 #
 # ✗ **No.** The next request is fresh, and it is built from the record, which now holds an
-# assistant message with nothing in it. [general] Hosted providers refuse an assistant message
-# with empty content, each in its own words; the lab's strict provider says *assistant message
-# has empty content*.
+# assistant message with nothing in it. Anthropic's Messages API refuses such a message
+# anywhere but at the very end (*all messages must have non-empty content except for the
+# optional final assistant message*); OpenAI's Chat Completions is laxer, and takes an
+# assistant message with no content when it carries tool calls. The lab's strict provider is
+# the strict kind, and says *assistant message has empty content*.
 #
 # </details>
 #
@@ -596,8 +598,8 @@ half_record = record
 #
 # Your `run_agent` sends `context_for_model(messages)` with every request: **the view**, a
 # list built from the record for one request. Until this lesson it was the record, message for
-# message. The record now holds an empty failed reply, which no provider will take. What does
-# the view do with it?
+# message. The record now holds an empty failed reply, which a strict provider will not take.
+# What does the view do with it?
 #
 # <details><summary><b>A</b> · Leave it out of the request, and leave it in the record</summary>
 #
@@ -706,7 +708,7 @@ print("with the half-call too:", lab.shape(half_record), "->",
 #   a failure in the middle of the record is sent as surely as one at the end.
 
 # %% [markdown]
-# ## The record is not the view
+# ## Why keep what is never sent?
 #
 # Figure 5.3 lines up the record of the 503 morning with the last request it made. The
 # failure is in one column and not the other. Why keep, in the record, a message that is
@@ -747,9 +749,9 @@ lab.draw(("the record", survived_record), ("the request for “Anyone?”", surv
                  "context_for_model and is_empty_failure and run this cell again.")
 
 # %% [markdown]
-# This is the course's first use of a principle that will carry a good deal of weight: **the
-# record is not the view.** Lesson 10 starts from exactly this `context_for_model`, this
-# lesson's drop, and adds a repair to it; lesson 16 translates the same view for each
+# This is the first time the course keeps in the record a message it leaves out of every
+# request. Lesson 10 starts from exactly this `context_for_model`, this lesson's drop, adds a
+# repair to it, and turns the split into a rule; lesson 16 translates the same view for each
 # provider's wire.
 
 # %% [markdown]
@@ -1109,7 +1111,6 @@ print("request sizes:", [tokens(r.messages) for r in model.calls], "tokens")
 #
 # **The principle:** a run that stops for any reason but the model's answer ends on a message
 # that says why; the record keeps what happened, and the view sends what a provider can take.
-# The record is not the view.
 #
 # **Your harness now** (new in this lesson in bold):
 #

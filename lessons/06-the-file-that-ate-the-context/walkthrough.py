@@ -91,8 +91,11 @@ print(chosen)
 #
 # <details><summary><b>C</b> · It goes through: the provider keeps the start of the request and drops the rest</summary>
 #
-# ✗ **No.** [general] Hosted providers refuse a request longer than the window with an error;
-# they do not pick for you which part of your transcript to forget.
+# ✗ **No.** Hosted providers refuse a request longer than the window with an error unless you
+# ask them to forget: OpenAI's Responses API takes `truncation: "auto"`, which drops items
+# from the middle of the conversation, and its default, `"disabled"`, answers with a 400.
+# Either way the provider, not you, picks what the model loses, and none of them keeps "the
+# start" for you.
 #
 # </details>
 #
@@ -551,10 +554,10 @@ lab.draw(lab.Panel("the record", record),
 #
 # <details><summary><b>A</b> · No: the budget is for the file's text, which can be any size; the note is one short line on top</summary>
 #
-# ✓ **Right,** as long as the tool's docstring says so, and that matters most. Lesson 06's
-# first draft said a result "may hold at most this much" and then added the note after; a
-# 10-byte budget gave an 85-byte result. The rule is fine; the promise was wrong. The note
-# never grows with the file.
+# ✓ **Right,** as long as the tool's docstring says so, and that matters most. A docstring
+# that said a result "may hold at most this much" and then added the note after would break
+# its promise: a 10-byte budget would give an 85-byte result. The rule is fine; only such a
+# promise would be wrong. The note never grows with the file.
 #
 # </details>
 #
@@ -588,8 +591,8 @@ except ValueError as error:
 # %% [markdown]
 # The text keeps the budget; the note rides on top. And a budget of no lines or no bytes is
 # refused when the tool is *made*, naming the number: it is the caller's mistake, not the
-# file's, so it raises on the caller's line. (The first draft accepted `max_lines=0` and then
-# told the model that line 1 was over the *byte* budget.)
+# file's, so it raises on the caller's line. (A tool that accepted `max_lines=0` would go on
+# to tell the model that line 1 was over the *byte* budget.)
 #
 # ### Common answers, and what each one misses
 #

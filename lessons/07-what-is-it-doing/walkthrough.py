@@ -559,8 +559,8 @@ print("the events ended:", [e["type"] for e in failed_events[-3:]])
 #
 # The user closes the tab right after the model's first reply, *"Two steps first."*, which
 # asks for two tools. The frontend's `finish()` is called anyway (it is in the program's
-# `finally`). The first draft of `FinalTextRenderer` kept the newest reply it had been shown
-# and called that the answer. What does it write, and what does it return?
+# `finally`). The starter's `FinalTextRenderer`, a first try, keeps the newest reply it has
+# been shown and calls that the answer. What does it write, and what does it return?
 #
 # <details><summary><b>A</b> · "Error: …" and False: nothing came back from the model</summary>
 #
@@ -871,7 +871,7 @@ for (ok, said), ks in verdicts.items():
 # %% [markdown]
 # ## Wrapping up
 #
-# **You hit:** a user who watched ten minutes of nothing, and a first-draft frontend that
+# **You hit:** a user who watched ten minutes of nothing, and a first-try frontend that
 # called a run walked away from a success.
 #
 # **You built:** `run_agent` as a generator of events that records each message before it

@@ -167,7 +167,7 @@ two_writers = list(h.messages)
 # Read the record left to right. The job's reply asked for `c1` and `c2`; while `c1` ran, the
 # watcher's prompt went in, and its request was refused for the two calls that had no results
 # yet. Then `c1`'s and `c2`'s results landed, after someone else's prompt. From there the list
-# is a record no provider will take, and the user's *"Are you still there?"* is refused for a
+# is a record a strict provider will not take, and the user's *"Are you still there?"* is refused for a
 # mistake neither of them can see. Lesson 10 will call this wreck a *late result*, and say
 # which lesson closed it: this one.
 
@@ -401,8 +401,8 @@ for k in (3, 5, 9):
 # %% [markdown]
 # ## Closed before it started
 #
-# The draft of this lesson's `Harness` set the flag in `prompt()` and put the `finally` in the
-# generator it returned, unstarted. The screen asks for a run and, before taking a single event,
+# Here is a first try at this lesson's `Harness`, the draft: it sets the flag in `prompt()`
+# and puts the `finally` in the generator it returns, unstarted. The screen asks for a run and, before taking a single event,
 # the user cancels: `lab.drive(h.prompt(...), stop_after=0)`. What does the draft make of the
 # next prompt?
 #
@@ -428,7 +428,7 @@ for k in (3, 5, 9):
 
 # %% id="never-started"
 class Draft(harness.Harness):
-    """This lesson's first draft: the flag set on the caller's line, the finally inside a
+    """A first try at this lesson's Harness: the flag set on the caller's line, the finally inside a
     generator that nobody has started."""
 
     def prompt(self, text):

@@ -15,8 +15,8 @@
 # **Halfway through a job somebody trips over the power cable. The files are on the disk; the
 # transcript that explains them was a Python list.**
 #
-# This lesson builds on lesson 10. New here? Start at lesson 10, where this course's
-# `harness.py` begins; lesson 11's starter is lesson 10's finished harness with five new gaps.
+# This lesson builds on lesson 10. New here? Start at lesson 01, or carry on: every lab is
+# self-contained, and lesson 11's starter is lesson 10's finished harness with five new gaps.
 #
 # The user asks the agent to write two files, `a` and `b`, and to read `a` back. The model
 # asks for both writes in one reply. `a` is written, `b` is being written, and the office
@@ -89,9 +89,14 @@ def empty_gaps(*gaps):
 #
 # **The notation**, as in lesson 10: `U` is a user message, `A` an assistant reply,
 # `A[c1,c2]` one that asks for the calls `c1` and `c2`, `(error)` marks a reply that failed,
-# and `R(c1)` is the result of `c1`. The job below is the one from the top of the page. Like
-# Kimi's and Gemini's, this model numbers its calls afresh in every reply, so the two writes
-# are `call_0` and `call_1`, and the read after them is `call_0` again.
+# and `R(c1)` is the result of `c1`. The job below is the one from the top of the page. This
+# model numbers its calls afresh in every reply, so the two writes are `call_0` and `call_1`,
+# and the read after them is `call_0` again. Our simplification, made on purpose: no
+# provider's documentation promises that habit, but real ids are often short and
+# predictable. Kimi K2's have the form `functions.<name>:<idx>` (MoonshotAI/Kimi-K2 at
+# `c6157be`, `docs/tool_call_guidance.md:156-158`), and pi-mono's Gemini adapter makes up an
+# id of its own when Gemini sends none, or one already used in the same reply (badlogic/pi-mono
+# at `83378aa`, `packages/ai/src/providers/google-vertex.ts:188-192`).
 #
 # The cell runs the job on the **starter**, whatever the first cell chose: lesson 10's finished
 # harness with this lesson's gaps still empty, so it keeps its record in memory only. Its
@@ -491,8 +496,9 @@ else:
 # ## Ids that repeat
 #
 # Look at the ids in the job's record: `call_0`, `call_1`, then `call_0` again. That is this
-# provider's habit, not a fault; Kimi and Gemini number calls from zero in every reply, and a
-# record resumed from a file keeps whatever the provider sent. What does lesson 10's repair
+# provider's habit, not a fault: ids are the provider's to choose, short ones like Kimi K2's
+# `functions.read:0` are common, and a record resumed from a file keeps whatever the provider
+# sent. What does lesson 10's repair
 # make of it?
 #
 # <details><summary><b>A</b> · Nothing goes wrong: ids only have to be unique within one reply</summary>

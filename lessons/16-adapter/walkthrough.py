@@ -26,8 +26,8 @@
 #
 # Lessons 12 to 15 are not in this course yet, and nothing here needs them: this lab takes the
 # view lesson 11 left you (lesson 10's repair, with every repeated id renamed) and sends it to
-# Anthropic's Messages API and OpenAI's Chat Completions. New here? Start at lesson 10, the
-# first lab the course has; every lab is self-contained.
+# Anthropic's Messages API and OpenAI's Chat Completions. New here? Start at lesson 01, or
+# carry on: every lab is self-contained.
 #
 # **How to read it.** Run the cells from top to bottom. Each question has its options folded
 # shut: settle on one, then open them. Every figure is drawn from a transcript the cells just
