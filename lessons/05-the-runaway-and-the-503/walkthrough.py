@@ -19,7 +19,7 @@
 # %% [markdown]
 # # 05 · The runaway and the 503
 #
-# *The loop · roughly 50 minutes · one lab · builds on 04 · The tool that threw*
+# *The loop · ~50 min · 1 lab · builds on 04 · The tool that threw*
 #
 # The model cannot find the config file, so it guesses another name, and another, and your
 # loop, which no longer dies on a tool, answers every guess and asks again. Nobody notices
@@ -900,29 +900,29 @@ for label, script in runs.items():
 # until you submit):
 #
 # - a runaway (a model that asks for a read every turn) under `max_turns=N`, N new every grading:
-#   exactly N requests, every read answered, the run ending on the stop;
+#   exactly N requests, every read answered, the run ending on the stop; <!-- test: test_a_runaway_is_stopped_at_max_turns -->
 # - the limit is checked before a request: a job of exactly N requests finishes under
-#   `max_turns=N`, and under `max_turns=N-1` is stopped after N-1 with every call answered;
+#   `max_turns=N`, and under `max_turns=N-1` is stopped after N-1 with every call answered; <!-- test: test_max_turns_is_checked_before_the_request_never_after -->
 # - the stop is a failed reply in the record, with the exact `error_message`, returned by a run
-#   that returns normally, and the next prompt is answered;
+#   that returns normally, and the next prompt is answered; <!-- test: test_the_stop_is_a_failed_reply_in_the_record -->
 # - `max_turns=None`, and leaving it out, are no limit for a job of 12 to 19 turns, and a number
-#   is a limit for the same job;
+#   is a limit for the same job; <!-- test: test_none_is_no_limit_and_a_number_is_one -->
 # - a 503 that got nothing out, words out, or words and a call out is stored as it came and ends
-#   the run: no request after it, and no tool of it run;
+#   the run: no request after it, and no tool of it run; <!-- test: test_a_503_is_stored_and_ends_the_run -->
 # - a call in a reply cut off mid-stream (a `write` of half a file, or half a command) is never
-#   run, and nothing is written;
+#   run, and nothing is written; <!-- test: test_a_call_in_a_failed_reply_is_never_run -->
 # - after a 503 the next two or three prompts are answered, the record keeps the failure, and no
-#   later request carries it;
+#   later request carries it; <!-- test: test_after_a_503_the_next_prompt_is_answered -->
 # - the view leaves the empty failures of a record out, the 503 and the max_turns stop, and sends
-#   the very objects of the rest;
-# - a failed reply that got words out stays in the view;
-# - the view is a new list, and leaves the record and its messages exactly as they were;
-# - (given) a job with no limit and no failure is answered as in lesson 04;
+#   the very objects of the rest; <!-- test: test_the_view_leaves_an_empty_failure_out -->
+# - a failed reply that got words out stays in the view; <!-- test: test_a_failed_reply_that_got_words_out_stays_in_the_view -->
+# - the view is a new list, and leaves the record and its messages exactly as they were; <!-- test: test_the_view_leaves_the_record_as_it_was -->
+# - (given) a job with no limit and no failure is answered as in lesson 04; <!-- test: test_a_job_with_no_limit_and_no_failure_runs_as_in_lesson_04 -->
 # - (hidden) for jobs made up by hypothesis, up to six turns, any of which may fail, under any
 #   limit or none: the requests, the tools run, the stop and the last message are what the rules
-#   say;
+#   say; <!-- test: test_any_job_with_a_limit_and_failures_is_run_by_the_rules -->
 # - (hidden) for records made up by hypothesis, the view is the record without its empty
-#   failures, and the record is left as it was.
+#   failures, and the record is left as it was. <!-- test: test_any_records_view_is_the_record_without_its_empty_failures -->
 #
 # <details><summary>A hint for the gap in run_agent</summary>
 #
@@ -1098,6 +1098,15 @@ print("request sizes:", [tokens(r.messages) for r in model.calls], "tokens")
 # send again and again is the next lesson's job.
 
 # %% [markdown]
+# ### Your harness can
+#
+# 1. Hold a conversation: it knows what was said, and who said it.
+# 2. Run a tool the model asks for and show it the result.
+# 3. Keep going until the model stops asking.
+# 4. Tell the model when a tool fails, and carry on.
+# 5. **New:** Stop a runaway, and survive a provider failure.
+
+# %% [markdown]
 # ## Wrapping up
 #
 # **You hit** a model that never stopped asking, answered turn after turn until somebody killed
@@ -1127,4 +1136,6 @@ print("request sizes:", [tokens(r.messages) for r in model.calls], "tokens")
 # request is refused as too long, and so is every one after that, since the view sends every
 # result whole. A single tool result has eaten the context.
 #
-# **Next:** 06 · The file that ate the context.
+# **Previous:** 04 · The tool that threw.
+#
+# **Next:** Checkpoint A · Transcript doctor I.
