@@ -20,7 +20,7 @@ import re
 
 import pytest
 
-from lab import course
+from lab import course, tomlread
 from lab.notebook import SOURCE
 
 WRITTEN = [lab for lab in course.labs() if lab.written]
@@ -173,6 +173,22 @@ def test_the_walkthrough_describes_every_test_its_tests_py_holds(lab):
         "ending with <!-- test: NAME -->, to its list of graded tests")
     assert stale == [], f"lesson {lab.label}'s walkthrough describes tests it does not hold: {stale}"
     assert len(described) == len(set(described)), "a test is described twice"
+
+
+@pytest.mark.parametrize("lab", [lab for lab in WRITTEN if (lab.folder / "hints.toml").is_file()],
+                         ids=label)
+def test_every_section_a_hint_points_to_is_a_heading_of_the_walkthrough(lab):
+    hints = tomlread.loads((lab.folder / "hints.toml").read_text(encoding="utf-8"))
+    headings = {line.lstrip("#").strip() for cell in markdown_cells(lab)
+                for line in cell.splitlines() if line.startswith("#")}
+
+    sections = [entry["section"] for group in ("gaps", "tests")
+                for entry in hints.get(group, {}).values()
+                if isinstance(entry, dict) and "section" in entry]
+
+    missing = sorted({section for section in sections if section not in headings})
+    assert missing == [], (f"lesson {lab.label}'s hints.toml sends the student to sections its "
+                           f"walkthrough has no heading for: {missing}")
 
 
 def test_the_checks_above_can_fail():
