@@ -20,7 +20,8 @@ hints (one for every gap) and, for a lesson, its ready.py (lab.readiness). What 
     a student's copy lacks (a wrong/ or right/ answer, a file of this project's tests/; a
     production harness's own tests/ may be cited);
   - the notebook runs for every reader: every `harness.NAME` a code cell uses is a name the
-    starter defines or a gap of the manifest asks for.
+    starter defines or a gap of the manifest asks for;
+  - nothing of lab.new_lab's skeleton is left: no place still marked TO WRITE.
 
 Whether the cells run, and print what they should, is the notebook runs' business (the lab
 proof executes them); this reads text only, and takes a second for the whole course.
@@ -37,6 +38,8 @@ from . import course, readiness, tomlread
 
 SOURCE = "walkthrough.py"
 CELL = re.compile(r"^# %%(?P<markdown> \[markdown\])?")  # lab.notebook checks the rest of a marker
+PLACEHOLDER = "TO WRITE"  # what lab.new_lab's skeleton marks every place to write with
+GENERATED = {"finished.py", "starter.py", "walkthrough.ipynb"}  # made from the others
 QUESTIONS = {"lesson": 8, "checkpoint": 4}
 FIGURES = 2
 SECTIONS = {  # what a reader looks for, and the words that show it is there
@@ -103,10 +106,11 @@ def problems(lab: course.Lab) -> list[str]:
     walkthrough = folder / SOURCE
     if not walkthrough.is_file():
         return [f"{_shown(walkthrough)} is missing: the lesson's text and cells live there"]
+    found = _placeholders(folder)
     parts = cells(walkthrough.read_text(encoding="utf-8"))
     markdown = "\n".join(c.text for c in parts if c.kind == "markdown")
     code = "\n".join(c.text for c in parts if c.kind == "code")
-    found = _header(lab, parts)
+    found += _header(lab, parts)
     least = QUESTIONS["checkpoint" if lab.is_checkpoint else "lesson"]
     asked = questions(parts)
     if asked < least:
@@ -138,6 +142,19 @@ def summary(lab: course.Lab) -> str:
     parts = cells((lab.folder / SOURCE).read_text(encoding="utf-8"))  # type: ignore[operator]
     text = "\n".join(c.text for c in parts)
     return f"{questions(parts)} questions, {len(figures(lab, text))} figures"
+
+
+def _placeholders(folder: pathlib.Path) -> list[str]:
+    left = []
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.suffix in (".py", ".toml") and path.name not in GENERATED:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            left += [f"{path.relative_to(folder)}:{number}"
+                     for number, line in enumerate(text.splitlines(), 1) if PLACEHOLDER in line]
+    if not left:
+        return []
+    return [f"{len(left)} places of the new lab's skeleton are still marked {PLACEHOLDER} "
+            f"({', '.join(left[:4])}{', ...' if len(left) > 4 else ''})"]
 
 
 def _header(lab: course.Lab, parts: list[Cell]) -> list[str]:

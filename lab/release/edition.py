@@ -50,7 +50,8 @@ from ..starter import make_starter
 from . import classroom, outputs, readme, visible
 
 # Parts of the lab that only an instructor runs: they need the finished files, or make copies.
-INSTRUCTOR_ONLY = ("release", "site", "notebook.py", "starter.py", "grading/verify.py")
+INSTRUCTOR_ONLY = ("release", "site", "notebook.py", "starter.py", "grading/verify.py", "new_lab.py",
+                   "proof.py", "anatomy.py", "kernel.py")
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
 LESSON_FILES = ("scenarios.py", "ideas.toml", "ready.py")
 WORKFLOW = pathlib.Path(".github", "workflows", "classroom.yml")
