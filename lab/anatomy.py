@@ -64,7 +64,8 @@ class Cell:
 def cells(source: str) -> list[Cell]:
     """The cells of a walkthrough.py, in order; comments before the first marker are left out."""
     found: list[Cell] = []
-    kind, lines = None, []
+    kind: str | None = None
+    lines: list[str] = []
     for line in source.splitlines():
         marker = CELL.match(line)
         if marker:
