@@ -8,9 +8,10 @@ bubblewrap  bwrap (Debian's bubblewrap) starts the zygote in new mount, pid, IPC
             the lab's student-facing modules (worker/bundle.py), the submission read-only, and
             private, size-capped /scratch, /tmp and /dev/shm; nothing else of the machine: no
             lesson folder, no finished file, no tests, no other submission, no grader's
-            folder. Every capability is dropped. Run as root, each sandbox also gets cgroups
-            of its own (a cap on processes, an equal share of the CPU); as anyone else,
-            process limits come from RLIMIT_NPROC.
+            folder. Every capability is dropped (the zygote keeps CAP_SYS_ADMIN over the
+            sandbox's own namespaces, for a pid namespace a test). Run as root, each
+            sandbox also gets cgroups of its own (a cap on processes, an equal share of the
+            CPU); as anyone else, process limits come from RLIMIT_NPROC.
 uid         no namespaces, but root (a Docker-based grading platform): the zygote runs as a
             user of its own with no groups, which can read only what "others" may read. So the
             project's folder (lessons, .git and venv with it) must be closed to others
