@@ -119,14 +119,18 @@ def reachable_by_others(folder: str) -> bool:
         folder = parent
 
 
-def layers(kind: str, landlock_abi: int = 0, cgroups: bool = False) -> list[str]:
-    """The walls in force around the student's code, in words, for the grade to record."""
+def layers(kind: str, landlock_abi: int = 0, cgroups: bool = False,
+           pid_namespaces: bool = False) -> list[str]:
+    """The walls in force around the student's code, in words, for the grade to record;
+    `pid_namespaces`: each test's process had one of its own (inside/pidns.py)."""
     found = {"bubblewrap": ["namespaces (bubblewrap)"], "uid": ["a user of its own"],
              "none": []}[kind]
     if cgroups:
         found.append("cgroups")
     if landlock_abi:
         found.append(f"Landlock ABI {landlock_abi}")
+    if pid_namespaces:
+        found.append("a pid namespace a test")
     found.append("rlimits")
     return found
 

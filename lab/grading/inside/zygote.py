@@ -5,7 +5,8 @@ student-facing modules once, never the grader, and never the student's file. Its
 holds nothing but the descriptor of its control socket (any user can read a command line); the
 first message on that socket is the sandbox's plan (isolation.launch: the submission, the
 scratch folder, what a test's process may read and write). It answers {"zygote": pid,
-"landlock": version} and then waits for the grader:
+"landlock": version, "pids": 1 when each test's process gets a pid namespace of its own} and
+then waits for the grader:
 
     {"op": "fork", ...}   with three descriptors passed alongside (the test's channel, its
                           output, its stack dumps): fork (in a pid namespace of its own where
@@ -71,7 +72,8 @@ def main(control_fd: int) -> None:
     gc.freeze()
     children: dict[int, int] = {}  # each test's process: its report pipe (pidns.py)
     ended: dict[int, int] = {}
-    control.send(json.dumps({"zygote": os.getpid(), "landlock": confined}).encode())
+    control.send(json.dumps({"zygote": os.getpid(), "landlock": confined,
+                             "pids": int(_pid_namespaces())}).encode())
     while True:
         _reap_quietly(ended)
         try:
@@ -108,6 +110,15 @@ def main(control_fd: int) -> None:
                     os.close(fd)
             control.send(json.dumps(answer).encode())
     _kill_everything(first, children)
+
+
+def _pid_namespaces():
+    """Whether each test's process will have a pid namespace of its own: tried once, in a
+    child that ends at once."""
+    child = os.fork()
+    if child == 0:
+        os._exit(0 if pidns.unshare() else 1)
+    return os.waitpid(child, 0)[1] == 0
 
 
 def _fork(request, fds, plan, code, walls, control, children):
