@@ -28,6 +28,8 @@ lab/course/harness_file.py); the lesson is --lesson, else the one the harness de
 the lesson's own; `tests.py`, when there is no such file where lab_check runs, is the lesson's.
     lab-check --release 10 --output DIR [--gradescope FILE.zip]   (see lab/release/)
     lab-check --site DIR [--lesson 10]          (the course as a static web site: lab/site/)
+    lab-check --new-lab 12                      (start a lab the course plans: lab/cli/new_lab.py)
+    lab-check --prove 12 | --prove all          (the lab proof: lab/cli/prove.py)
 
 Exit status of one grading: 0 every test passed; 1 some test failed; 2 nothing could be graded
 (no such file, not Python, a syntax error, an import that fails, a missing name, no such
@@ -69,6 +71,27 @@ def parser():
     _student_options(p.add_argument_group("grading your harness"))
     _instructor_options(p.add_argument_group("for instructors"))
     return p
+
+
+def _names_after_only(made, argv):
+    """`argv` with each name after --only given as --only=NAME, so that a submission whose
+    folder's name starts with a dash (-rf) is a name, not an option argparse does not know. A
+    name ends where one of lab_check's own options begins (-k, --export, --output=DIR ...)."""
+    known = made._option_string_actions
+
+    def opens(word):  # an option of lab_check's, or the end of options
+        return word == "--" or word.startswith("-") and (
+            word.split("=", 1)[0] if word.startswith("--") else word[:2]) in known
+
+    said, names = [], False
+    for at, word in enumerate(argv):
+        if opens(word):
+            names = word == "--only"
+            if not names or at + 1 == len(argv) or opens(argv[at + 1]):
+                said.append(word)  # with no name after it, argparse says one is missing
+        else:
+            said.append(f"--only={word}" if names else word)
+    return said
 
 
 def _student_options(g):
@@ -129,9 +152,10 @@ def _instructor_options(g):
     g.add_argument("--resume", action="store_true",
                    help="with --batch, go on with the batch in --output: grade only the "
                         "submissions it has no result for under the same lesson, seed and file")
-    g.add_argument("--only", nargs="+", metavar="NAME",
-                   help="with --batch, grade only these submissions (folder names), again, into "
-                        "the results and summary already in --output")
+    g.add_argument("--only", nargs="+", action="extend", metavar="NAME",
+                   help="with --batch, grade only these submissions (folder names, or as the "
+                        "summary shows them), again, into the results and summary already in "
+                        "--output; a name may start with a dash (--only -rf)")
     g.add_argument("--export", choices=("canvas", "csv"),
                    help="with --batch, write the gradebook to import into the LMS: canvas "
                         "(Canvas's gradebook import CSV, and gradebook.csv) or csv (gradebook.csv: "
@@ -159,7 +183,8 @@ def _instructor_options(g):
                    "finished file passes, the starter and every wrong answer fail, every right "
                    "answer passes")
     g.add_argument("--format", choices=FORMATS, metavar="FORMAT",
-                   help="text (the default), json, junit or gradescope; json for a --batch")
+                   help=f"{', '.join(f for f in FORMATS if f != 'text')} or text (the default; "
+                        "json for a --batch)")
     g.add_argument("--output", metavar="PATH", help="write the result to this file instead of "
                    "printing it; with --batch, the folder for every result and the summary")
     g.add_argument("--jobs", type=int, metavar="N",
@@ -174,6 +199,11 @@ def _instructor_options(g):
                    "student's copy into --output DIR, and/or --gradescope FILE.zip")
     g.add_argument("--gradescope", metavar="FILE.zip", help="with --release, write Gradescope's "
                    "autograder zip")
+    g.add_argument("--new-lab", metavar="LAB", help="start a lab the course plans: its folder "
+                   "under lessons/, from its entry in lessons/course.toml (see docs/new-lab.md)")
+    g.add_argument("--prove", metavar="LAB", help="the lab proof, of one lab or of `all`: "
+                   "composed files, anatomy, --verify, and its notebook on a real kernel, on "
+                   "its starter, its finished file and every later lab's (lab/cli/prove.py)")
     g.add_argument("--site", metavar="DIR", help="write the course as a static web site into DIR "
                    "(every written lab a page; with --lesson, that lab's page only; see lab/site/)")
 
@@ -202,13 +232,16 @@ def main(argv=None):
 def _main(argv=None):
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
-    args = parser().parse_args(argv)
+    made = parser()
+    args = made.parse_args(_names_after_only(made, sys.argv[1:] if argv is None else argv))
     problem = _seed_from_environment(args)
     if problem:
         print(f"lab_check: {problem}", file=sys.stderr)
         return 2
     if args.site:
         return _site(args)
+    if args.new_lab is not None or args.prove is not None:
+        return _authoring(args)
     harness = _find_harness(args.harness)
     if args.course or args.next:
         mistake = _mistake(args)
@@ -298,6 +331,23 @@ def _site(args):
         print(f"lab_check: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+def _authoring(args):
+    """--new-lab LAB and --prove LAB|all: an author's commands (lab.cli.new_lab, lab.cli.prove)."""
+    option = "--new-lab" if args.new_lab is not None else "--prove"
+    try:
+        if _needs_extra(option):
+            return 2
+        from lab.cli import new_lab, prove as proof
+
+        return new_lab.main(args.new_lab) if args.new_lab is not None else proof.main(args.prove)
+    except ModuleNotFoundError as error:
+        if (error.name or "").startswith("lab."):  # a student's copy: the author's tools are not in it
+            print(f"lab_check: {option} needs the course's own project; this is a student's copy.",
+                  file=sys.stderr)
+            return 2
+        return _needs_extra(option, error)
 
 
 def _needs_extra(option, error=None):

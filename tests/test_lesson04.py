@@ -1,6 +1,6 @@
 """Lesson 04's notebook picks its harness by what the harness does: one whose run_tool answers a
 tool that raises, and a tool nobody has, with is_error results, and whose str_arg refuses a
-number (lab.notebook.harnesses.tool_error_problem); lesson 10's harness, whose run_agent is a generator
+number (its ready.py, lab.course.readiness); lesson 10's harness, whose run_agent is a generator
 of events, is not mistaken for one. And every graded test has hints and a section the notebook
 has."""
 
@@ -11,10 +11,10 @@ import pytest
 
 import lab
 from lab.notebook import harnesses
-from lab.course import lesson_files as lessons
+from lab.course import readiness, lesson_files as lessons
 from lab.grader import hints
 from lab.course import manifest
-from lab.course.loading import load_harness
+from lab.notebook.harnesses import load_harness
 
 LESSON = lessons.lesson(4)
 FINISHED, STARTER = LESSON.finished, LESSON.starter
@@ -53,7 +53,7 @@ def test_a_right_run_tool_with_a_trusting_str_arg_is_not_ready():
     module = load_harness(STARTER, name="harness_under_test")
     module.run_tool = load_harness(FINISHED, name="harness_finished").run_tool
 
-    problem = harnesses.tool_error_problem(module)
+    problem = readiness.of(LESSON.folder).check(module)
 
     assert problem == "its str_arg lets a number through where a string goes", problem
 
@@ -61,7 +61,7 @@ def test_a_right_run_tool_with_a_trusting_str_arg_is_not_ready():
 def test_lesson_10s_harness_is_not_taken_for_a_lesson_04_harness():
     module = load_harness(lessons.lesson(10).finished, name="harness_lesson_10")
 
-    problem = harnesses.tool_error_problem(module)
+    problem = readiness.of(LESSON.folder).check(module)
 
     assert "returns a generator" in problem, problem
 
