@@ -30,7 +30,7 @@ import ctypes
 import os
 import struct
 
-from lab.sandbox import linux
+from . import linux
 
 CLONE_NEWUSER, CLONE_NEWPID = 0x10000000, 0x20000000
 PR_CAPBSET_DROP = 24

@@ -21,7 +21,7 @@ from __future__ import annotations
 import ctypes
 import platform
 
-from lab.sandbox import linux
+from . import linux
 
 # the calls refused outright, by name, and their numbers on each machine the filter knows
 CALLS = ("add_key", "request_key", "keyctl",                                    # keyrings

@@ -46,7 +46,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from lab.sandbox import ipc, landlock, linux, pidns, reaper, refusals, serve
+from . import ipc, landlock, linux, pidns, reaper, refusals, serve
 
 FILE_MB = 64    # the largest file a test may write
 WORK = "work"   # each test's folder in the scratch: one at a time, emptied between tests
