@@ -385,8 +385,8 @@ def test_reset_puts_the_starter_back_and_keeps_every_earlier_file(tmp_path):
     reset.reset(harness, LESSON.starter)
 
     assert harness.read_text() == LESSON.starter.read_text()
-    assert (tmp_path / "harness.py.bak-1").read_text() == "my first try\n"
-    assert (tmp_path / "harness.py.bak-2").read_text() == "my second try\n"
+    assert (tmp_path / ".lab-check" / "backups" / "harness.py.bak-1").read_text() == "my first try\n"
+    assert (tmp_path / ".lab-check" / "backups" / "harness.py.bak-2").read_text() == "my second try\n"
     assert "harness.py.bak-1" in said, said
 
 
