@@ -194,3 +194,102 @@ def test_a_gap_left_as_the_starter_gave_it_keeps_its_comments():
     carried = carry_forward(starter, two, one).text
 
     assert "A first draft, the one-liner everybody writes first" in carried
+
+
+# -- specs a student had to guess, made exact -----------------------------------------------------
+
+def harness_of(lab):
+    from conftest import load_harness
+    return load_harness(lessons.lesson(lab).folder / "finished.py", name=f"finished_{lab}")
+
+
+def test_lesson_11_says_an_empty_assistant_message_is_a_placeholder_and_its_repair_drops_it():
+    import lab as kit
+
+    text = " ".join(lesson_text("11", "walkthrough.py").replace("#", " ").split())
+    summary = " ".join(lesson_text("11", "starter.py").replace("#", " ").split())
+    call = kit.call("read", {"path": "a"}, id="c1")
+    record = [kit.user("Go."), kit.reply(call), kit.fail("the stream broke"),
+              kit.tool_result(call, "A"), kit.say("Done.")]
+
+    view = harness_of("11").repair_history(record).messages
+
+    assert "Empty content is such a placeholder: `content: []`" in text
+    assert "whatever its `stop_reason`" in text
+    assert "empty content ([] or empty text blocks) is such a placeholder" in summary
+    assert kit.shape(view) == "U A[c1] R(c1) A", kit.shape(view)
+
+
+def test_lesson_11_says_how_two_calls_of_one_span_with_one_id_pair_with_their_results():
+    import lab as kit
+
+    text = " ".join(lesson_text("11", "walkthrough.py").replace("#", " ").split())
+    summary = " ".join(lesson_text("11", "starter.py").replace("#", " ").split())
+    first, second = (kit.call("read", {"path": p}, id="x") for p in "ab")
+    record = [kit.user("Go."), kit.reply(first, second), kit.tool_result(first, "A"),
+              kit.tool_result(second, "B"), kit.say("Done.")]
+
+    view = harness_of("11").repair_history(record).messages
+
+    assert "they pair in the order they were recorded" in text
+    assert "with one id take that id's results in the order they were recorded" in summary
+    assert [(m["tool_call_id"], m["content"]) for m in view if m["role"] == "toolResult"] == \
+        [("x", "A"), ("x_1", "B")]
+
+
+def test_lesson_07_says_where_the_prompts_message_end_goes_and_the_finished_loop_puts_it_there():
+    import lab as kit
+
+    text = " ".join(lesson_text("07", "walkthrough.py").replace("#", " ").split())
+    summary = " ".join(lesson_text("07", "starter.py").replace("#", " ").split())
+    harness = harness_of("07")
+    model = kit.ScriptedModel([kit.say("Hello.")])
+
+    events = list(harness.run_agent(model, harness.SYSTEM, [], {}, "Hi."))
+
+    assert "The prompt's `message_end` belongs to the first turn: right after its `turn_start`" \
+        in text
+    assert "The prompt's message_end is the first turn's first message_end" in summary
+    assert [e["type"] for e in events[:3]] == ["agent_start", "turn_start", "message_end"]
+    assert events[2]["message"]["role"] == "user"
+
+
+# -- rough edges ----------------------------------------------------------------------------------
+
+ONE_REQUEST = '''
+
+def run_agent(model, system, messages, tools, prompt):
+    start = len(messages)
+    messages.append(user_message(prompt))
+    messages.append(model.complete(system, messages, tool_specs(tools)))
+    return messages[start:]
+'''
+
+
+def test_a_report_counts_one_request_as_one_request_not_one_requests(tmp_path):
+    from lab.starter import solve
+
+    harness = tmp_path / "harness.py"
+    harness.write_text(solve(lesson_text("03", "finished.py")) + ONE_REQUEST)
+
+    ran = subprocess.run([sys.executable, str(lessons.PROJECT / "lab" / "lab_check.py"),
+                          "--harness", str(harness), "--lesson", "03", "--verbose",
+                          "-k", "calls_decide or ends_at_the_first_reply"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=600)
+
+    said = " ".join(ran.stdout.split())
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert "1 request" in said and "1 requests" not in said, ran.stdout
+
+
+def test_an_empty_transcript_is_written_as_no_messages_never_as_nothing():
+    import lab as kit
+    from lab.grading.verdict import explain
+
+    said = [explain("rule", expected=[], got=[kit.user("hi")]),
+            explain("rule", expected=[kit.user("hi")], got=[]),
+            explain("rule", expected="", got="x")]
+
+    for text in said:
+        assert not re.search(r"(expected|got): *$", text, re.MULTILINE), text
+    assert "expected: (no messages)" in said[0] and "got:      (no messages)" in said[1]
