@@ -193,7 +193,7 @@ def test_next_refuses_to_start_a_checkpoint_over_the_file_it_has_just_graded(cou
 
 # -- names that would forge a report line ---------------------------------------------------
 
-FORGED = "x\nscore: 0 of 27 points, 0 passed, 27 failed.py"
+FORGED = "x\nscore: 0 of 29 points, 0 passed, 29 failed.py"
 
 
 def test_a_file_name_with_a_newline_forges_no_report_line_and_keeps_its_mark(course):
@@ -208,13 +208,13 @@ def test_a_file_name_with_a_newline_forges_no_report_line_and_keeps_its_mark(cou
     no_traceback(graded)
     assert graded.returncode == 0, graded.stdout + graded.stderr
     scores = [line for line in graded.stdout.splitlines() if line.startswith("score:")]
-    assert len(scores) == 1 and scores[0].startswith("score: 27 of 27 points"), graded.stdout
+    assert len(scores) == 1 and scores[0].startswith("score: 29 of 29 points"), graded.stdout
     said = graded.stdout[graded.stdout.index("\nnext: ") + 1:].splitlines()[0]
     assert said.startswith("next: checkpoint B") and "--harness 'x" in said, graded.stdout
     assert graded.stderr == "", graded.stderr
     assert shown.stderr == "", "lab-check set aside the record it had just written"
     row = next(line for line in shown.stdout.splitlines() if line.startswith("  10 "))
-    assert "passed (27 of 27 points)" in row, shown.stdout
+    assert "passed (29 of 29 points)" in row, shown.stdout
 
 
 ESCAPING = "my\x1b[2J\nlab"  # a folder whose name clears the screen, then starts a line

@@ -87,8 +87,8 @@ def test_course_shows_the_last_score_then_passed_as_the_student_grades(course):
     after = lab_check(course, "--course")
 
     assert failing.returncode == 1 and passing.returncode == 0, failing.stdout + passing.stdout
-    assert "in progress: 0 of 27 points last time" in map_rows(during.stdout)["10"], during.stdout
-    assert "passed (27 of 27 points)" in map_rows(after.stdout)["10"], after.stdout
+    assert "in progress: 0 of 29 points last time" in map_rows(during.stdout)["10"], during.stdout
+    assert "passed (29 of 29 points)" in map_rows(after.stdout)["10"], after.stdout
     assert "not started" in map_rows(after.stdout)["B"], after.stdout
     assert last_next_line(after.stdout) == \
         "next: checkpoint B · Transcript doctor II: start it with lab-check --next", after.stdout
@@ -185,7 +185,7 @@ def test_the_next_grading_replaces_a_spoilt_record_with_a_true_one(course):
     assert "is not a progress record lab-check wrote" in graded.stderr, graded.stderr
     assert "a new one, holding this grading, takes its place" in graded.stderr, graded.stderr
     assert after.stderr == "", after.stderr
-    assert "in progress: 0 of 27 points last time" in map_rows(after.stdout)["10"], after.stdout
+    assert "in progress: 0 of 29 points last time" in map_rows(after.stdout)["10"], after.stdout
 
 
 def test_a_record_folder_that_is_a_file_costs_the_mark_not_the_grading(course):
@@ -193,7 +193,7 @@ def test_a_record_folder_that_is_a_file_costs_the_mark_not_the_grading(course):
 
     run = lab_check(course)
 
-    assert run.returncode == 1 and "score: 0 of 27 points" in run.stdout, run.stdout
+    assert run.returncode == 1 and "score: 0 of 29 points" in run.stdout, run.stdout
     assert "could not keep this grading" in run.stderr and "Traceback" not in run.stderr, \
         run.stderr
 
