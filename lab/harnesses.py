@@ -32,6 +32,7 @@ from . import lessons
 from .display import shape
 from .messages import call, fail, reply, say, text, tool_result as result_for, user
 from .model import ScriptedModel
+from .refusals import anthropic_error, openai_error
 from .pick import Pick, shown
 from .shell import Shell
 from .validate import validate
@@ -447,6 +448,33 @@ def power_problem(module):
         return "its load_record does not set a torn last line aside"
 
 
+def refusal_problem(module):
+    """"" when `module` does lesson 12's job, else what it is missing, in a few words: its
+    classify reads a refusal's kind from the response (Anthropic's 529, OpenAI's 429 and its
+    retry-after), and its Harness retries an overloaded request once, with the sleep it is
+    given, recording one reply."""
+    for name in ("classify", "RetryPolicy", "Retrying", "Harness"):
+        if not hasattr(module, name):
+            return f"it has no {name}"
+    waits = []
+    model = ScriptedModel([anthropic_error(529, "overloaded_error", "Overloaded"), say("Here.")])
+    try:
+        busy = module.classify(anthropic_error(529, "overloaded_error", "Overloaded"))
+        slow = module.classify(openai_error(429, "Slow down.", "requests", "rate_limit_exceeded",
+                                            headers={"retry-after": "20"}))
+        h = module.Harness(model, module.SYSTEM, [], sleep=waits.append)
+        for _ in h.prompt("Hello?"):
+            pass
+    except Exception as error:  # half-written student code: how it fails is the answer
+        return f"it raised {type(error).__name__}: {error}"
+    if busy.kind != "overloaded" or slow.kind != "rate_limited" or slow.retry_after != 20:
+        return (f"its classify calls a 529 {busy.kind!r} and a 429 asking for 20 s "
+                f"{slow.kind!r} ({slow.retry_after})")
+    if shape(h.messages) != "U A" or len(waits) != 1:
+        return f"one 529 and then an answer leave {shape(h.messages)} after {len(waits)} waits"
+    return ""
+
+
 def adapter_problem(module):
     """"" when `module` does lesson 16's job, else what it is missing, in a few words: it
     must translate a view with a call, its result and a steer into a request each provider's
@@ -538,6 +566,9 @@ READY = {1: Ready("keeps who said what", "does not keep who said what", "a harne
                    repair_problem),
          11: Ready("picks a record up after a crash", "does not pick a record up after a crash",
                    "the record on disk and the repair", power_problem),
+         12: Ready("classifies a refusal by what the provider sent",
+                   "does not classify a refusal by what the provider sent",
+                   "the classifier and the retry policy", refusal_problem),
          16: Ready("translates the view for both wires",
                    "does not translate the view for both wires", "the adapter", adapter_problem)}
 

@@ -1,17 +1,19 @@
-# lab: lesson 11  (lab-check reads this line to know which lesson's tests to run)
-"""A small agent harness: lesson 11, "the power cable".
+# lab: lesson 12  (lab-check reads this line to know which lesson's tests to run)
+"""A small agent harness: lesson 12, "the wrong refusal".
 
 Read it top to bottom: messages, tools, the loop and what it sends, the repair every request
-goes through, the record on disk, the harness that owns the transcript, and two frontends.
-Everything is plain dicts and generators; nothing here talks to a network, so the lab's
-scripted model can stand in for a real one. What is new since lesson 10: the record is written
-to a file as it grows, a crash at any byte leaves a file this harness can pick up again, and
-the repair copes with what a resumed history holds (spans, repeated and empty call ids,
-placeholders).
+goes through, the record on disk, what a refusal is and what to do about it, the harness that
+owns the transcript, and two frontends. Everything is plain dicts and generators; nothing here
+talks to a network, so the lab's scripted model can stand in for a real one. What is new since
+lesson 11: a failed reply is classified by what the provider sent (its HTTP status, the error
+body's type or code, its retry-after header), never by its words, and a policy that lives
+outside the loop retries, gives up, or hands a request that outgrew its window on.
 """
 
 import json
+import math
 import os
+import time
 from collections import deque
 from dataclasses import dataclass
 
@@ -280,12 +282,8 @@ def record_message(messages, message, save):
     and return the message_end event that announces it. The order is the lesson: a message
     nobody has been told about may be lost in a crash; one that was announced may not."""
     messages.append(message)
-    # --- your code ---
     if save is not None:
         save(message)
-    # --- starter ---
-    #| # Lesson 11: persist the message here, with save(message), before it is announced.
-    # --- end ---
     return {"type": "message_end", "message": message}
 
 
@@ -301,13 +299,7 @@ def context_for_model(messages):
     repair_history (see repaired_view). A new list comes back; the record and its messages
     are not touched.
     """
-    # --- your code ---
     return repaired_view(messages).messages
-    # --- starter ---
-    #| # Lesson 10's view. Today's change: send what repaired_view(messages) returns instead
-    #| # (its .messages), so the repair of lesson 11 is what the model sees.
-    #| return repair_tool_history([m for m in messages if not is_empty_failure(m)])
-    # --- end ---
 
 
 def repaired_view(messages):
@@ -348,7 +340,6 @@ class Repaired:
     interrupted: list
 
 
-# --- your code ---
 def repair_history(messages, is_read_only=None):
     """Return a Repaired view of `messages` in which every tool call has exactly one result,
     right after it, under an id no other call in the view uses.
@@ -448,52 +439,6 @@ def interrupted_result(call, is_read_only=None):
     read_only = is_read_only is not None and is_read_only(call["name"])
     return {"role": "toolResult", "tool_call_id": call["id"], "tool_name": call["name"],
             "content": INTERRUPTED_READ_ONLY if read_only else INTERRUPTED, "is_error": True}
-# --- starter ---
-#| def repair_history(messages, is_read_only=None):
-#|     """Lesson 11's repair: the rules are in the lesson, and in the summary below."""
-#|     raise NotImplementedError("repair_history is yours to write in lesson 11")
-#|
-#|
-#| # repair_history(messages, is_read_only=None) -> Repaired(messages=view, interrupted=calls),
-#| # by the six rules of the walkthrough's "The rules of repair_history". A span runs from an
-#| # assistant message with calls to the next assistant message.
-#| #   1. a span's results move to just after its calls, in call order, the rest of the span
-#| #      after them; a result pairs only with a call of its own span;
-#| #   2. a call with no result in its span: INTERRUPTED, or INTERRUPTED_READ_ONLY when
-#| #      is_read_only(tool name) is true; such calls are listed in .interrupted, ids as sent;
-#| #   3. a result with no call in its span, or a second result for a call: left out;
-#| #   4. an id an earlier call has becomes {id}_{k}, smallest k >= 1 free for that id, its
-#| #      result renamed too;
-#| #   5. an empty id becomes call_{m}_{c}: m the message's index in `messages`, c the call's
-#| #      index among that message's calls;
-#| #   6. an assistant message with no calls and only whitespace: dropped, ending no span.
-#| # Pure (never changes `messages` or a message in it; returning the same message objects
-#| # or equal copies is both fine), idempotent, and prefix-stable: a span's output and every
-#| # id depend only on the span and what came before it.
-#| #
-#| # Lesson 10's repair, which the starter's view still uses until you change it:
-#| def repair_tool_history(messages):
-#|     """Every call followed at once by exactly one result, in call order (lesson 10)."""
-#|     first_result = {}
-#|     for message in messages:
-#|         if message["role"] == "toolResult":
-#|             first_result.setdefault(message["tool_call_id"], message)
-#|     view = []
-#|     for message in messages:
-#|         if message["role"] == "toolResult":
-#|             continue
-#|         view.append(message)
-#|         if message["role"] == "assistant":
-#|             for call in tool_calls(message):
-#|                 found = first_result.get(call["id"])
-#|                 view.append(found if found is not None else interrupted_result(call))
-#|     return view
-#|
-#|
-#| def interrupted_result(call, is_read_only=None):
-#|     return {"role": "toolResult", "tool_call_id": call["id"], "tool_name": call["name"],
-#|             "content": INTERRUPTED, "is_error": True}
-# --- end ---
 
 
 # == 5 the record on disk ==
@@ -539,7 +484,6 @@ class Loaded:
     set_aside: list
 
 
-# --- your code ---
 def save_message(file, message):
     """Append `message` to `file` as one line of JSON, and flush it, so that it is on the
     disk when this returns (see RecordFile; the lab's Disk stores a write at once).
@@ -573,21 +517,200 @@ def load_record(text):
         else:
             set_aside.append(line)
     return Loaded(messages, set_aside)
-# --- starter ---
-#| def save_message(file, message):
-#|     """Append `message` to `file` (opened by open_record, or the lab's Disk) as one line of
-#|     JSON, and make sure it is on the disk when this returns."""
-#|     raise NotImplementedError("save_message is yours to write in lesson 11")
-#|
-#|
-#| def load_record(text):
-#|     """The record in `text` as Loaded(messages, set_aside): every whole line a message, in
-#|     order; a line torn by a crash set aside, as text."""
-#|     raise NotImplementedError("load_record is yours to write in lesson 11")
-# --- end ---
 
 
-# == 6 harness ==
+# == 6 refusals ==
+# A failed reply says what went wrong twice: in words, for a person, and in the structure of the
+# provider's response, for a program. This harness decides by the structure alone.
+
+# What a refusal can be. Each kind asks for one thing: wait and send again (overloaded,
+# rate_limited, server_error), make the request smaller (too_long), or stop and tell the user.
+KINDS = ("overloaded", "rate_limited", "too_long", "invalid_request", "denied", "quota",
+         "server_error", "unknown")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """What a failed reply is. `kind`: one of KINDS. `status`: the HTTP status (None when the
+    failure never was a response). `retry_after`: the seconds the provider asked us to wait,
+    None when it did not say. `words`: the provider's message, for the user; no decision here
+    ever reads it."""
+    kind: str
+    status: object
+    retry_after: object
+    words: str
+
+
+def classify(reply):
+    """The Refusal a failed `reply` stands for, read from reply["response"]: {"wire", "status",
+    "headers", "body"}, as the provider sent it (see lab.anthropic_error, lab.openai_error).
+
+    The body's error object names the refusal: Anthropic by its "type" (overloaded_error,
+    rate_limit_error, request_too_large, authentication_error, permission_error, api_error,
+    invalid_request_error, ...), OpenAI by its "type" and "code" (insufficient_quota,
+    context_length_exceeded, ...). Where the name says nothing this harness knows, the status
+    decides. Checked in this order, the first that holds wins:
+      too_long        code context_length_exceeded, type request_too_large, or status 413
+      quota           type or code insufficient_quota (429 too: money, not speed)
+      overloaded      type overloaded_error, or status 503 or 529
+      rate_limited    type rate_limit_error, or status 429
+      denied          type authentication_error or permission_error, or status 401 or 403
+      server_error    any other status from 500 up
+      invalid_request any other status from 400 to 499
+      unknown         anything else: no response, no whole-number status, a status below 400
+    retry_after is seconds_to_wait(the response's headers). A failed reply with no response
+    (lesson 5's lab.fail, a run stopped by max_turns, a stream cut mid-way) is unknown, with
+    status and retry_after None. error_message is only copied into words; nothing is matched
+    in it. A response that is not what a provider sends (a body that is not JSON's object, a
+    type that is not a string) is read as far as it makes sense, never raised on.
+    """
+    words = reply.get("error_message") or ""
+    response = reply.get("response")
+    # --- your code ---
+    status = response.get("status") if isinstance(response, dict) else None
+    if type(status) is not int:
+        return Refusal("unknown", None, None, words)
+    body = response.get("body")
+    error = body.get("error") if isinstance(body, dict) else None
+    error = error if isinstance(error, dict) else {}
+    named = {name for name in (error.get("type"), error.get("code")) if isinstance(name, str)}
+    if named & {"context_length_exceeded", "request_too_large"} or status == 413:
+        kind = "too_long"
+    elif "insufficient_quota" in named:
+        kind = "quota"
+    elif "overloaded_error" in named or status in (503, 529):
+        kind = "overloaded"
+    elif "rate_limit_error" in named or status == 429:
+        kind = "rate_limited"
+    elif named & {"authentication_error", "permission_error"} or status in (401, 403):
+        kind = "denied"
+    elif status >= 500:
+        kind = "server_error"
+    elif status >= 400:
+        kind = "invalid_request"
+    else:
+        kind = "unknown"
+    return Refusal(kind, status, seconds_to_wait(response.get("headers")), words)
+    # --- starter ---
+    #| # Lesson 12: read the refusal from `response`, by the table above. Until then, every
+    #| # failure is one this harness knows nothing about.
+    #| return Refusal("unknown", None, None, words)
+    # --- end ---
+
+
+def seconds_to_wait(headers):
+    """The seconds a response's `retry-after` header asks for, as a float; None when there is
+    no such header or it is not a finite number of seconds from 0 up (the header may also be an
+    HTTP date, which neither provider documents sending: this harness does not read one).
+    Header names are matched whatever their case."""
+    # --- your code ---
+    if not isinstance(headers, dict):
+        return None
+    value = {str(name).lower(): value for name, value in headers.items()}.get("retry-after")
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        return None
+    return seconds if math.isfinite(seconds) and seconds >= 0 else None
+    # --- starter ---
+    #| return None  # Lesson 12: read the retry-after header.
+    # --- end ---
+
+
+# == 7 retries ==
+# What to do about a refusal: a policy, and the one place it is applied. Both live outside the
+# loop, which still makes one request a turn and records one reply; what happens between a
+# refused request and the reply that is recorded is the retrying model's business.
+
+@dataclass(frozen=True)
+class Decision:
+    """What to do about one refusal: "retry" after `wait` seconds, "give_up", or "compact"
+    (the request is too long for the window: send a smaller one, lesson 13)."""
+    action: str
+    wait: float = 0.0
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """When to send a refused request again. `attempts`: requests in all for one reply, the
+    first included. `base`, `cap`: the first backoff in seconds, doubled for each attempt after,
+    never more than `cap`. `budget`: the most seconds of waiting, in all, for one reply."""
+    attempts: int = 4
+    base: float = 1.0
+    cap: float = 30.0
+    budget: float = 120.0
+
+    def decide(self, refusal, attempt, waited):
+        """The Decision for `refusal`, the answer to request number `attempt` (1 for the first)
+        after `waited` seconds of waiting already spent on this reply.
+
+        too_long: compact. overloaded, rate_limited, server_error: retry, after the refusal's
+        retry_after when it has one, else after base * 2 ** (attempt - 1), at most cap; but give
+        up when this was the last attempt, or when that wait would take the waiting past the
+        budget (a rate limit that asks for an hour is not waited out). Every other kind: give
+        up at once, because sending the same request again gets the same answer."""
+        # --- your code ---
+        if refusal.kind == "too_long":
+            return Decision("compact")
+        if refusal.kind not in ("overloaded", "rate_limited", "server_error"):
+            return Decision("give_up")
+        wait = refusal.retry_after
+        if wait is None:
+            wait = min(self.cap, self.base * 2 ** (attempt - 1))
+        if attempt >= self.attempts or waited + wait > self.budget:
+            return Decision("give_up")
+        return Decision("retry", wait)
+        # --- starter ---
+        #| return Decision("give_up")  # Lesson 12: decide by the refusal's kind.
+        # --- end ---
+
+
+class Retrying:
+    """A model that applies a RetryPolicy: Retrying(model, policy, sleep, shrink=None,
+    on_retry=None) answers complete() as `model` does, but a refusal the policy says to retry
+    is sent again, the very same request, after sleep(seconds).
+
+    The loop never sees an attempt that was retried, and so neither does the record: a turn
+    records one reply, the one that came back in the end. When the policy gives up, that last
+    failed reply comes back as a copy carrying "failure": {"kind", "status", "attempts"} (the
+    refusal's kind and status, and how many requests were made), so the record keeps what it
+    was. "compact": `shrink(messages)`, when given, makes a smaller request out of the refused
+    one (lesson 13), sent at once; it is asked once a reply, and None from it means it cannot,
+    so the refusal is given up on. `on_retry(refusal, decision, attempt)`, when given, is told
+    before each wait."""
+
+    def __init__(self, model, policy, sleep, shrink=None, on_retry=None):
+        self._model, self._policy, self._sleep = model, policy, sleep
+        self._shrink, self._on_retry = shrink, on_retry
+
+    def complete(self, system, messages, tools):
+        # --- your code ---
+        attempt, waited, shrunk = 1, 0.0, False
+        while True:
+            reply = self._model.complete(system, messages, tools)
+            if reply["stop_reason"] != "error":
+                return reply
+            refusal = classify(reply)
+            decision = self._policy.decide(refusal, attempt, waited)
+            if decision.action == "compact" and self._shrink is not None and not shrunk:
+                smaller, shrunk = self._shrink(messages), True
+                if smaller is not None:
+                    messages, attempt = smaller, attempt + 1
+                    continue
+            if decision.action != "retry":
+                return dict(reply, failure={"kind": refusal.kind, "status": refusal.status,
+                                            "attempts": attempt})
+            if self._on_retry is not None:
+                self._on_retry(refusal, decision, attempt)
+            self._sleep(decision.wait)
+            waited, attempt = waited + decision.wait, attempt + 1
+        # --- starter ---
+        #| # Lesson 12: ask the policy about each refusal; retry, give up, or compact.
+        #| return self._model.complete(system, messages, tools)
+        # --- end ---
+
+
+# == 8 harness ==
 # One transcript and one writer. The loop stays stateless; the harness owns the list, and the
 # file it is written to.
 
@@ -595,11 +718,15 @@ class Harness:
     """Owns one transcript, the file it is saved to, the settings that hold from run to run,
     and the rule that one run at a time may write to the transcript.
 
-    Harness(model, system, tools, messages=(), max_turns=None, file=None) keeps a list of its
-    own, starting from a copy of `messages`. With a `file` (open_record(path), or a file of
+    Harness(model, system, tools, messages=(), max_turns=None, file=None, *, policy=None,
+    sleep=time.sleep, shrink=None, on_retry=None) keeps a list of its own, starting from a copy
+    of `messages`. With a `file` (open_record(path), or a file of
     the lab's Disk: anything with write, flush, seek and read), every message recorded from then on is appended to it before it is
     announced; `messages` are taken to be in the file already. Harness.resume(...) picks a
-    record up from its file after a crash.
+    record up from its file after a crash. Each request goes to the model through Retrying,
+    with `policy` (None: RetryPolicy()), `sleep`, `shrink` and `on_retry`: a refusal is retried,
+    given up on or handed to `shrink` there, outside the loop, and the record keeps one reply a
+    turn.
       .messages     the transcript as a tuple: a snapshot nobody outside can append to.
       .is_running   True from prompt() until that run is finished, closed, dropped or dead.
       .prompt(text) the run, as a generator of run_agent's events. Asking again while a run
@@ -613,37 +740,36 @@ class Harness:
     when the loop asks for it, one per ask, and queues outlive runs.
     """
 
-    def __init__(self, model, system, tools, messages=(), max_turns=None, file=None):
+    def __init__(self, model, system, tools, messages=(), max_turns=None, file=None, *,
+                 policy=None, sleep=time.sleep, shrink=None, on_retry=None):
         self._model, self._system, self._tools = model, system, list(tools)
+        self._retrying = Retrying(model, policy if policy is not None else RetryPolicy(),
+                                  sleep, shrink, on_retry)
         self._messages, self._max_turns, self._file = list(messages), max_turns, file
         self._steering, self._follow_ups = deque(), deque()
         self._running = False
         self.set_aside, self.interrupted, self.notice = [], [], ""
 
     @classmethod
-    def resume(cls, model, system, tools, file, max_turns=None):
+    def resume(cls, model, system, tools, file, max_turns=None, **settings):
         """A harness that carries on from the record saved in `file`, after a crash or a
         restart. It reads the whole file, loads it (load_record), and only ever appends: a
         last line that does not end in a newline (torn, or whole but for its newline) is
         closed with one, so the next message starts a line of its own and a torn line stays
         set aside. .set_aside holds the torn lines, .interrupted every call that never got a
         result (under the ids the model is shown), and .notice the words to show the user
-        about both."""
-        # --- your code ---
+        about both. `settings` are Harness's keywords (policy, sleep, shrink, on_retry)."""
         file.seek(0)  # "a+" opens a file at its end: read it from the top
         text = file.read()
         loaded = load_record(text)
         if text and not text.endswith("\n"):
             file.write("\n")  # appended, never rewritten: the torn bytes stay where they fell
             file.flush()
-        harness = cls(model, system, tools, loaded.messages, max_turns, file)
+        harness = cls(model, system, tools, loaded.messages, max_turns, file, **settings)
         harness.set_aside = list(loaded.set_aside)
         harness.interrupted = list(repaired_view(loaded.messages).interrupted)
         harness.notice = resume_notice(harness.interrupted, harness.set_aside)
         return harness
-        # --- starter ---
-        #| raise NotImplementedError("Harness.resume is yours to write in lesson 11")
-        # --- end ---
 
     @property
     def messages(self):
@@ -668,7 +794,7 @@ class Harness:
         self._follow_ups.append(user_message(text))
 
     def _run(self, text):
-        run = run_agent(self._model, self._system, self._messages, self._tools, text,
+        run = run_agent(self._retrying, self._system, self._messages, self._tools, text,
                         max_turns=self._max_turns,
                         get_steering=lambda: self._take_one(self._steering),
                         get_follow_ups=lambda: self._take_one(self._follow_ups),
@@ -688,7 +814,6 @@ class Harness:
         return [queue.popleft()] if queue else []
 
 
-# --- your code ---
 def resume_notice(interrupted, set_aside):
     """What to tell the user on picking a record up ("" when all is well): each line set
     aside, quoting its start, and each call that did not finish, by the id the model is shown,
@@ -707,16 +832,9 @@ def resume_notice(interrupted, set_aside):
 def clip(text, most=80):
     """`text`, cut to `most` characters with an ellipsis when it is longer."""
     return text[:most - 1] + "…" if len(text) > most else text
-# --- starter ---
-#| def resume_notice(interrupted, set_aside):
-#|     """The words for the user about what resume() found ("" when all is well): a line for
-#|     each line set aside, quoting its start, and for each call that did not finish, naming
-#|     its id (as the model is shown it), its tool and the file it would have changed."""
-#|     raise NotImplementedError("resume_notice is yours to write in lesson 11")
-# --- end ---
 
 
-# == 7 frontends ==
+# == 9 frontends ==
 # A frontend folds one run's events: render(event) for each, then finish(), which says whether
 # the run ended well. The loop never learns how its events are shown.
 
