@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from . import lessons
 from .display import shape
-from .messages import call, fail, reply, say, text, tool_result as result_for, user
+from .messages import call, fail, forever, reply, say, text, tool_result as result_for, user
 from .model import ScriptedModel
 from .refusals import anthropic_error, openai_error
 from .pick import Pick, shown
@@ -475,6 +475,42 @@ def refusal_problem(module):
     return ""
 
 
+def compaction_problem(module):
+    """"" when `module` does lesson 13's job, else what it is missing, in a few words: six
+    reads in a window of 400 tokens are all answered, no request over the window is sent, and
+    the record keeps a summary of its own."""
+    for name in ("safe_cuts", "choose_cut", "Harness", "SUMMARISE"):
+        if not hasattr(module, name):
+            return f"it has no {name}"
+    ws = Workspace({f"n{k}.txt": f"the number {k * 7}, and a line to make it longer\n"
+                    for k in range(6)})
+    read = {"name": "read", "description": "Read a file.", "execute": lambda a: ws.read_text(a["path"]),
+            "parameters": {"type": "object", "properties": {"path": {"type": "string"}},
+                           "required": ["path"]}}
+
+    def answer(request):
+        last = request.messages[-1]
+        if last["role"] == "user" and last["content"] == module.SUMMARISE:
+            return say("Summary: the user is reading files.")
+        if last["role"] == "user":
+            return reply(call("read", {"path": last["content"].split()[-1]}))
+        return say("Read it.")
+
+    model = ScriptedModel([forever(answer)], window=400)
+    try:
+        h = module.Harness(model, module.SYSTEM, [read], window=400)
+        for k in range(6):
+            for _ in h.prompt(f"Read n{k}.txt"):
+                pass
+    except Exception as error:  # half-written student code: how it fails is the answer
+        return f"it raised {type(error).__name__}: {error}"
+    refused = [r for r in model.replies if r.get("response")]
+    if refused or not any(m.get("role") == "summary" for m in h.messages):
+        return (f"six reads in a window of 400 tokens leave {shape(h.messages)}, "
+                f"{len(refused)} requests refused as too long")
+    return ""
+
+
 def adapter_problem(module):
     """"" when `module` does lesson 16's job, else what it is missing, in a few words: it
     must translate a view with a call, its result and a steer into a request each provider's
@@ -569,6 +605,9 @@ READY = {1: Ready("keeps who said what", "does not keep who said what", "a harne
          12: Ready("classifies a refusal by what the provider sent",
                    "does not classify a refusal by what the provider sent",
                    "the classifier and the retry policy", refusal_problem),
+         13: Ready("keeps a long conversation within the window",
+                   "does not keep a long conversation within the window",
+                   "the cut, the view of a compacted record, and compaction", compaction_problem),
          16: Ready("translates the view for both wires",
                    "does not translate the view for both wires", "the adapter", adapter_problem)}
 
