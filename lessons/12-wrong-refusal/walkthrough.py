@@ -131,7 +131,7 @@ def teammate(script, history):
     model, waited, request = lab.ScriptedModel(script), 0, list(history)
     for attempt in range(1, 5):
         reply = model.complete("You are a helpful assistant.", request, [])
-        if reply["stop_reason"] != "error":
+        if reply.get("error_message") is None:
             return "answered", len(model.calls), waited, len(request)
         words = words_of(reply)
         if attempt == 4 or not re.search(f"{TOO_LONG_WORDS}|{RETRY_WORDS}", words, re.I):
