@@ -77,16 +77,17 @@ def empty_gaps(*gaps):
               "policy": ("RetryPolicy.decide", lambda: harness.RetryPolicy().decide(
                   harness.Refusal("overloaded", 529, None, ""), 1, 0.0)),
               "retrying": ("Retrying.complete", retrying)}
-    empty = []
-    for gap in gaps:
+    def is_empty(gap):
         name, probe = probes[gap]
         try:
             probe()
         except NotImplementedError as unwritten:
-            if name in str(unwritten):  # this gap's own stub, not one it calls
-                empty.append(gap)
+            return name in str(unwritten)  # its own stub, and not one of a gap it calls
         except Exception:  # written, if not right yet: the example shows what it does
-            continue
+            return False
+        return False
+
+    empty = [gap for gap in gaps if is_empty(gap)]
     if not empty:
         return ""
     many = len(empty) > 1
