@@ -320,6 +320,44 @@ else:
 # **Our simplification:** the table is for two providers and the refusals they document.
 # OpenAI documents more codes than it lists here; a 503 that OpenAI words as "Slow Down" is
 # read as an overload, which is what waiting helps with.
+#
+# One failure has no response at all. The connection drops while a reply is streaming in:
+# the words "Writing the" have arrived, then nothing. Lesson 5 records it as a failed reply
+# with what got out (lesson 10's fifth card). No status, no body, no headers. What kind is it?
+#
+# <details><summary><b>A</b> · <code>server_error</code>: something broke on the other side, and a retry usually works</summary>
+#
+# ✗ **Usually, and production harnesses do retry it** (below). But nothing in the reply says
+# where it broke: it might be the provider, the network, or this machine going to sleep. The
+# table has no row for "no response", so the harness says what it knows.
+#
+# </details>
+#
+# <details><summary><b>B</b> · <code>unknown</code>: there is no response to read, so the harness gives up and keeps the words it got</summary>
+#
+# ✓ **Right, for this course.** The failed reply stays on the record with its words, as lesson
+# 10 had it, and the user sees what happened. Our simplification: a dropped connection is
+# worth a retry in practice; a harness that wants that reads it from the exception its HTTP
+# client raises, which is structure too, and not from the words.
+#
+# </details>
+#
+# <details><summary><b>C</b> · <code>invalid_request</code>: it failed, and it was not the provider's fault</summary>
+#
+# ✗ **Nothing says it was the request's fault either.** `invalid_request` is what a provider
+# says about a request it read and refused; this one was never refused.
+#
+# </details>
+
+# %% id="no-response"
+CUT = lab.fail("stream ended before the message was complete", lab.text("Writing the"))
+print("the reply:", lab.show([CUT]))
+print("a response on it:", CUT.get("response"))
+if not (waiting := empty_gaps("classify")):
+    found = harness.classify(CUT)
+    print(f"your classify: {found.kind}, status {found.status}, retry_after {found.retry_after}")
+else:
+    print(waiting)
 
 # %% [markdown]
 # ## The refusal with nothing but words
