@@ -5,6 +5,8 @@
     .venv/bin/python bench/run.py --quick    # a smaller run, in about a minute; writes nothing
     .venv/bin/python bench/run.py --watch-only   # only the --watch rows, measured and
                                              # written in place of the old ones
+    .venv/bin/python bench/run.py --cluster  # only the cluster's rows (half an hour on two
+                                             # cores): printed, README.md left alone
 
 Every figure stands next to the floor it is compared with, and the two are measured in the
 same run, interleaved, with medians: the machine is shared and noisy, so a ratio within one run
@@ -21,6 +23,12 @@ says more than seconds from two runs. What is measured, and against what:
               halves of 20, graded with 1, 2, 2, then 1 jobs, so that a change in the machine's
               load falls on both alike. Each copy ends in a comment of its own, so no grader
               could skip one as a repeat.
+  cluster     (--cluster) `lab_check --batch --cluster` on a Dask cluster of two worker
+              processes started here on 127.0.0.1 (distributed.LocalCluster, a thread each),
+              against `--jobs 2` on the same machine: 300 submissions made as the batch's are,
+              in two alike halves of 150, graded --jobs 2, cluster, cluster, then --jobs 2, so
+              that each way grades all 300 and a change in load falls on both alike. The
+              figure is the wall time of the whole command; the ratio is the cluster's price.
   notebook    bench/run_notebook.py: the lesson's notebook run headless by nbclient on a real
               ipykernel, timed as a whole process, Python's start-up included.
   repair      the finished repair_tool_history, and lab.validate, on histories of 10k, 100k
@@ -95,6 +103,9 @@ NOTEBOOK_TARGET = 8.0       # seconds for the whole notebook, headless
 REPAIR_TARGET = 5.0         # repair_tool_history at most this many single passes, at 1M
 VALIDATE_TARGET = 15.0      # lab.validate likewise
 EXPONENT_TARGET = 1.15      # log(time ratio) / log(size ratio), between each pair of sizes
+CLUSTER_TARGET = 1.15       # a batch on a two-worker local cluster at most this many times
+                            # the time of --jobs 2 on the same machine
+CLUSTER_COPIES = 300        # submissions graded each way
 
 
 @dataclass(frozen=True)
@@ -120,6 +131,8 @@ def main(argv=None):
     say(f"benchmarking on {machine}")
     if args.watch_only:
         return watch_only(plan, machine, began, write=not (args.quick or args.print_only))
+    if args.cluster:
+        return cluster_only(4 if args.quick else CLUSTER_COPIES, machine, began, args.quick)
     figures = {"lab_check": measure_lab_check(plan.runs),
                "watch": measure_watch(plan.runs),
                "batch": measure_batch(plan.copies),
@@ -145,6 +158,9 @@ def parser():
     p.add_argument("--watch-only", action="store_true",
                    help="measure only the --watch re-grade, and put its rows in place of the "
                         "table's old ones; the other rows stay as they were last measured")
+    p.add_argument("--cluster", action="store_true",
+                   help="measure only a batch on a two-worker local Dask cluster against "
+                        "--jobs 2, and print its rows (README.md is left alone)")
     return p
 
 
@@ -360,6 +376,66 @@ def check_summary(summary_file, copies):
         raise RuntimeError(f"the batch in {summary_file.parent} should have graded {copies} "
                            f"submissions, each passing or failing; it has {len(rows)} rows, "
                            f"and these exit codes are not 0 or 1: {odd}")
+
+
+# == cluster ==
+
+def cluster_only(copies, machine, began, quick=False):
+    """The cluster's rows, measured (measure_cluster) and printed under a heading saying when,
+    at which commit and on what machine."""
+    table = cluster_rows(measure_cluster(copies))
+    minutes = (time.monotonic() - began) / 60
+    heading = (f"Measured {datetime.date.today().isoformat()} at {describe_code()} on "
+               f"{machine}, by `{COMMAND} --cluster{' --quick' if quick else ''}` in "
+               f"{minutes:.1f} minutes.")
+    print(render(heading, table))
+
+
+def measure_cluster(copies):
+    """`lab_check --batch` on `copies` submissions, --jobs 2 and on a local cluster of two
+    worker processes of one thread each, in the order --jobs 2, cluster, cluster, --jobs 2 on
+    two alike halves (the module docstring)."""
+    import dask
+    from distributed import LocalCluster
+
+    half, found = copies // 2, {"local": [], "cluster": []}
+    with tempfile.TemporaryDirectory(prefix="bench-cluster-") as scratch, \
+            dask.config.set({"temporary-directory": scratch}), \
+            LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                         dashboard_address=None) as cluster:
+        halves = [make_submissions(pathlib.Path(scratch) / f"half-{part}", half, first=part * half)
+                  for part in (0, 1)]
+        for turn, (way, folder) in enumerate([("local", halves[0]), ("cluster", halves[0]),
+                                              ("cluster", halves[1]), ("local", halves[1])]):
+            say(f"lab_check --batch on {half} submissions, "
+                f"{'--jobs 2' if way == 'local' else 'on the cluster'}")
+            out = pathlib.Path(scratch) / f"results-{turn}"
+            how = ["--jobs", "2"] if way == "local" else ["--cluster", cluster.scheduler_address]
+            found[way].append(run([sys.executable, LAB_CHECK, "--lesson", str(LESSON.number),
+                                   "--batch", str(folder), "--output", str(out), *how],
+                                  expect=(0,)))
+            check_summary(out / "summary.json", half)
+    return {"copies": half * 2, "local": together(found["local"]),
+            "cluster": together(found["cluster"])}
+
+
+def cluster_rows(cluster):
+    local, remote = (cluster[way].seconds for way in ("local", "cluster"))
+    ratio = remote / local
+    table = [(f"batch of {cluster['copies']} submissions (2 × {cluster['copies'] // 2}), "
+              "--jobs 2", f"{seconds(local)} ({cluster['copies'] / local:.2f} submissions/s)",
+              "", "", "", ""),
+             (f"batch of {cluster['copies']} submissions (2 × {cluster['copies'] // 2}), on a "
+              "local Dask cluster of 2 workers", f"{seconds(remote)} "
+              f"({cluster['copies'] / remote:.2f} submissions/s)", f"--jobs 2: {seconds(local)}",
+              times(ratio), f"≤ {CLUSTER_TARGET:g}×", verdict(ratio, "<=", CLUSTER_TARGET))]
+    if missed(table):
+        table.append(note(
+            f"cluster: the rest of the machine kept {cluster['cluster'].others / remote:.1f} "
+            f"cores busy during the cluster's runs ({cluster['local'].others / local:.1f} during "
+            "--jobs 2's), the workers' own grading included, since they are not the command's "
+            "children."))
+    return table
 
 
 # == notebook ==

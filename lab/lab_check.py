@@ -14,6 +14,8 @@ right and wrong; for an instructor, grade a whole class, and prove the lesson's 
     lab-check --harness harness.py --lesson 10 --format gradescope --output results.json
     lab-check --lesson 10 --batch submissions/ --output results/ [--format json] [--jobs 2]
     lab-check --lesson 10 --batch submissions/ --output results/ --resume   (after a Ctrl-C)
+    lab-check --lesson 10 --batch submissions/ --output results/ --cluster tcp://head:8786
+                                                (on a running Dask cluster: docs/cluster.md)
     lab-check --lesson 10 --batch download/ --output results/ --export canvas [--roster CSV]
               [--due WHEN --late-policy 10%/day]   (an LMS's download to its gradebook)
     lab-check --verify 10
@@ -162,6 +164,10 @@ def _instructor_options(g):
                    "printing it; with --batch, the folder for every result and the summary")
     g.add_argument("--jobs", type=int, metavar="N",
                    help="with --batch or --verify, how many to grade at once (one a core)")
+    g.add_argument("--cluster", metavar="ADDRESS",
+                   help="with --batch, grade on this running Dask cluster (its scheduler's "
+                        "tcp://host:port, or its scheduler file) instead of on this machine; "
+                        "results, summary and exports stay here (docs/cluster.md)")
     g.add_argument("--where", metavar="LESSON",
                    help="print where the lesson's starter, finished file and tests are, and stop")
     g.add_argument("--release", metavar="LESSON", help="hand the lesson out: its "
@@ -367,8 +373,8 @@ def _mistake(args):
         return "--batch grades submissions and --verify grades the lesson: use one of them."
     if args.batch and not args.output:
         return f"--batch {args.batch} needs --output OUTDIR, the folder for the results."
-    batch_only = [f"--{name.replace('_', '-')}" for name in ("resume", "only", "seed_per_student")
-                  if getattr(args, name)]
+    batch_only = [f"--{name.replace('_', '-')}" for name in ("resume", "only", "seed_per_student",
+                                                             "cluster") if getattr(args, name)]
     if batch_only and not args.batch:
         return f"{' and '.join(batch_only)} go with --batch DIR --output OUTDIR."
     exporting = [f"--{name.replace('_', '-')}" for name in ("export", "roster", "due",
@@ -376,6 +382,9 @@ def _mistake(args):
                  if getattr(args, name) and not (name == "late_policy" and args.gradescope)]
     if exporting and not args.batch:
         return f"{' and '.join(exporting)} go with --batch DIR --output OUTDIR."
+    if args.cluster and args.tests:
+        return "--cluster grades with the lesson's own tests, which every worker has: leave out " \
+               "the test files, or grade on this machine."
     if args.resume and args.only:
         return "--resume grades what is left, --only NAME... grades some again: use one of them."
     if args.verify is not None and (args.tests or args.select or args.format or args.output):

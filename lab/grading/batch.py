@@ -6,6 +6,7 @@ again.
               [--seed N [--seed-per-student]] [--show-hidden]
     lab-check --lesson 10 --batch submissions/ --output results/ --resume
     lab-check --lesson 10 --batch submissions/ --output results/ --only alice bob
+    lab-check --lesson 10 --batch submissions/ --output results/ --cluster tcp://head:8786
 
 A submission is a folder in submissions/ (hidden folders, and the output folder if it is in
 there, are skipped); the file graded is the harness.py in it (`discover`, the one place that
@@ -55,6 +56,9 @@ crashes its grader, kills it, or runs past its ceiling costs only its own row. I
 to a file, never a pipe, which a process left behind could hold open and so keep the batch
 waiting. When a grader leaves no result, the batch writes one that says how the grader ended
 and what it last wrote on stderr, with exit code 3, like any grader that broke.
+
+With --cluster, the same gradings run on the workers of a Dask cluster instead
+(lab/grading/cluster.py), and everything above that is the batch's record stays here.
 """
 
 from __future__ import annotations
@@ -88,6 +92,7 @@ from .inside.protocol import Limits
 
 if TYPE_CHECKING:
     from ..lessons import Lesson
+    from .cluster import Cluster
 
 PROJECT = pathlib.Path(__file__).resolve().parent.parent.parent
 HARNESS = "harness.py"
@@ -202,11 +207,12 @@ def run(folder: str | os.PathLike[str], lesson: Lesson, out: str | os.PathLike[s
         resume: bool = False, only: Sequence[str] = (), progress_stream: TextIO | None = None,
         stop: threading.Event | None = None, limits: Limits | None = None,
         select: str | None = None, tests: Iterable[str | os.PathLike[str]] = (),
-        isolated: bool = True) -> Outcome:
+        isolated: bool = True, cluster: Cluster | None = None) -> Outcome:
     """Grade the submissions in `folder` on `lesson` under `plan` into the folder `out`, as the
     module docstring says, and return the Outcome. `resume`: grade only what is not yet graded;
     `only`: names of submissions to grade again into the results there. `stop`, a
-    threading.Event, stops the batch when set (Ctrl-C sets it). ValueError, saying what to do,
+    threading.Event, stops the batch when set (Ctrl-C sets it). `cluster`, a checked
+    cluster.Cluster, grades the submissions on its workers instead of here. ValueError, saying what to do,
     when the batch cannot be run as asked."""
     plan = plan or Plan(isolated=isolated, limits=limits or Limits(), select=select,
                         tests=tuple(str(t) for t in tests))
@@ -259,7 +265,8 @@ def run(folder: str | os.PathLike[str], lesson: Lesson, out: str | os.PathLike[s
 
     out.mkdir(parents=True, exist_ok=True)
     write_summary(_ordered(rows), lesson, fmt, out, facts=dict(facts, complete=False))
-    grades, pending = _grade_all(todo, lesson, plan, jobs=jobs, progress_stream=progress_stream,
+    grade_all = cluster.grade_all if cluster else _grade_all
+    grades, pending = grade_all(todo, lesson, plan, jobs=jobs, progress_stream=progress_stream,
                                  on_done=save, stop=stop, already=outcome.skipped,
                                  whole=len(chosen))
     outcome.pending = [one.name for one in pending]
@@ -765,12 +772,19 @@ def command(args: argparse.Namespace, lesson: Lesson, plan: Plan) -> int:
     if problem:
         print(f"lab_check: {problem}", file=sys.stderr)
         return 2
+    from .cluster import open_for
+
+    grid = None
     try:
+        grid = open_for(getattr(args, "cluster", None), lesson, plan)
         done = run(args.batch, lesson, args.output, fmt=args.format, jobs=args.jobs, plan=plan,
-                   resume=args.resume, only=args.only or ())
+                   resume=args.resume, only=args.only or (), cluster=grid)
     except ValueError as error:
         print(f"lab_check: {error}", file=sys.stderr)
         return 2
+    finally:
+        if grid:
+            grid.close()
     rows, facts = done.rows, done.facts
     failed = [r["submission"] for r in rows if r["status"] == GRADER_FAILED]
     ungraded = sum(r["status"] == NOT_GRADED for r in rows)
@@ -807,6 +821,8 @@ def resume_command(args: argparse.Namespace, lesson: Lesson) -> str:
              "--output", args.output, "--resume"]
     if args.jobs:
         words += ["--jobs", str(args.jobs)]
+    if getattr(args, "cluster", None):
+        words += ["--cluster", args.cluster]
     for option, value, default in (("--time-limit", args.time_limit, Limits.seconds),
                                    ("--memory-limit", args.memory_limit, Limits.memory_mb)):
         if value != default:

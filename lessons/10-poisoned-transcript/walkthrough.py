@@ -19,8 +19,9 @@
 # %% [markdown]
 # # 10 · The poisoned transcript
 #
-# *Part two of watching and steering a run · roughly 50 minutes · one lab · builds on 09 · But I
-# had something to say*
+# *Watching and steering a run · ~50 min · 1 lab · builds on 09 · But I had something to say*
+#
+# **The user walked away in the middle of a tool. Every prompt after that is refused.**
 #
 # Picture the session. Your user asks the agent to reformat a file and run the test suite,
 # and shuts the laptop lid just as pytest is about to launch. When they come back, they type
@@ -136,17 +137,19 @@ for label, value in report.items():
 # breaks.
 
 # %% [markdown]
-# ## A colleague's 503
+# ## Lesson 05's 503, on a colleague's harness
 #
-# Your colleague's harness is a copy of yours with one change: each request is simply the
-# record, unfiltered. Their session is humming along when a single model call fails with
-# `503 overloaded`. What happens to the prompts that follow?
+# Before the new failure, an old one. Lesson 05 met a provider that answered one request with
+# `503 overloaded`, and gave your `context_for_model` its first job because of it. Your
+# colleague's harness is a copy of yours with that job undone: each request is simply the
+# record, unfiltered. Their session is humming along when a single model call fails with the
+# same 503. What happens to the prompts that follow?
 #
 # <details><summary><b>A</b> · Business as usual: the failure is saved like any message, and the following prompt simply calls the model again</summary>
 #
-# ✗ **No.** Being saved like any other message is the problem. Since lesson 5, a failed
-# reply is stored with empty content, and providers reject an assistant turn with nothing in
-# it.
+# ✗ **No.** Being saved like any other message is the problem. Since lesson 05, a failed
+# reply is stored with empty content, and the lab's provider, like Anthropic's, rejects an
+# assistant turn with nothing in it.
 #
 # </details>
 #
@@ -193,11 +196,11 @@ print()
 print("the record:", lab.shape(h.messages))
 
 # %% [markdown]
-# What your colleague deleted is exactly your `context_for_model`: the empty failure stays in
-# the record, readable by anyone investigating later, and is kept out of each request.
-# Without that one function, two prompts were lost for good. Remember the pattern, since
-# everything after this builds on it: **something the record must keep is not always
-# something a request may carry.**
+# What your colleague deleted is exactly lesson 05's `context_for_model`: the empty failure
+# stays in the record, readable by anyone investigating later, and is kept out of each
+# request. Without that one function, two prompts were lost for good. Lesson 05 used the move
+# for one kind of message. Remember its shape, since the rest of this lesson turns it into a
+# rule: **something the record must keep is not always something a request may carry.**
 
 # %% [markdown]
 # ## Walking away mid-tool
@@ -284,11 +287,29 @@ print("the record:", lab.shape(h.messages))
 # is, that same record is the source of every later request, so one old accident now answers
 # three unrelated questions. A single incomplete pair has **bricked the session**.
 #
-# A call left without its result is called a **dangling call**. Real providers reject any
-# request that contains one, each with its own error text. The lab's scripted model performs
-# the same structural check locally and returns the rejection as a normal failed reply, so
-# you can observe it offline. Figure 10.1 lays out the full failure, drawn from the
-# transcript you just produced.
+# A call left without its result is called a **dangling call**. [general] Hosted providers
+# reject a request that holds one, each in its own words: Tau's note on the subject quotes
+# one such refusal (`dev-notes/tool-history-recovery.md:19-25`, huggingface/tau at `62eab4e`,
+# the commit lesson 01 read). The lab's scripted model performs the same structural check
+# locally and returns the rejection as a normal failed reply, so you can observe it offline.
+# Figure 10.1 lays out the full failure, drawn from the transcript you just produced.
+#
+# ### Four times prevented, and why not a fifth
+#
+# You have met this refusal before, and kept it away four times. Lesson 02 answered a call
+# with a `toolResult` under its id instead of a sentence. Lesson 03 ran every call of a reply
+# before the loop stopped. Lesson 04 turned a tool that raised into an `is_error` result.
+# Lesson 05 checked `max_turns` before a request, never after a reply that asks for tools.
+# Each time the harness was still there when the result was owed, and each time it could
+# write one.
+#
+# This time nobody is there. The consumer closed the run at a `yield`, so no line of your
+# loop runs between the call and its result; a `kill -9` or a power cut would not even run
+# the `finally`; and a record saved yesterday by an older harness was damaged before your
+# code started. Prevention works at the moment of the call, and that moment has gone. What is
+# left is the list you hold now. Tau's note says the same in one line: stopping new damage
+# "does not make existing user sessions usable" (`dev-notes/tool-history-recovery.md:27-28`).
+# So this lesson repairs instead of preventing.
 
 # %% id="figure-10-1"
 lab.draw(
@@ -370,9 +391,9 @@ def verdict(messages):
 # right after it, its one result. Each of the other panels violates that pattern in a
 # different place.
 #
-# Credit where it is due: Tau, the real harness we compare against near the end, documents
-# in `dev-notes/tool-history-recovery.md` the broken shapes a repair must survive. Cards 1 to 4
-# cover four of them. The fifth on Tau's list, parallel results stored out of order, is
+# Credit where it is due: Tau, the real harness we compare against near the end, lists in its
+# recovery note the broken shapes a repair must survive (`dev-notes/tool-history-recovery.md:27-34`,
+# huggingface/tau at `62eab4e`). Cards 1 to 4 cover four of them. The fifth on Tau's list, parallel results stored out of order, is
 # exercised by your lab's tests instead. Card 5 is original to this course.
 
 # %% id="figure-10-2"
@@ -453,7 +474,8 @@ print(lab.show(sent[3:4], clip=200))
 # <details><summary><b>C</b> · Keep it, but relabel it as a user message so the text is not lost</summary>
 #
 # ✗ **No.** Then file contents masquerade as something the user typed. A role asserts who is
-# speaking, and this assertion would be false.
+# speaking, and this assertion would be false. Keep that thought for lesson 14, which is about
+# exactly this: a message's role is a claim about who spoke.
 #
 # </details>
 
@@ -481,7 +503,7 @@ print("  arguments:   ", matching[0]["arguments"] if matching
 # of its later reasoning builds on them. Dropping a result costs, at worst, one repeated tool
 # call; a fabricated call can never be undone. Tau drops such results for the same reason:
 # once the call is gone, its arguments cannot be recovered safely
-# (`src/tau_agent/tool_history.py`).
+# (`src/tau_agent/tool_history.py:43-45`, huggingface/tau at `62eab4e`).
 
 # %% [markdown]
 # ### Card 3 · `damaged.late_result`
@@ -633,7 +655,8 @@ print("the record:         ", lab.shape(h.messages))
 # request answers its call with an invented result, as for any unanswered call. Two rules
 # meet here, and both hold: **never act on a failed reply**, and **never ship a call
 # unanswered**. Tau enforces the first the same way: an error reply ends its run at
-# once, before the code that would execute its calls (`src/tau_agent/loop.py`).
+# once, before the code that would execute its calls (`src/tau_agent/loop.py:139-144`,
+# huggingface/tau at `62eab4e`).
 
 # %% [markdown]
 # ## What the invented result says
@@ -701,8 +724,8 @@ print("  anything else:          ", "nothing was written down")
 # far as anyone can tell, the tool did not accomplish its task.
 #
 # The course deliberately avoids Tau's wording. Tau's constant blames the *user*
-# (`src/tau_agent/tool_history.py`), yet the same code path is taken after an ordinary
-# provider failure in which no user was involved at all.
+# (`src/tau_agent/tool_history.py:16`, huggingface/tau at `62eab4e`), yet the same code path
+# is taken after an ordinary provider failure in which no user was involved at all.
 #
 # One thing you can be sure of, thanks to lesson 7: your loop records each result before
 # announcing it, so a consumer can never stop listening in a way that leaves a completed tool
@@ -733,7 +756,8 @@ print("  anything else:          ", "nothing was written down")
 #
 # ✗ **No.** That runs a repair you already own only after paying for a failed request, and the
 # retry must parse the provider's error message to decide whether the rejection is fixable.
-# And a harness that reads error text to decide breaks the day a provider rewords it.
+# Lesson 12 meets a harness that matches error text for a different refusal, and counts what
+# that costs.
 #
 # </details>
 #
@@ -915,9 +939,19 @@ lab.draw(lab.Panel("the record", record, note="Stored for good: what happened.")
 # %% [markdown]
 # ## Your turn
 #
-# Open `harness.py` at the project root. Two places are marked `# --- your code ---`.
+# Everything is decided; what is left is one function and one line. The spec, in a paragraph:
+# the view that goes to the model has every tool call followed at once by exactly one result,
+# in the order the calls were written. A recorded result is kept, and moved to its place when
+# it is out of it; of two results for one call, the first one recorded wins; a result whose
+# call is nowhere is left out; a call with no result gets one made up, which says
+# `INTERRUPTED`. The list is new, holds the recorded message objects themselves, is built
+# afresh for every request, and never changes the record.
 #
-# 1. **`INTERRUPTED` and `repair_tool_history(messages)`.** The constant must read exactly
+# Open `harness.py` at the project root. **Two gaps at the bottom of region 3, about
+# twenty-one lines in all**, both marked `# --- your code ---`:
+#
+# 1. **`INTERRUPTED` and `repair_tool_history(messages)`**, the lower gap, about twenty lines;
+#    it holds the spec and nothing else. The constant must read exactly
 #    `Tool call interrupted: no result was recorded. It may not have run, or may have run partly; check before repeating it.`
 #    The function builds and returns a fresh list in which each tool call is immediately
 #    followed by precisely one result, results in call order. Apply the moves from
@@ -928,8 +962,77 @@ lab.draw(lab.Panel("the record", record, note="Stored for good: what happened.")
 #    stay unchanged, and the output reuses the same message objects. And it must be
 #    **idempotent**: repairing twice equals repairing once, and a transcript that needs no
 #    repair is returned equal to itself. You may assume that call ids never repeat.
-# 2. **`context_for_model(messages)`.** Keep the filter it already has, and pass its output through
-#    `repair_tool_history`.
+# 2. **`context_for_model(messages)`**, the upper gap, one line. Keep the filter lesson 05
+#    gave it, and pass its output through `repair_tool_history`.
+#
+# **Twenty graded tests.** Fifteen are visible on a grading platform; the last five, on
+# records hypothesis makes up, are hidden there (lab-check runs all twenty). The card tests
+# do not hand you the cards as printed: each grading puts the wreck after one or two healthy
+# turns and renames its ids the way real providers write them (`toolu_…`, `call_…`), so a
+# repair that only works at `messages[0]`, or on ids like `c1`, is caught.
+#
+# *The five cards*
+#
+# 1. `damaged.missing_result`: c2 gets a result right after c1's, `is_error`, whose text is
+#    `INTERRUPTED` word for word. <!-- test: test_missing_result_gets_interrupted_right_after_its_call -->
+# 2. `damaged.orphan_result`: the result nobody asked for is left out, no call is invented, and
+#    every message kept is the one recorded. <!-- test: test_orphan_result_is_dropped_without_inventing_a_call -->
+# 3. `damaged.late_result`: the result recorded after a user message moves to just after its
+#    call, the very object, and nothing is made up. <!-- test: test_late_result_is_moved_up_not_made_up -->
+# 4. `damaged.duplicate_result`: the first result for c2 stays and the second is dropped.
+#    <!-- test: test_first_of_two_results_for_one_call_wins -->
+# 5. `damaged.failed_reply_with_a_call`: the half-built call of a reply that failed
+#    mid-stream is answered with `INTERRUPTED`. <!-- test: test_call_in_a_reply_cut_off_mid_stream_gets_interrupted -->
+#
+# *The rules around them*
+#
+# 6. One reply asks for c1, c2 and c3; the record holds c3's result, then c1's. The view has
+#    c1's, `INTERRUPTED` for c2, then c3's. <!-- test: test_results_come_back_in_call_order -->
+# 7. A record that ends on its own damage, with nothing after it (the reply, or the reply and
+#    one of its two results), is repaired to its end; the same record with both results comes
+#    back as it was. <!-- test: test_record_that_ends_on_its_own_damage_is_repaired_to_its_end -->
+# 8. A valid transcript comes back equal, in a new list holding the very same message
+#    objects. <!-- test: test_valid_transcript_comes_back_equal_holding_the_same_objects -->
+# 9. Each of the five wrecks, and all five glued together, repaired twice equals repaired
+#    once. <!-- test: test_repairing_twice_is_repairing_once -->
+# 10. After a repair of each wreck, the record handed in is exactly what it was: same length,
+#     same messages, no message changed. <!-- test: test_repair_leaves_its_input_untouched -->
+# 11. `context_for_model` drops lesson 05's empty failure and then repairs: what it returns is
+#     valid, and the record still shows the failure and the dangling call. <!-- test: test_view_drops_empty_failures_then_repairs_and_leaves_the_record_alone -->
+#
+# *Whole sessions on your `Harness`*
+#
+# 12. The walk-away: the consumer closes the run at `tool_execution_start`, the next two
+#     prompts are answered, every later request shows `INTERRUPTED` for the call, and the
+#     record keeps its hole. <!-- test: test_walk_away_at_tool_start_leaves_a_session_that_still_answers -->
+# 13. A reply fails mid-stream with a half-built `write` in it: the tool never runs, the next
+#     prompt is answered, and the record keeps the failed reply as it came. <!-- test: test_failed_reply_with_a_call_runs_no_tool_and_next_prompt_is_answered -->
+# 14. A three-call job, closed after event k for every k from 1 to 21: two more prompts are
+#     answered each time, and the model is never told `INTERRUPTED` about a step that ran.
+#     <!-- test: test_walking_away_after_any_event_never_bricks_the_session -->
+# 15. Lesson 09's steer still lands at the top of the next turn (no points: it guards the code
+#     you were given). <!-- test: test_steering_lands_at_the_top_of_the_next_turn -->
+#
+# *On records hypothesis makes up* (results lost, late, doubled, reordered, orphaned, replies
+# failed mid-call, records cut off anywhere)
+#
+# 16. The view `context_for_model` builds is one the strict provider accepts.
+#     <!-- test: test_any_wreck_gives_a_view_the_provider_accepts -->
+# 17. Repairing the repair changes nothing. <!-- test: test_repair_of_any_wreck_is_idempotent -->
+# 18. The record handed in is left as it was. <!-- test: test_repair_of_any_wreck_leaves_its_input_untouched -->
+# 19. Every message that is not a result comes through as the very object, in its order.
+#     <!-- test: test_repair_keeps_every_message_that_is_not_a_result_as_the_same_object -->
+# 20. Each call that has a result on the record is shown the first one recorded for its id.
+#     <!-- test: test_repair_of_any_wreck_shows_each_call_the_first_result_recorded_for_it -->
+#
+# <details><summary>A hint, as a question</summary>
+#
+# Walk the record once from the top. At an assistant message you know which calls want
+# results, and in what order. At a result you cannot yet tell whether it is early, late, a
+# duplicate or an orphan. So which of the two should the loop that builds the view be built
+# around, and what would you need to have looked up before it starts?
+#
+# </details>
 #
 # <details><summary>An outline of the repair: two passes over the record</summary>
 #
@@ -1039,18 +1142,18 @@ for k in (5, 8, 14):
 # Notice the records themselves, too: none was cleaned up. Each still holds the unanswered
 # call, exactly where its run stopped.
 #
-# ### Your harness, so far
+# ### Your harness can
 #
-# 1. Converses, and tracks who said what.
-# 2. Runs the tools the model requests and hands back their results.
-# 3. Loops until the model stops requesting tools.
-# 4. Reports tool failures to the model and continues.
-# 5. Halts runaway runs, and survives provider failures.
-# 6. Caps every tool result at a budget.
-# 7. Emits its progress as events that any frontend can consume.
-# 8. Owns its transcript, letting one writer in at a time.
-# 9. Accepts user input mid-run, at safe points.
-# 10. **New:** keeps every request valid, even after a run is cut off.
+# 1. Hold a conversation: it knows what was said, and who said it.
+# 2. Run a tool the model asks for and show it the result.
+# 3. Keep going until the model stops asking.
+# 4. Tell the model when a tool fails, and carry on.
+# 5. Stop a runaway, and survive a provider failure.
+# 6. Keep every tool result within a budget.
+# 7. Report what it is doing, as events, to any frontend.
+# 8. Own its transcript: one writer at a time.
+# 9. Take your input mid-run, at a safe point.
+# 10. **New:** Send a valid transcript even after an interruption.
 
 # %% [markdown]
 # ## In your own words
@@ -1088,36 +1191,52 @@ for k in (5, 8, 14):
 #
 # Tau, a production harness, has a function of the same name guarding the same invariant, and
 # it makes the four decisions you reached through the cards. One of them it makes more
-# carefully than you do.
+# carefully than you do. We read it at the commit lesson 01 read, **huggingface/tau at
+# `62eab4e`** (`62eab4e5fe20018613f91bd085b3c9ed69e013a7`); every path below is in that
+# repository at that commit. Its docstring is the contract you wrote, in one line: "Return
+# history where every tool call has exactly one adjacent result"
+# (`src/tau_agent/tool_history.py:40-47` · pinned to commit `62eab4e` ·
+# [view on GitHub](https://github.com/huggingface/tau/blob/62eab4e5fe20018613f91bd085b3c9ed69e013a7/src/tau_agent/tool_history.py#L40-L47)).
+# Tau is async; read `async for` as `for` and
+# `await f(x)` as `f(x)` until lesson 15, where your harness goes async too.
 #
 # - **Rebuilding.** Like your second pass, it walks the list leaving results aside, and puts
 #   them back one per call, in call order, right behind the assistant message that asked
-#   (`src/tau_agent/tool_history.py`).
+#   (`src/tau_agent/tool_history.py:134-146`).
 # - **The view, not the record.** The repair lives in the function that builds the model's
-#   context, whose name and docstring both state that an empty failed turn is not context
-#   (`src/tau_agent/loop.py`): lesson 5's filter, then this lesson's repair.
-# - **Every request.** It runs where each provider call is assembled, not once on load.
+#   context, whose docstring says an empty failed turn "is not model context"
+#   (`src/tau_agent/loop.py:178-194`): lesson 05's filter, then this lesson's repair, one
+#   filter and one call.
+# - **Every request.** That function is called where each provider call is assembled
+#   (`src/tau_agent/loop.py:119-127`), not once on load. Tau's session layer repairs on load
+#   as well; see Tau's extra step below.
 # - **A test per decision**, starting with the one you wrote first: valid history comes back
-#   unchanged (`tests/test_tool_history.py`). Its design notes name the idempotence property
-#   you selected.
+#   unchanged (`tests/test_tool_history.py:23, 45, 60, 72, 85`). The loop's own test is this
+#   lesson's opening in a few lines, and its last two assertions are the two lists: the orphan
+#   is not in what was sent, and is still in the record (`tests/test_agent_loop.py:319-346`).
+#   Its design note names the property you picked for running before every request:
+#   applying the policy again changes nothing (`dev-notes/tool-history-recovery.md:51-52`).
 #
-# **Tau's extra step.** Tau also persists the repair. On top of repairing the view, it appends
-# invented results to its own record when a run starts and when a cancelled run exits, so
-# that they flow as events to every listener: the UI, and the saved session file
-# (`src/tau_agent/harness.py`). Its session storage never rewrites an entry: the repaired
-# history goes in as a new branch, with an entry beside it that counts the changes.
+# **Tau's extra step.** Tau also writes the repair down. On top of repairing the view, it
+# appends invented results to its own record when a run starts and when a cancelled run
+# exits, so that they flow as events to every listener, the screen and the saved session
+# alike (`src/tau_agent/harness.py:168-173, 193-202`). Its session storage never rewrites an
+# entry: the repaired history goes in as a new branch, after a `tau.session-history-repair`
+# entry that counts the changes (`src/tau_coding/session.py:2246-2280`).
 #
 # **Why Tau needs it.** In Tau's loop the order is: `tool_execution_end` goes out, then the
-# result message is announced, and only then is it appended (`src/tau_agent/loop.py`). A consumer
-# that stops listening in between leaves a completed tool with no recorded result. Your rule
-# from lesson 7, record and then announce, eliminates that gap, and that is why your harness
-# can get away with repairing only the view.
+# result message is announced (`src/tau_agent/loop.py:277-292`), and only after that is it
+# appended to the record (`src/tau_agent/loop.py:157-163`). A consumer that stops listening in
+# between leaves a completed tool with no recorded result. Your rule from lesson 07, record
+# and then announce, eliminates that gap, and that is why your harness can get away with
+# repairing only the view.
 #
 # **Your weak spot.** You assume that call ids never repeat. Tau does not assume it, because it
 # is not guaranteed: it matches results to calls by occurrence, serving first the results
-# that already sit beside their own turn, and a dedicated pass makes sure a genuine result always
-# beats an invented one. Your rule is simply "whatever was stored first under an id wins".
-# What can that cost?
+# that already sit beside their own turn (`src/tau_agent/tool_history.py:48-55, 65-78`), and
+# a dedicated pass makes sure a genuine result beats an invented one
+# (`src/tau_agent/tool_history.py:113-132`). Your rule is simply "whatever was stored first
+# under an id wins". What can that cost?
 #
 # ### A reused id
 #
@@ -1171,12 +1290,20 @@ print("the strict model's verdict on the view:", lab.validate(view)[0])
 # missing file, which is why Tau matches by occurrence.
 #
 # Two lesser gaps. Your harness never notices that a repair happened: Tau tallies its changes
-# and exposes them for diagnostics, whereas yours quietly returns a list, so a session that
-# has been quietly fixed on every request for seven days looks perfectly healthy. Logging would fix that,
-# but it is outside this course. And the rejection's wording is guesswork on both sides: each
-# real provider phrases it differently, and the lab's phrasing was invented for teaching. No
-# provider will tell you *why* a pair is broken, which is exactly why the invented result
-# must be worded so carefully.
+# and exposes them for diagnostics (`src/tau_agent/tool_history.py:19-37`), whereas yours
+# quietly returns a list, so a session that has been quietly fixed on every request for seven
+# days looks perfectly healthy. Logging would fix that, but it is outside this course. And
+# the rejection's wording differs on both sides: Tau's note quotes a real one, *No tool call
+# found for function call output with call_id …* (`dev-notes/tool-history-recovery.md:23-25`),
+# and the lab's phrasing was written for teaching. Our simplification: the lab's model checks
+# the pairing itself and answers with the refusal as an ordinary message. No provider will
+# tell you *why* a pair is broken, which is exactly why the invented result must be worded so
+# carefully.
+#
+# One oddity, for the curious: Tau's harness declares a public
+# `append_interrupted_tool_results()` that returns how many results it added
+# (`src/tau_agent/harness.py:234-237`); nothing in `src/` calls it, and its one caller is a
+# test (`tests/test_agent_harness.py:311`).
 
 # %% [markdown]
 # ## A further case
@@ -1221,12 +1348,33 @@ print("the strict model's verdict on the view:", lab.validate(view)[0])
 # %% [markdown]
 # ## Wrapping up
 #
-# - **The problem:** a user abandoned a run mid-tool, the record ended with an unanswered
-#   call, and every later prompt in that session was rejected.
-# - **The fix:** `INTERRUPTED` and `repair_tool_history()`, pure and idempotent, applied by
-#   `context_for_model` to every request.
-# - **The principle:** send only what a provider can accept, and never rewrite what happened
-#   to hide the breakage. Record what happened; send what is valid.
+# **You hit** a user who walked away mid-tool, a record that ended on a call nobody answered,
+# and a session in which every later prompt was refused.
 #
-# **Next.** Everything your harness knows lives in one Python list, in one process. Halfway
-# through writing two files, someone yanks out the power cord. That is lesson 11.
+# **You built** `INTERRUPTED` and `repair_tool_history()`, pure and idempotent, and a
+# `context_for_model` that runs it on every request.
+#
+# **The principle:** send only what a provider can accept, and never rewrite what happened
+# to hide that it broke. **The record is not the view.**
+#
+# **Your harness now** (new in this lesson in bold):
+#
+# - `SYSTEM`, `user_message`, `text_of` (lesson 01)
+# - `tool_calls`, `tool_specs`, `run_tool`, `make_read_tool`, `make_write_tool`,
+#   `make_bash_tool` (lesson 02; `str_arg`, `int_arg` from lesson 04)
+# - `error_message` (lesson 05)
+# - `MAX_LINES`, `MAX_BYTES`, `fit_budget` (lesson 06)
+# - `run_agent`, the loop of lessons 03, 05, 07 and 09
+# - `context_for_model` (lesson 05), **now repairing every request**
+# - **`INTERRUPTED`, `repair_tool_history`**
+# - `Harness`, with `steer` and `follow_up` (lessons 08 and 09)
+# - `JsonRenderer`, `FinalTextRenderer` (lesson 07)
+#
+# **Still open.** Everything your harness knows lives in one Python list, in one process.
+# Halfway through writing two files, someone trips over the power cable. When the machine
+# comes back, the files are on the disk and nothing says who wrote them. That is lesson 11.
+#
+# **Previous:** 09 · But I had something to say.
+#
+# **Next:** Checkpoint B · Transcript doctor II. Five harnesses, each nearly right; which idea
+# of lessons 05 to 10 is each one missing?

@@ -89,9 +89,8 @@ def classify(reply):
         kind = "unknown"
     return Refusal(kind, status, seconds_to_wait(response.get("headers")), words)
     # --- starter ---
-    #| # Lesson 12: read the refusal from `response`, by the table above. Until then, every
-    #| # failure is one this harness knows nothing about.
-    #| return Refusal("unknown", None, None, words)
+    #| # Lesson 12: read the refusal from `response`, by the table above.
+    #| raise NotImplementedError("classify is yours to write in lesson 12")
     # --- end ---
 
 
@@ -110,7 +109,7 @@ def seconds_to_wait(headers):
         return None
     return seconds if math.isfinite(seconds) and seconds >= 0 else None
     # --- starter ---
-    #| return None  # Lesson 12: read the retry-after header.
+    #| raise NotImplementedError("seconds_to_wait is yours to write in lesson 12")
     # --- end ---
 
 
@@ -158,7 +157,7 @@ class RetryPolicy:
             return Decision("give_up")
         return Decision("retry", wait)
         # --- starter ---
-        #| return Decision("give_up")  # Lesson 12: decide by the refusal's kind.
+        #| raise NotImplementedError("RetryPolicy.decide is yours to write in lesson 12")
         # --- end ---
 
 
@@ -202,6 +201,7 @@ class Retrying:
             self._sleep(decision.wait)
             waited, attempt = waited + decision.wait, attempt + 1
         # --- starter ---
-        #| # Lesson 12: ask the policy about each refusal; retry, give up, or compact.
+        #| # Lesson 12: ask the policy about each refusal; retry, give up, or compact. Until
+        #| # then every reply, refused or not, goes straight to the loop, as in lesson 11.
         #| return self._model.complete(system, messages, tools)
         # --- end ---

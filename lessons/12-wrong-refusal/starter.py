@@ -567,9 +567,8 @@ def classify(reply):
     words = reply.get("error_message") or ""
     response = reply.get("response")
     # --- your code ---
-    # Lesson 12: read the refusal from `response`, by the table above. Until then, every
-    # failure is one this harness knows nothing about.
-    return Refusal("unknown", None, None, words)
+    # Lesson 12: read the refusal from `response`, by the table above.
+    raise NotImplementedError("classify is yours to write in lesson 12")
     # --- end ---
 
 
@@ -579,7 +578,7 @@ def seconds_to_wait(headers):
     HTTP date, which neither provider documents sending: this harness does not read one).
     Header names are matched whatever their case."""
     # --- your code ---
-    return None  # Lesson 12: read the retry-after header.
+    raise NotImplementedError("seconds_to_wait is yours to write in lesson 12")
     # --- end ---
 
 
@@ -616,7 +615,7 @@ class RetryPolicy:
         budget (a rate limit that asks for an hour is not waited out). Every other kind: give
         up at once, because sending the same request again gets the same answer."""
         # --- your code ---
-        return Decision("give_up")  # Lesson 12: decide by the refusal's kind.
+        raise NotImplementedError("RetryPolicy.decide is yours to write in lesson 12")
         # --- end ---
 
 
@@ -640,7 +639,8 @@ class Retrying:
 
     def complete(self, system, messages, tools):
         # --- your code ---
-        # Lesson 12: ask the policy about each refusal; retry, give up, or compact.
+        # Lesson 12: ask the policy about each refusal; retry, give up, or compact. Until
+        # then every reply, refused or not, goes straight to the loop, as in lesson 11.
         return self._model.complete(system, messages, tools)
         # --- end ---
 

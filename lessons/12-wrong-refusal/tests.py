@@ -197,31 +197,31 @@ def test_openai_refusals_are_classified_by_status_type_and_code(student):
                f"retry_after {wait}", got=f"{got[0]}, status {got[1]}, retry_after {got[2]}")
 
 
-def test_a_reworded_refusal_gets_the_same_verdict(student):
-    replies = [reworded(case[1], words) for case in EVERY for words in REWORDINGS]
+def same_verdicts(student, variants):
+    """Classify every refusal of EVERY once for each of `variants`, a list of (how it was
+    changed, a function that changes a refusal), and hold each verdict to the refusal's own."""
+    replies = [change(case[1]) for case in EVERY for _, change in variants]
 
     found = student.scenario("classify", replies=replies)
 
     for n, got in enumerate(found):
-        what, refusal, kind, wait = EVERY[n // len(REWORDINGS)]
-        words = REWORDINGS[n % len(REWORDINGS)]
+        what, _, kind, wait = EVERY[n // len(variants)]
         expect([got[0], got[2]] == [kind, wait], REWORDED,
-               given=f"{what}, its message reworded to {words[:60]!r}",
+               given=f"{what}, {variants[n % len(variants)][0]}",
                expected=f"{kind} (retry_after {wait})", got=f"{got[0]} (retry_after {got[2]})")
+
+
+def test_a_reworded_refusal_gets_the_same_verdict(student):
+    same_verdicts(student, [(f"its message reworded to {words[:60]!r}",
+                             lambda refusal, words=words: reworded(refusal, words))
+                            for words in REWORDINGS])
 
 
 def test_a_keyword_in_another_refusals_words_changes_nothing(student):
-    replies = [reworded(case[1], f"Note: {word}. Details follow; {word}!", header=word)
-               for case in EVERY for word in KEYWORDS]
-
-    found = student.scenario("classify", replies=replies)
-
-    for n, got in enumerate(found):
-        what, refusal, kind, wait = EVERY[n // len(KEYWORDS)]
-        word = KEYWORDS[n % len(KEYWORDS)]
-        expect([got[0], got[2]] == [kind, wait], REWORDED,
-               given=f"{what}, whose message (and an x-note header) says {word!r}",
-               expected=f"{kind} (retry_after {wait})", got=f"{got[0]} (retry_after {got[2]})")
+    same_verdicts(student, [(f"whose message (and an x-note header) says {word!r}",
+                             lambda refusal, word=word: reworded(
+                                 refusal, f"Note: {word}. Details follow; {word}!", header=word))
+                            for word in KEYWORDS])
 
 
 def test_retry_after_is_read_in_seconds_and_nothing_else(student):
