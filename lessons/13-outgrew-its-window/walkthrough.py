@@ -143,6 +143,13 @@ def make_session(harness_module):
     return tools, lambda: lab.ScriptedModel([lab.forever(answer)], window=WINDOW)
 
 
+def ask(h, prompts):
+    """Put each of `prompts` to the harness `h` in turn, letting each run finish."""
+    for words in prompts:
+        for _ in h.prompt(words):
+            pass
+
+
 def outcome(h):
     """What the newest prompt got: the answer, or the failure's words, cut short."""
     last = h.messages[-1]
@@ -156,10 +163,9 @@ tools, new_model = make_session(starter)
 model = new_model()
 h = starter.Harness(model, starter.SYSTEM, tools)
 for k in range(1, 12):
-    for _ in h.prompt(f"Read notes{k}.txt"):
-        pass
+    ask(h, [f"Read notes{k}.txt"])
     size = lab.request_tokens(model.calls[-1].system, model.calls[-1].messages, model.calls[-1].tools)
-    print(f"Read notes{k}.txt  {size:4} tokens sent  -> {outcome(h)}")
+    print(f"{f'Read notes{k}.txt':17} {size:4} tokens sent  -> {outcome(h)}")
 print()
 print("the failure, as recorded:", h.messages[-1].get("failure"))
 print("the record:", len(h.messages), "messages,", sum(map(lab.tokens, h.messages)), "tokens")
@@ -517,9 +523,7 @@ if not (waiting := empty_gaps("cut", "view", "compact")):
             tools, new_model = make_session(harness)
             model = new_model()
             h = harness.Harness(model, harness.SYSTEM, tools, window=WINDOW)
-            for k in range(1, 21):
-                for _ in h.prompt(f"Read notes{k}.txt"):
-                    pass
+            ask(h, [f"Read notes{k}.txt" for k in range(1, 21)])
         failed = sum(m.get("stop_reason") == "error" for m in h.messages)
         summaries = sum(m["role"] == "summary" for m in h.messages)
         print(f"keep {name:17} twenty reads: {summaries:2} summaries, {failed:2} failed replies, "
@@ -582,9 +586,7 @@ if not (waiting := empty_gaps("cut", "view", "compact")):
     disk = lab.Disk()
     h = harness.Harness(model, harness.SYSTEM, tools, window=WINDOW,
                         file=disk.open("record.jsonl"))
-    for k in range(1, 12):
-        for _ in h.prompt(f"Read notes{k}.txt"):
-            pass
+    ask(h, [f"Read notes{k}.txt" for k in range(1, 12)])
     compacted_record = list(h.messages)
     last_sent = model.calls[-1]
     print("the record:     ", lab.shape(compacted_record))
@@ -704,8 +706,7 @@ if not (waiting := empty_gaps("cut", "view", "compact")):
     h = harness.Harness(model, harness.SYSTEM, tools, window=WINDOW)
     for words in ("Read notes1.txt", "Here is my whole log: " + "x" * 3000, "Read notes2.txt",
                   "Read notes3.txt"):
-        for _ in h.prompt(words):
-            pass
+        ask(h, [words])
         last = h.messages[-1]
         said = last.get("error_message") or harness.text_of(last)
         print(f"{words[:24]!r:27} -> {said[:88]}")
@@ -764,8 +765,7 @@ if not (waiting := empty_gaps("cut", "view", "compact")):
     view_before = harness.context_for_model(compacted_record)
     view_after = harness.context_for_model(list(resumed.messages))
     print("the same view:     ", json.dumps(view_before) == json.dumps(view_after))
-    for _ in resumed.prompt("Read notes12.txt"):
-        pass
+    ask(resumed, ["Read notes12.txt"])
     print("'Read notes12.txt' ->", harness.text_of(resumed.messages[-1]))
     print("summary requests:  ", sum(not r.tools for r in model.calls))
 else:
@@ -964,9 +964,7 @@ if not (waiting := empty_gaps("cut", "view", "compact")):
     model = new_model()
     disk = lab.Disk()
     h = harness.Harness(model, harness.SYSTEM, tools, window=WINDOW, file=disk.open("record.jsonl"))
-    for k in range(1, 41):
-        for _ in h.prompt(f"Read notes{k}.txt"):
-            pass
+    ask(h, [f"Read notes{k}.txt" for k in range(1, 41)])
     sizes = [lab.request_tokens(r.system, r.messages, r.tools) for r in model.calls]
     on_disk = harness.load_record(disk.read_text("record.jsonl")).messages
     print("prompts answered:          ", sum(m.get("stop_reason") == "stop" for m in h.messages))
