@@ -504,7 +504,6 @@ def does_not_fit(why):
                 failure={"kind": "too_long", "status": None, "attempts": 0})
 
 
-# --- your code ---
 def safe_cuts(messages):
     """Every index at which the record `messages` may be cut, in order: the part kept from
     there on holds every result of each call it holds, and no result of a call before it.
@@ -514,6 +513,7 @@ def safe_cuts(messages):
     message, or the end: a tool result there would answer a call made before the cut. It is
     never true at a tool result, a summary or a placeholder.
     """
+    # --- your code ---
     cuts, result_ahead = [], False
     for i in range(len(messages) - 1, -1, -1):  # from the end: what comes after i is known
         role = messages[i]["role"]
@@ -525,6 +525,9 @@ def safe_cuts(messages):
         elif role == "user" and not result_ahead:
             cuts.append(i)
     return cuts[::-1]
+    # --- starter ---
+    #| raise NotImplementedError("safe_cuts is yours to write in lesson 13")
+    # --- end ---
 
 
 def choose_cut(messages, keep):
@@ -534,22 +537,15 @@ def choose_cut(messages, keep):
     None when there is none: not even the newest turn fits, or the record has no safe cut.
     The earliest such cut keeps the most, and a later request cuts at the same place until
     the next summary, so the start of what is sent does not move."""
+    # --- your code ---
     start = 0 if (at := latest_summary(messages)) is None else messages[at]["first_kept"]
     for cut in safe_cuts(messages):
         if cut >= start and sum(map(lab.tokens, view_of(messages, cut))) <= keep:
             return cut
     return None
-# --- starter ---
-#| def safe_cuts(messages):
-#|     """Every index at which the record may be cut, in order: see the walkthrough's rules."""
-#|     raise NotImplementedError("safe_cuts is yours to write in lesson 13")
-#|
-#|
-#| def choose_cut(messages, keep):
-#|     """The earliest safe cut, not before the newest summary's first_kept, whose kept part
-#|     counts at most `keep` tokens; None when there is none."""
-#|     raise NotImplementedError("choose_cut is yours to write in lesson 13")
-# --- end ---
+    # --- starter ---
+    #| raise NotImplementedError("choose_cut is yours to write in lesson 13")
+    # --- end ---
 
 
 # == 6 the record on disk ==

@@ -499,17 +499,30 @@ def does_not_fit(why):
                 failure={"kind": "too_long", "status": None, "attempts": 0})
 
 
-# --- your code ---
 def safe_cuts(messages):
-    """Every index at which the record may be cut, in order: see the walkthrough's rules."""
+    """Every index at which the record `messages` may be cut, in order: the part kept from
+    there on holds every result of each call it holds, and no result of a call before it.
+
+    That is true at an assistant message that opens a span (lesson 11: not a placeholder), and
+    at a user message after which only user messages come before the next such assistant
+    message, or the end: a tool result there would answer a call made before the cut. It is
+    never true at a tool result, a summary or a placeholder.
+    """
+    # --- your code ---
     raise NotImplementedError("safe_cuts is yours to write in lesson 13")
+    # --- end ---
 
 
 def choose_cut(messages, keep):
-    """The earliest safe cut, not before the newest summary's first_kept, whose kept part
-    counts at most `keep` tokens; None when there is none."""
+    """Where to cut the record `messages` so that its newest part, sent word for word, takes
+    at most `keep` tokens: the earliest safe cut, not before the newest summary's first_kept,
+    whose view_of(messages, cut) counts at most `keep`, each message counted by lab.tokens.
+    None when there is none: not even the newest turn fits, or the record has no safe cut.
+    The earliest such cut keeps the most, and a later request cuts at the same place until
+    the next summary, so the start of what is sent does not move."""
+    # --- your code ---
     raise NotImplementedError("choose_cut is yours to write in lesson 13")
-# --- end ---
+    # --- end ---
 
 
 # == 6 the record on disk ==

@@ -634,8 +634,9 @@ else:
 #
 # ✗ **No.** [general] Providers cache the work of reading a request's start: a request that
 # begins with exactly the tokens of an earlier one is read from the cache for that part,
-# faster and much cheaper (OpenAI's prompt caching guide: caching "reuses work when requests
-# share the same prompt prefix"). Any change at the start, a byte, pays for everything again.
+# faster and much cheaper (OpenAI's prompt caching guide, developers.openai.com/api/docs/guides/
+# prompt-caching: caching "reuses work when requests share the same prompt prefix"). Any change
+# at the start, a byte, pays for everything again.
 #
 # </details>
 #
@@ -858,9 +859,9 @@ else:
 # window, and returns the reply.
 #
 # **The gaps**, in the order `lab-check` names them; each gap's tests need only that gap and
-# the ones before it. Three gaps, about fifty-five lines in all.
+# the ones before it. Three gaps, about fifty lines in all.
 #
-# 1. **cut**: `safe_cuts` and `choose_cut` (region 5), about twenty lines.
+# 1. **cut**: the bodies of `safe_cuts` and `choose_cut` (region 5), about sixteen lines.
 # 2. **view**: the body of `context_for_model` (region 4), four lines.
 # 3. **compact**: `Harness._send` and `Harness._summarise` (region 9), about thirty lines.
 #
