@@ -9,7 +9,7 @@
 # %% [markdown]
 # # 13 · The conversation that outgrew its window
 #
-# *Meeting the world · about 55 minutes · one lab · builds on 12 · The wrong refusal*
+# *Meeting the world · ~55 min · 1 lab · builds on 12 · The wrong refusal*
 #
 # **The session was going well for an hour. Then every prompt came back "too long", and the
 # only thing wrong with the conversation was that there was a lot of it.**
@@ -868,25 +868,31 @@ else:
 # **The tests.** Seventeen, one line each; the two marked *hidden* are not in your copy's
 # `tests.py` and grade the cut on records hypothesis makes up.
 #
-# - *cut*: five records and their safe cuts (two healthy turns; a steer among results; a
-#   result recorded after the next reply; a placeholder; a summary in the record) · every edge:
-#   an empty record, a stray result first, a dangling call last, an empty failure last, a
-#   stray result last, a lone user message · the longest newest part for six budgets · `None`
-#   when the newest turn is over the budget · never before the newest summary, the record
-#   untouched · *hidden:* the safe cuts of any record · *hidden:* the earliest cut that fits,
-#   on any record.
-# - *view*: one summary, and two of which the newest counts, each sent marked and followed by
-#   the kept turns word for word, with a summary-free record viewed as in lesson 12 · the same
-#   bytes every time, and each view the start of the next.
-# - *compact*: ten reads in a window of 600 tokens, no request over it, all answered · the
-#   record holds every message the uncompacted session holds, each summary as the harness's,
-#   at a safe cut, and all of it in the file · each summary request: same system prompt, no
-#   tools, the replaced part as it was sent, then `SUMMARISE` · after a compaction, the marked
-#   summary then the newest turns word for word · between summaries each request starts with
-#   the one before · a compacted record that fits is sent as it is, nothing summarised again ·
-#   a prompt too long for the window: a failed reply of kind `too_long`, nothing over the
-#   window sent, the next prompts answered · a crash after six reads: the resumed harness sends
-#   exactly what the steady one sends.
+# *cut*
+#
+# - five records and their safe cuts: two healthy turns, a steer among results, a result recorded after the next reply, a placeholder, a summary in the record. <!-- test: test_a_cut_is_never_made_between_a_call_and_its_results -->
+# - every edge: an empty record, a stray result first, a dangling call last, an empty failure last, a stray result last, a lone user message. <!-- test: test_every_edge_of_a_record_empty_and_damaged_at_either_end -->
+# - the longest newest part that fits, for six budgets. <!-- test: test_the_cut_keeps_the_longest_newest_part_that_fits -->
+# - `None` when even the newest turn is over the budget. <!-- test: test_no_cut_when_even_the_newest_turn_does_not_fit -->
+# - never before the newest summary's `first_kept`, and the record left untouched. <!-- test: test_a_cut_never_goes_back_before_the_newest_summary -->
+# - *hidden:* the safe cuts of any record hypothesis makes up. <!-- test: test_any_record_is_cut_only_where_no_call_is_parted_from_its_results -->
+# - *hidden:* the earliest safe cut that fits, on any record. <!-- test: test_any_record_is_cut_at_the_earliest_safe_cut_that_fits -->
+#
+# *view*
+#
+# - one summary, and two of which the newest counts: each sent marked, then the kept turns word for word; a record with no summary viewed as in lesson 12. <!-- test: test_the_view_of_a_compacted_record_is_the_marked_summary_then_the_kept_turns -->
+# - the same bytes every time, and each view the start of the next one's. <!-- test: test_the_view_of_a_record_is_the_same_bytes_every_time_and_grows_only_at_its_end -->
+#
+# *compact*
+#
+# - ten reads in a window of 600 tokens: no request over it, every prompt answered. <!-- test: test_a_long_session_never_sends_a_request_over_the_window -->
+# - the record holds every message the uncompacted session holds, each summary as the harness's at a safe cut, and all of it in the file. <!-- test: test_the_record_keeps_every_message_and_each_summary_as_written_by_the_harness -->
+# - each summary request: the session's system prompt, no tools, the replaced part as it was sent, then `SUMMARISE`. <!-- test: test_the_model_writes_the_summary_through_the_harness_loop -->
+# - after a compaction: the marked summary, then the newest turns word for word. <!-- test: test_the_newest_turns_are_sent_word_for_word_after_the_marked_summary -->
+# - between two summaries, each request starts with the whole of the one before. <!-- test: test_the_start_of_what_is_sent_stays_the_same_between_summaries -->
+# - a compacted record that fits is sent as it is, nothing summarised again. <!-- test: test_a_compacted_record_that_fits_is_sent_as_it_is -->
+# - a prompt too long for the window: a failed reply of kind `too_long`, nothing over the window sent, the next prompts answered. <!-- test: test_a_turn_too_long_for_the_window_gets_a_clear_failed_reply_and_is_never_sent -->
+# - a crash after six reads: the resumed harness sends exactly what the steady one sends. <!-- test: test_a_resumed_record_compacts_the_same_way -->
 #
 # <details><summary>Stuck on cut? A question</summary>
 #
@@ -1049,6 +1055,23 @@ else:
 # </details>
 
 # %% [markdown]
+# ### Your harness can
+#
+# 1. Hold a conversation: it knows what was said, and who said it.
+# 2. Run a tool the model asks for and show it the result.
+# 3. Keep going until the model stops asking.
+# 4. Tell the model when a tool fails, and carry on.
+# 5. Stop a runaway, and survive a provider failure.
+# 6. Keep every tool result within a budget.
+# 7. Report what it is doing, as events, to any frontend.
+# 8. Own its transcript: one writer at a time.
+# 9. Take your input mid-run, at a safe point.
+# 10. Send a valid transcript even after an interruption.
+# 11. Keep its record on disk, and survive a power cut at any byte.
+# 12. Classify a refusal by what it is, not by its text.
+# 13. **New:** Fit a long conversation into the model's window, and keep all of it on the record.
+
+# %% [markdown]
 # ## Wrapping up
 #
 # **You hit** a conversation that outgrew its model's window: every prompt refused as too long,
@@ -1064,21 +1087,6 @@ else:
 #
 # **Your harness now**
 #
-# 1. Converses, and tracks who said what.
-# 2. Runs the tools the model requests and hands back their results.
-# 3. Loops until the model stops requesting tools.
-# 4. Reports tool failures to the model and continues.
-# 5. Halts runaway runs, and survives provider failures.
-# 6. Caps every tool result at a budget.
-# 7. Emits its progress as events that any frontend can consume.
-# 8. Owns its transcript, letting one writer in at a time.
-# 9. Accepts user input mid-run, at safe points.
-# 10. Keeps every request valid, even after a run is cut off.
-# 11. Keeps its record on disk, and survives a power cut at any byte.
-# 12. Classifies a refusal by what it is, not by its text.
-# 13. **New:** fits a long conversation into the model's window, and keeps all of it on the
-#     record.
-#
 # The names in it, lesson 13's in bold (and *changed* where lesson 13 rewrote one): `run_agent`,
 # `record_message`, *`context_for_model`*, `repaired_view`, `repair_history`, **`SUMMARY_HEADER`**,
 # **`SUMMARISE`**, **`is_summary`**, **`latest_summary`**, **`view_of`**, **`summary_message`**,
@@ -1091,5 +1099,7 @@ else:
 # requests that wears the user's role without being the user's: a file the user asks the agent
 # to read, pasted into the prompt, arrives the same way, and a file can say anything, "ignore
 # your instructions" included. Lesson 14 asks who really spoke.
+#
+# **Previous:** 12 · The wrong refusal.
 #
 # **Next:** 14 · Who really spoke.
