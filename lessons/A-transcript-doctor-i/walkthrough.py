@@ -680,20 +680,8 @@ if doctor is not None:
 # wrote is its examiner: `DIAGNOSIS` · `case_auk` · `case_bittern` · `case_crane` ·
 # `case_dunlin` · `case_egret` (this checkpoint's).
 #
-# <details><summary>Once you have passed: where each harness's missing idea was taught</summary>
-#
-# - auk: lesson 02's one call in, one result out, under the call's id;
-# - bittern: lesson 03's loop, which answers every call of a reply before asking again;
-# - crane: lesson 04's failures, after which the run carries on;
-# - dunlin: lesson 05's limit, which counts every request;
-# - egret: lesson 05's view, which leaves an empty failure out and puts nothing in its place.
-#
-# And in *Compared with production harnesses*: pi-mono's `toolCallId: toolCall.id` is auk's
-# one changed line, the right way round; pi-mono carries on after a failed tool where crane
-# gives up at the first error; and mini-swe-agent counts its limit as lesson 05 does, where
-# dunlin counts after the tools and so sends one request more.
-#
-# </details>
+# Each harness's missing idea was taught in one of lessons 01 to 05: finding which is the
+# checkpoint, so no page of the course says it, this one included.
 #
 # **Still open.** Lesson 05's harness survives a runaway and a 503. Then the model asks to read
 # a log file of forty megabytes, the harness faithfully hands all of it back as one result, and

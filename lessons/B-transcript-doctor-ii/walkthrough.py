@@ -611,16 +611,8 @@ if doctor is not None:
 # its examiner: `DIAGNOSIS` · `case_ash` · `case_birch` · `case_cedar` · `case_dogwood` ·
 # `case_elm` (this checkpoint's).
 #
-# <details><summary>Once you have passed: where each harness's missing idea was taught</summary>
-#
-# - ash: lesson 9's steering, which lands only between batches;
-# - birch: lesson 7's ordering, mutate then announce;
-# - cedar: lesson 5's failed reply, of which nothing is acted on;
-# - dogwood: lesson 10's view and record, two lists with two jobs;
-# - elm: lesson 10's pairing, in which a result is matched to its call by position as well as
-#   by id.
-#
-# </details>
+# Each harness's missing idea was taught in one of lessons 5 to 10: finding which is the
+# checkpoint, so no page of the course says it, this one included.
 #
 # **Still open.** Everything these six harnesses know lives in one Python list in one process.
 # The agent is halfway through writing two files when somebody trips over the power cable, and
