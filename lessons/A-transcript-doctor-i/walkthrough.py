@@ -19,8 +19,9 @@
 # %% [markdown]
 # # A · Transcript doctor I
 #
-# *Five harnesses, each one idea short · Checkpoint A of the loop · about 40 minutes · one
-# graded lab · builds on 05 · The runaway and the 503, and on lessons 01 to 05*
+# *Five harnesses, each one idea short*
+#
+# *The loop · ~40 min · 1 lab · builds on 05 · The runaway and the 503*
 #
 # New here? Start at lesson 01, or carry on: every lab is self-contained. This one asks for no
 # harness code at all. You get five harnesses you cannot read, each of them lesson 05's with
@@ -434,9 +435,19 @@ print(lab.show(seen.requests[1].messages[1:2], clip=80))
 #   on both. If it breaks nothing on the harness, the report shows what happened there; if it
 #   breaks the finished harness, the report shows the rule, the record, the request and the
 #   refusal.
+#   <!-- test: test_auk_case_breaks_a_rule_on_auk_and_none_on_the_finished_harness -->
+#   <!-- test: test_bittern_case_breaks_a_rule_on_bittern_and_none_on_the_finished_harness -->
+#   <!-- test: test_crane_case_breaks_a_rule_on_crane_and_none_on_the_finished_harness -->
+#   <!-- test: test_dunlin_case_breaks_a_rule_on_dunlin_and_none_on_the_finished_harness -->
+#   <!-- test: test_egret_case_breaks_a_rule_on_egret_and_none_on_the_finished_harness -->
 # - *its diagnosis names the idea it is missing* (2 points): if the idea named is another, the
 #   report shows what your case did on that harness, the rule it broke with its record and
 #   request, to reason from.
+#   <!-- test: test_auk_diagnosis_names_the_idea_it_is_missing -->
+#   <!-- test: test_bittern_diagnosis_names_the_idea_it_is_missing -->
+#   <!-- test: test_crane_diagnosis_names_the_idea_it_is_missing -->
+#   <!-- test: test_dunlin_diagnosis_names_the_idea_it_is_missing -->
+#   <!-- test: test_egret_diagnosis_names_the_idea_it_is_missing -->
 #
 # Grade it with `lab-check --harness doctor_a.py --lesson A` where the five harnesses are (the
 # course's own project, or the grader when you hand it in). In a student's copy, a bare
@@ -686,5 +697,7 @@ if doctor is not None:
 # **Still open.** Lesson 05's harness survives a runaway and a 503. Then the model asks to read
 # a log file of forty megabytes, the harness faithfully hands all of it back as one result, and
 # every request after that is too long to send.
+#
+# **Previous:** 05 · The runaway and the 503.
 #
 # **Next:** 06 · The file that ate the context.
