@@ -24,11 +24,16 @@ nothing here says which refusal is which kind.
 
 import hashlib
 import json
+from collections.abc import Mapping
+from typing import Any
+
+Headers = Mapping[str, Any] | None
 
 WIRES = ("anthropic", "openai")
 
 
-def anthropic_error(status, error_type, message, headers=None):
+def anthropic_error(status: int, error_type: str, message: str,
+                    headers: Headers = None) -> dict[str, Any]:
     """Anthropic's refusal: HTTP `status`, its error type (e.g. "overloaded_error") and
     message, and any further response `headers` (e.g. {"retry-after": "20"})."""
     request_id = _request_id("anthropic", status, error_type, message)
@@ -37,7 +42,8 @@ def anthropic_error(status, error_type, message, headers=None):
     return _refused("anthropic", status, {"request-id": request_id, **_lower(headers)}, body)
 
 
-def openai_error(status, message, error_type=None, code=None, param=None, headers=None):
+def openai_error(status: int, message: str, error_type: str | None = None, code: str | None = None,
+                 param: str | None = None, headers: Headers = None) -> dict[str, Any]:
     """OpenAI's refusal: HTTP `status`, the message, and the error object's type, code and
     param (each may be null, as OpenAI sends them), plus any further response `headers`."""
     request_id = _request_id("openai", status, error_type, code, message)
@@ -45,7 +51,7 @@ def openai_error(status, message, error_type=None, code=None, param=None, header
     return _refused("openai", status, {"x-request-id": request_id, **_lower(headers)}, body)
 
 
-def too_long(tokens, window, wire="openai"):
+def too_long(tokens: int, window: int, wire: str = "openai") -> dict[str, Any]:
     """How `wire`'s provider refuses a request of `tokens` tokens to a model whose context
     window is `window`. OpenAI marks it with a code of its own, context_length_exceeded;
     Anthropic sends an ordinary invalid_request_error, and only its words say what it is."""
@@ -60,24 +66,25 @@ def too_long(tokens, window, wire="openai"):
                         param="messages")
 
 
-def _refused(wire, status, headers, body):
+def _refused(wire: str, status: int, headers: dict[str, str],
+             body: dict[str, Any]) -> dict[str, Any]:
     """The failed reply that carries this response."""
     words = f"Error code: {status} - {json.dumps(body)}"
     return {"role": "assistant", "content": [], "stop_reason": "error", "error_message": words,
             "response": {"wire": wire, "status": status, "headers": headers, "body": body}}
 
 
-def _lower(headers):
+def _lower(headers: Headers) -> dict[str, str]:
     """`headers` with lower-case names, as HTTP/2 sends them; values as strings."""
     return {str(name).lower(): str(value) for name, value in dict(headers or {}).items()}
 
 
-def _request_id(*parts):
+def _request_id(*parts: object) -> str:
     """A request id that depends only on what was refused, so a transcript is reproducible."""
     digest = hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:24]
     return f"req_{digest}"
 
 
-def _check_wire(wire):
+def _check_wire(wire: str) -> None:
     if wire not in WIRES:
         raise ValueError(f"unknown wire {wire!r}: the lab speaks {' and '.join(WIRES)}")

@@ -18,13 +18,12 @@
 # %% [markdown]
 # # 12 · The wrong refusal
 #
-# *Meeting the world · about 50 minutes · one lab · builds on 11 · The power cable*
+# *Meeting the world · ~50 min · 1 lab · builds on 11 · The power cable*
 #
 # **The provider said no, and said why. The harness read the why, and did the wrong thing.**
 #
-# This lesson builds on lesson 11. New here? Start at lesson 10, where this course's
-# `harness.py` begins, or carry on: every lab is self-contained, and lesson 12's starter is
-# lesson 11's finished harness with three new gaps.
+# This lesson builds on lesson 11. New here? Start at lesson 01, or carry on: every lab is
+# self-contained, and lesson 12's starter is lesson 11's finished harness with three new gaps.
 #
 # It is Monday morning and the provider is having a bad one. A teammate's harness has a retry
 # loop that reads each refusal's message and retries when it says "overloaded", and for an
@@ -828,24 +827,35 @@ else:
 # **The tests.** Twenty-one, one line each; the three marked *hidden* are not in your copy's
 # `tests.py` and grade the same rules on refusals reworded and reshuffled.
 #
-# - *classify*: every refusal Anthropic documents, by status and type · every OpenAI refusal
-#   above, by status, type and code · `retry-after` in seconds, in any case, and nothing else
-#   (no date, no negative, no infinity) · a failure with no response is `unknown` · eleven
-#   responses no provider should send (HTML for a body, a list for headers, a string for a
-#   status), read without raising · *hidden:* every refusal reworded eight ways, verdicts
-#   unchanged · *hidden:* every refusal salted with twenty-two other refusals' keywords, in
-#   its message and a header, verdicts unchanged.
-# - *policy*: the backoff, doubling to the cap, for each retryable kind · a wait asked for is
-#   waited exactly, even past the cap · giving up on the last attempt and at the budget · the
-#   four kinds that never change, given up at once · `too_long`, handed on as `compact`.
-# - *retrying*: 529, 500 and a 429 asking for 20 s, then an answer: `U A`, four equal requests,
-#   waits of 1, 2 and 20 s · a refusal given up on, recorded once with its kind, and the next
-#   prompt answered · the refusals that never change, sent once · `shrink` asked once, its
-#   request sent with no wait, and each way it can fail · a refusal in the middle of a tool
-#   job, every call still paired · five records with every kind of edge (empty; an orphan
-#   first; a refusal first; a dangling call last; a refusal last) and a torn file, each left
-#   as it was · the file holds the reply and no attempt · `on_retry` told before each wait ·
-#   *hidden:* random sessions, reworded and salted, do the very same things.
+# *classify*
+#
+# - every refusal Anthropic documents, read by its status and type. <!-- test: test_anthropic_refusals_are_classified_by_status_and_type -->
+# - every OpenAI refusal in the table, read by its status, type and code. <!-- test: test_openai_refusals_are_classified_by_status_type_and_code -->
+# - `retry-after` read in seconds, whatever the case of its name, and nothing else (no date, no negative, no infinity). <!-- test: test_retry_after_is_read_in_seconds_and_nothing_else -->
+# - a failed reply with no response is `unknown`, with no status and no wait. <!-- test: test_a_failure_with_no_response_is_unknown -->
+# - eleven responses no provider should send (HTML for a body, a list for headers, a string for a status), read without raising. <!-- test: test_a_response_no_provider_should_send_is_read_without_raising -->
+# - *hidden:* every refusal reworded eight ways, every verdict unchanged. <!-- test: test_a_reworded_refusal_gets_the_same_verdict -->
+# - *hidden:* every refusal salted with twenty-two other refusals' keywords, in its message and a header, every verdict unchanged. <!-- test: test_a_keyword_in_another_refusals_words_changes_nothing -->
+#
+# *policy*
+#
+# - the backoff, doubling up to the cap, for each kind that waiting helps. <!-- test: test_overloaded_and_server_errors_back_off_exponentially_up_to_the_cap -->
+# - a wait the refusal asks for is waited exactly, even past the cap. <!-- test: test_a_refusal_that_says_how_long_to_wait_is_waited_exactly_that_long -->
+# - giving up on the last attempt, and at the budget (an hour-long rate limit is not waited out). <!-- test: test_the_policy_gives_up_on_its_last_attempt_and_at_its_budget -->
+# - the four kinds that never change, given up at once. <!-- test: test_a_refusal_that_will_not_change_is_given_up_at_once -->
+# - `too_long` handed on as `compact`, with no wait. <!-- test: test_too_long_is_handed_on_to_compaction_never_retried_as_it_is -->
+#
+# *retrying*
+#
+# - 529, 500 and a 429 asking for 20 s, then an answer: `U A`, four equal requests, waits of 1, 2 and 20 s. <!-- test: test_a_retried_turn_records_one_reply_and_resends_the_same_request -->
+# - a refusal given up on, recorded once with its kind, and the next prompt answered. <!-- test: test_a_refusal_given_up_on_is_recorded_once_with_its_kind -->
+# - an invalid request, a bad key, an empty account and a failure with no response: each sent once. <!-- test: test_a_refusal_that_will_not_change_is_sent_once -->
+# - `shrink` asked once and its request sent with no wait, and each way that can fail. <!-- test: test_too_long_goes_to_shrink_once_and_never_waits -->
+# - a refusal in the middle of a tool job: every call keeps its one result. <!-- test: test_a_refusal_mid_job_keeps_every_call_paired -->
+# - five records with every edge (empty; an orphan first; a refusal first; a dangling call last; a refusal last) and a torn file, each left as it was. <!-- test: test_every_edge_of_a_record_survives_a_retry -->
+# - the record on disk holds the reply that came, and no attempt. <!-- test: test_the_file_holds_the_reply_that_came_and_no_attempt -->
+# - `on_retry` told before each wait. <!-- test: test_on_retry_is_told_before_each_wait -->
+# - *hidden:* random sessions, reworded and salted, send the same requests, wait the same seconds and leave the same record. <!-- test: test_rewording_every_refusal_changes_nothing_the_harness_does -->
 #
 # <details><summary>Stuck on classify? A question</summary>
 #
@@ -1026,6 +1036,22 @@ else:
 # </details>
 
 # %% [markdown]
+# ### Your harness can
+#
+# 1. Hold a conversation: it knows what was said, and who said it.
+# 2. Run a tool the model asks for and show it the result.
+# 3. Keep going until the model stops asking.
+# 4. Tell the model when a tool fails, and carry on.
+# 5. Stop a runaway, and survive a provider failure.
+# 6. Keep every tool result within a budget.
+# 7. Report what it is doing, as events, to any frontend.
+# 8. Own its transcript: one writer at a time.
+# 9. Take your input mid-run, at a safe point.
+# 10. Send a valid transcript even after an interruption.
+# 11. Keep its record on disk, and survive a power cut at any byte.
+# 12. **New:** Classify a refusal by what it is, not by its text.
+
+# %% [markdown]
 # ## Wrapping up
 #
 # **You hit** three refusals and three wrong moves: an overload not retried because it was
@@ -1041,20 +1067,8 @@ else:
 # **The principle:** decide by what the provider promised to keep, show the user what it
 # wrote, and keep the retrying beneath the conversation.
 #
-# **Your harness now**
-#
-# 1. Converses, and tracks who said what.
-# 2. Runs the tools the model requests and hands back their results.
-# 3. Loops until the model stops requesting tools.
-# 4. Reports tool failures to the model and continues.
-# 5. Halts runaway runs, and survives provider failures.
-# 6. Caps every tool result at a budget.
-# 7. Emits its progress as events that any frontend can consume.
-# 8. Owns its transcript, letting one writer in at a time.
-# 9. Accepts user input mid-run, at safe points.
-# 10. Keeps every request valid, even after a run is cut off.
-# 11. Keeps its record on disk, and survives a power cut at any byte.
-# 12. **New:** classifies a refusal by what it is, not by its text.
+# **Your harness now** can do all it could after lesson 11 (the list just above), and one thing
+# more: classify a refusal by what it is, not by its text.
 #
 # The names in it, lesson 12's in bold (and *changed* where lesson 12 rewrote one): `run_tool`,
 # `run_agent`, `record_message`, `context_for_model`, `repaired_view`, `repair_history`,
@@ -1068,5 +1082,7 @@ else:
 # your policy says `compact`, and your `Retrying` has no `shrink` to ask, so the user is told
 # the conversation no longer fits. The obvious fixes each break something: cut at a fixed
 # count and a call loses its result; summarise everything and the task is gone. Lesson 13.
+#
+# **Previous:** 11 · The power cable.
 #
 # **Next:** 13 · The conversation that outgrew its window.
