@@ -4,7 +4,8 @@ Builders for messages, a scripted model that refuses malformed requests like a p
 names its calls as one does), the strict validator it uses (for lesson 16 also on Anthropic's
 and OpenAI's wire formats: see lab.wire), ways to print a transcript, a driver for a run's
 events, an in-memory workspace with a small shell over it, and a disk that can lose power at
-any byte; for the lesson notebooks, SVG figures of transcripts (and lab.wire_figure, one
+any byte, and a provider's refusal as it sends it (status, headers, body: lab.refusals);
+for the lesson notebooks, SVG figures of transcripts (and lab.wire_figure, one
 request in several formats) and the choice of which harness the examples run on. For
 the checkpoints (A and B), lab.clinic runs a case written as plain data on a harness, lab.rules
 judges what it did, and lab.checkup grades a student's cases and diagnoses; for lesson 16, lab.loopback serves a provider's HTTP API on 127.0.0.1 and
@@ -30,6 +31,7 @@ from .figures import Figure, Panel, draw
 from .ids import empty_ids, numbered, random_ids, restarting_ids
 from .messages import call, fail, forever, reply, say, text, tool_result, user
 from .model import Request, ScriptedModel, ScriptExhausted
+from .refusals import anthropic_error, openai_error, too_long
 from .shell import Shell
 from .validate import validate
 from .wire import Violation
@@ -40,6 +42,8 @@ __all__ = ["Request", "ScriptExhausted", "ScriptedModel", "Shell", "Workspace", 
            "validate", "Violation"]
 # Lesson 11: a disk that can lose power, and models that name their calls as providers do.
 __all__ += ["Disk", "DiskFile", "PowerCut", "empty_ids", "numbered", "random_ids", "restarting_ids"]
+# Lesson 12: refusals as the providers send them (status, headers, body).
+__all__ += ["anthropic_error", "openai_error", "too_long"]
 # Lesson notebooks: figures drawn from transcripts, and which harness the examples run on.
 __all__ += ["Figure", "Panel", "draw", "patched", "pick_harness", "starter_harness", "with_repair"]
 
