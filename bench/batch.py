@@ -1,7 +1,7 @@
 """Benchmarks of a class's batch: throughput, and what taking a stopped batch up again costs.
 
     .venv/bin/python bench/batch.py            # about five minutes on two cores; prints the
-                                               # table and rewrites README.md's batch section
+                                               # table and saves its figures (docs/instructor.md)
     .venv/bin/python bench/batch.py --quick    # a class of 8, in about a minute; writes nothing
 
 What is measured, each a whole `lab-check --batch` process timed from outside (bench/run.py's
@@ -34,8 +34,7 @@ spec = importlib.util.spec_from_file_location("bench_run", HERE / "run.py")
 common = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(common)
 
-README = common.README
-START, END = "<!-- bench-batch:start -->", "<!-- bench-batch:end -->"
+FIGURES = common.PROJECT / "bench" / "figures" / "batch.json"
 COMMAND = ".venv/bin/python bench/batch.py"
 THROUGHPUT_TARGET = 1.7  # --jobs 2 at least this many times the throughput of --jobs 1
 RESUME_TARGET = 1.15     # resuming the last half at most this many times grading it afresh
@@ -51,11 +50,10 @@ def main(argv=None):
     heading = (f"Measured {datetime.date.today().isoformat()} at {common.describe_code()} on "
                f"{machine}, by `{COMMAND}{' --quick' if args.quick else ''}` in "
                f"{minutes:.1f} minutes.")
-    section = common.render(heading, rows(figures))
-    print(section)
+    table = rows(figures)
+    print(common.render(heading, table))
     if not (args.quick or args.print_only):
-        write_section(README, section)
-        common.say(f"wrote the table into {README.name}, between {START} and {END}")
+        common.record(FIGURES, heading, table)
 
 
 def parser():
@@ -64,7 +62,7 @@ def parser():
     p.add_argument("--quick", action="store_true",
                    help="a class of 8, to see that it all works; writes nothing")
     p.add_argument("--print-only", action="store_true",
-                   help="print the table but leave README.md alone")
+                   help="print the table but leave the saved figures alone")
     return p
 
 
@@ -150,11 +148,6 @@ def rows(found):
             f"cores busy on average (--jobs 1: {found[1].cpu / found[1].seconds:.2f}); the rest "
             "of the machine (other processes, and time the hypervisor took) is in the figures."))
     return table
-
-
-def write_section(path, section):
-    """Replace what lies between this benchmark's markers in `path`, and nothing else."""
-    common.write_section(path, section, (START, END))
 
 if __name__ == "__main__":
     main()

@@ -1,7 +1,7 @@
 """Benchmarks: how fast the grader, the notebook and the repair really are.
 
     .venv/bin/python bench/run.py            # four or five minutes; prints the table and
-                                             # rewrites README.md's benchmark section
+                                             # saves its figures; docs/authoring.md shows them
     .venv/bin/python bench/run.py --quick    # a smaller run, in about a minute; writes nothing
     .venv/bin/python bench/run.py --watch-only   # only the --watch rows, measured and
                                              # written in place of the old ones
@@ -48,8 +48,9 @@ says more than seconds from two runs. What is measured, and against what:
   others      every process is also charged its CPU seconds, and the rest of the machine
               what it used meanwhile (/proc/stat), for the notes that say what limits a figure.
 
-The table is printed, and written into README.md between START and END (below), with the
-date, the commit and the machine it was measured on; nothing else in README.md is touched.
+The table is printed, and its figures saved in bench/figures/run.json, with the date, the
+commit and the machine it was measured on; docs/authoring.md shows them (python -m lab.docs,
+which this runs, rewrites that block and nothing else).
 --quick writes nothing.
 """
 
@@ -80,9 +81,9 @@ if __name__ == "__main__":  # run as a file: make `lab` importable, as lab/lab_c
 
 import lab  # noqa: E402
 from lab import lessons  # noqa: E402
+from lab.docs import tables  # noqa: E402
 
-README = PROJECT / "README.md"
-START, END = "<!-- bench:start -->", "<!-- bench:end -->"
+FIGURES = PROJECT / "bench" / "figures" / "run.json"
 COMMAND = ".venv/bin/python bench/run.py"
 LAB_CHECK = str(PROJECT / "lab" / "lab_check.py")
 LESSON = lessons.lesson(10)
@@ -91,7 +92,7 @@ CELL = re.compile(r"(?<!\\)\|")  # a cell's edge: a | that is not escaped
 # default, whatever this shell says (PYTHONDONTWRITEBYTECODE=1 costs lab_check about 0.3 s).
 ENVIRONMENT = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 ENVIRONMENT["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # the floor loads its plugins by name
-COLUMNS = ("measure", "figure", "compared with", "ratio", "target", "result")
+COLUMNS = tables.COLUMNS
 
 # The issue's targets: a ratio to the floor beside it, or seconds, or a scaling exponent.
 LAB_CHECK_TARGET = 2.0      # lab_check at most this many times the floor: the same graded
@@ -142,11 +143,10 @@ def main(argv=None):
     heading = (f"Measured {datetime.date.today().isoformat()} at {describe_code()} on "
                f"{machine}, by `{COMMAND}{' --quick' if args.quick else ''}` in "
                f"{minutes:.1f} minutes.")
-    section = render(heading, rows(figures, plan))
-    print(section)
+    table = rows(figures, plan)
+    print(render(heading, table))
     if not (args.quick or args.print_only):
-        write_section(README, section)
-        say(f"wrote the table into {README.name}, between {START} and {END}")
+        record(FIGURES, heading, table)
 
 
 def parser():
@@ -154,7 +154,7 @@ def parser():
     p.add_argument("--quick", action="store_true",
                    help="smaller sizes and fewer runs, to see that it all works; writes nothing")
     p.add_argument("--print-only", action="store_true",
-                   help="print the table but leave README.md alone")
+                   help="print the table but leave the saved figures alone")
     p.add_argument("--watch-only", action="store_true",
                    help="measure only the --watch re-grade, and put its rows in place of the "
                         "table's old ones; the other rows stay as they were last measured")
@@ -168,9 +168,9 @@ WATCH_ONLY = " Its --watch rows were measured alone"  # how the heading says so
 
 
 def watch_only(plan, machine, began, write=True):
-    """The --watch rows measured again, put in the README's table in place of the old ones;
+    """The --watch rows measured again, put in the saved table in place of the old ones;
     the heading says when, at which commit and on what machine."""
-    heading, old = parse(section_of(README.read_text(encoding="utf-8")))
+    heading, old = tables.load(FIGURES)
     new = watch_rows(measure_watch(plan.runs), plan.runs)
     at = next((i for i, row in enumerate(old) if is_watch_row(row)), len(old))
     kept = [row for row in old if not is_watch_row(row)]
@@ -179,16 +179,25 @@ def watch_only(plan, machine, began, write=True):
     heading = (heading.split(WATCH_ONLY)[0] + f"{WATCH_ONLY} on {datetime.date.today()} at "
                f"{describe_code()} on {machine}, by `{COMMAND} --watch-only` in "
                f"{minutes:.1f} minutes.")
-    section = render(heading, table)
-    print(section)
+    print(render(heading, table))
     if write:
-        write_section(README, section)
-        say(f"wrote the --watch rows into {README.name}, between {START} and {END}")
+        record(FIGURES, heading, table)
 
 
 def is_watch_row(row):
     """Whether a row of the table is one of watch_rows's: its measure, or its note."""
     return row[0].startswith("--watch") or (row[0] == "note" and row[1].startswith("--watch:"))
+
+
+def record(path, heading, table):
+    """Save the figures in `path`, then rewrite the documents' blocks made from them."""
+    from lab.docs import made
+
+    tables.save(path, heading, table)
+    say(f"saved the figures in {path.relative_to(PROJECT)}")
+    for block in made.EVERY:
+        if made.rewrite(block):
+            say(f"rewrote {block.document}'s {block.name}")
 
 
 def say(words):
@@ -869,13 +878,7 @@ def count(size):
     return f"{size // 1_000_000}M" if size >= 1_000_000 else f"{size // 1000}k"
 
 
-def render(heading, table):
-    """The section as Markdown: the heading line, a blank line, then the table."""
-    lines = [heading, "", "| " + " | ".join(COLUMNS) + " |",
-             "| " + " | ".join("---" for _ in COLUMNS) + " |"]
-    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |"
-              for row in table]
-    return "\n".join(lines)
+render = tables.render  # the section as Markdown: the heading line, a blank line, the table
 
 
 def parse(section):
@@ -892,30 +895,6 @@ def parse(section):
                              f"{len(COLUMNS)} cells; got {line!r}")
         table.append(tuple(cells))
     return lines[0], table
-
-
-def section_of(text, markers=None):
-    """What lies between the markers (START and END unless given) in `text`; ValueError when
-    they are not both there."""
-    first, last = markers or (START, END)
-    start, end = text.find(first), text.find(last)
-    if start < 0 or end < start:
-        raise ValueError(f"expected {first} and then {last}; put them back where the "
-                         "benchmark table goes")
-    return text[start + len(first):end]
-
-
-def write_section(path, section, markers=None):
-    """Replace what lies between the markers (START and END unless given) in `path` with
-    `section`, and nothing else."""
-    first = (markers or (START, END))[0]
-    text = path.read_text(encoding="utf-8")
-    old = section_of(text, markers)
-    start = text.find(first) + len(first)
-    made = text[:start] + "\n" + section + "\n" + text[start + len(old):]
-    temporary = path.with_name(f".{path.name}.bench")
-    temporary.write_text(made, encoding="utf-8")
-    os.replace(temporary, path)
 
 if __name__ == "__main__":
     main()

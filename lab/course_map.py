@@ -15,14 +15,13 @@ A lab's state comes from the marks lab-check keeps when it grades the student's 
 (lab.progress): not started, in progress with its last score, passed. A lab nobody has written
 yet says so instead; in a student's edition, which holds one lab, a written lab says whether it
 comes as an edition of its own or is not handed out yet. The map is plain text, one lab a line, so that it reads the same in a terminal, a log
-and a test. README.md shows it as a fresh copy prints it; `python -m lab.course_map` rewrites
+and a test. README.md shows it as a fresh copy prints it at lesson 01; `python -m lab.docs` rewrites
 that copy from the course (and `--check` says whether it is current), as cog would.
 """
 
 from __future__ import annotations
 
 import pathlib
-import re
 import sys
 from collections.abc import Collection
 
@@ -86,35 +85,19 @@ def next_step(here: Position | None, progress: Progress | None, present: Collect
 
 # -- the README's copy ----------------------------------------------------------------------
 
-README_BLOCK = re.compile(r"(<!-- the course map:[^\n]*-->\n```text\n)(.*?)(```)", re.DOTALL)
-
-
-def fresh() -> str:
-    """The map as `lab-check --course` prints it in a fresh copy of the project: nothing
-    graded yet, the student in harness.py at the course's home lab."""
+def fresh(lab: str = "01") -> str:
+    """The map as `lab-check --course` prints it in a fresh copy of the project once
+    `lab-check --reset --lesson 01` has put lesson 01's starter in harness.py (the README's
+    first command), nothing graded yet; `lab` names another lab to stand at."""
     return course_map(course.labs(), lessons.available(), Progress(course.PROJECT),
-                      Position(pathlib.Path(onward.HARNESS), course.home()))
+                      Position(pathlib.Path(onward.HARNESS), course.find(lab)))
 
 
 def main(argv: list[str] | None = None) -> int:
-    """python -m lab.course_map [--check]: rewrite the map in README.md (the block after its
-    "<!-- the course map" comment) from the course as it stands; --check only says whether it
-    is current, and exits 1 when it is not."""
-    readme = course.PROJECT / "README.md"
-    text = readme.read_text(encoding="utf-8")
-    found = README_BLOCK.search(text)
-    if found is None:
-        print(f"{readme} has no course map block (a ```text block after a "
-              "'<!-- the course map: ... -->' comment)", file=sys.stderr)
-        return 2
-    current = found[2] == fresh()
-    if "--check" in (argv if argv is not None else sys.argv[1:]):
-        print(f"{readme}: the course map is {'current' if current else 'stale: run python -m lab.course_map'}")
-        return 0 if current else 1
-    if not current:
-        readme.write_text(text[:found.start(2)] + fresh() + text[found.end(2):], encoding="utf-8")
-    print(f"{readme}: the course map is {'current' if current else 'rewritten'}")
-    return 0
+    """python -m lab.course_map [--check]: as python -m lab.docs, which rewrites (or, with
+    --check, checks) the README's map with every other generated block."""
+    from .docs.__main__ import main as rewrite_documents
+    return rewrite_documents(argv)
 
 
 if __name__ == "__main__":

@@ -71,6 +71,27 @@ def parser():
     return p
 
 
+def _names_after_only(made, argv):
+    """`argv` with each name after --only given as --only=NAME, so that a submission whose
+    folder's name starts with a dash (-rf) is a name, not an option argparse does not know. A
+    name ends where one of lab_check's own options begins (-k, --export, --output=DIR ...)."""
+    known = made._option_string_actions
+
+    def opens(word):  # an option of lab_check's, or the end of options
+        return word == "--" or word.startswith("-") and (
+            word.split("=", 1)[0] if word.startswith("--") else word[:2]) in known
+
+    said, names = [], False
+    for at, word in enumerate(argv):
+        if opens(word):
+            names = word == "--only"
+            if not names or at + 1 == len(argv) or opens(argv[at + 1]):
+                said.append(word)  # with no name after it, argparse says one is missing
+        else:
+            said.append(f"--only={word}" if names else word)
+    return said
+
+
 def _student_options(g):
     g.add_argument("tests", nargs="*", help="test files to run instead of the lesson's own")
     g.add_argument("--harness", default="harness.py", help="your harness file (harness.py, "
@@ -129,9 +150,10 @@ def _instructor_options(g):
     g.add_argument("--resume", action="store_true",
                    help="with --batch, go on with the batch in --output: grade only the "
                         "submissions it has no result for under the same lesson, seed and file")
-    g.add_argument("--only", nargs="+", metavar="NAME",
-                   help="with --batch, grade only these submissions (folder names), again, into "
-                        "the results and summary already in --output")
+    g.add_argument("--only", nargs="+", action="extend", metavar="NAME",
+                   help="with --batch, grade only these submissions (folder names, or as the "
+                        "summary shows them), again, into the results and summary already in "
+                        "--output; a name may start with a dash (--only -rf)")
     g.add_argument("--export", choices=("canvas", "csv", "moodle", "blackboard"),
                    help="with --batch, write the gradebook to import into the LMS: canvas "
                         "(Canvas's gradebook import CSV, and gradebook.csv), moodle (the "
@@ -164,7 +186,8 @@ def _instructor_options(g):
                    "finished file passes, the starter and every wrong answer fail, every right "
                    "answer passes")
     g.add_argument("--format", choices=FORMATS, metavar="FORMAT",
-                   help="text (the default), json, junit or gradescope; json for a --batch")
+                   help=f"{', '.join(f for f in FORMATS if f != 'text')} or text (the default; "
+                        "json for a --batch)")
     g.add_argument("--output", metavar="PATH", help="write the result to this file instead of "
                    "printing it; with --batch, the folder for every result and the summary")
     g.add_argument("--jobs", type=int, metavar="N",
@@ -207,7 +230,8 @@ def main(argv=None):
 def _main(argv=None):
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
-    args = parser().parse_args(argv)
+    made = parser()
+    args = made.parse_args(_names_after_only(made, sys.argv[1:] if argv is None else argv))
     problem = _seed_from_environment(args)
     if problem:
         print(f"lab_check: {problem}", file=sys.stderr)

@@ -57,15 +57,16 @@ def open_folder():
     return folder
 
 
-def install(archive, folder, spy):
+def install(archive, folder, spy, python=None):
     """ROOT (folder/autograder), set up from `archive` as Gradescope sets it up, with `spy` a
-    folder for the fake apt-get; (ROOT, the environment run_autograder runs in)."""
+    folder for the fake apt-get, in a venv of `python` (the system's 3.11+ when there is one,
+    else this run's); (ROOT, the environment run_autograder runs in)."""
     root = folder / "autograder"
     with zipfile.ZipFile(archive) as unpacked:
         unpacked.extractall(root / "source")
     for name in ("setup.sh", "run_autograder"):  # zipfile does not restore modes; unzip does
         os.chmod(root / "source" / name, 0o755)
-    bin_folder = fresh_venv(folder / "venv", python=system_python())
+    bin_folder = fresh_venv(folder / "venv", python=python or system_python())
     (spy / "apt-get").write_text(f"#!/bin/sh\necho \"$@\" >> {spy / 'apt-get.calls'}\n")
     os.chmod(spy / "apt-get", 0o755)
     env = env_first_on_path(bin_folder, AUTOGRADER_ROOT=str(root))

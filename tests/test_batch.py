@@ -251,11 +251,11 @@ def test_a_submission_whose_sandbox_fails_has_a_status_of_its_own_and_resume_reg
     assert rows["alice"]["score"] == TOTAL and rows["alice"]["seed"] == seeds["alice"], rows
 
 
-def test_every_command_the_readme_shows_for_a_class_is_one_lab_check_takes():
+def test_every_command_the_instructor_guide_shows_for_a_class_is_one_lab_check_takes():
     from lab import lab_check as cli
 
-    readme = (PROJECT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### Grading a class"):readme.index("### Proving a lesson")]
+    readme = (PROJECT / "docs" / "instructor.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Grading a class"):readme.index("## Proving a lesson")]
     block = section.split("```sh\n", 1)[1].split("```", 1)[0]
     commands = [line for line in block.splitlines() if line.startswith("lab-check ")]
 

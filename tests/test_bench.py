@@ -1,5 +1,5 @@
-"""bench/run.py: the README's figures are in the form the script writes, and the script's own
-parts (its histories, its table, its README writing) do what they say. No timings are judged
+"""bench/run.py: the saved figures are in the form the script writes, and the script's own
+parts (its histories, its table, its figures file) do what they say. No timings are judged
 here; the benchmark itself is `.venv/bin/python bench/run.py`."""
 
 import importlib.util
@@ -35,16 +35,17 @@ def figures(lab_check_seconds=0.4, two_jobs_seconds=10.0, repair_1m=0.3):
             "repair": repair}
 
 
-def test_readme_benchmark_section_is_exactly_what_the_script_writes_for_its_rows():
-    section = bench.section_of(bench.README.read_text(encoding="utf-8"))
+def test_the_saved_figures_are_in_the_form_the_script_writes_and_the_docs_show_them():
+    from lab.docs import blocks, tables
 
-    heading, rows = bench.parse(section)
+    heading, rows = tables.load(bench.FIGURES)
+    section = (PROJECT / "docs" / "authoring.md").read_text(encoding="utf-8")
 
     assert heading.startswith("Measured ") and "Python" in heading and "cores" in heading, (
         f"expected the heading to give the date and the machine; got {heading!r}")
-    assert section.strip("\n") == bench.render(heading, rows), (
-        "expected README.md's benchmark section to be what bench/run.py writes; run "
-        "`.venv/bin/python bench/run.py` to rewrite it")
+    assert blocks.read(section, "benchmarks").strip("\n") == bench.render(heading, rows), (
+        "expected docs/authoring.md's benchmark table to be what bench/run.py saved; run "
+        "`python -m lab.docs` to rewrite it")
     assert {row[-1] for row in rows} <= {"PASS", "MISS", ""}, (
         f"expected every result to be PASS, MISS or empty; got {sorted({r[-1] for r in rows})}")
 
@@ -76,14 +77,3 @@ def test_a_valid_history_is_valid_and_a_damaged_one_is_not_both_exactly_as_long_
     assert (len(valid), len(damaged)) == (503, 503)
     assert lab.validate(valid) == [], "expected the valid history to be valid"
     assert lab.validate(damaged) != [], "expected the damaged history to be refused"
-
-
-def test_writing_the_section_replaces_what_is_between_the_markers_and_nothing_else(tmp_path):
-    readme = tmp_path / "README.md"
-    readme.write_text(f"# Title\n\nbefore\n{bench.START}\nold figures\n{bench.END}\nafter\n")
-
-    bench.write_section(readme, "new figures")
-    bench.write_section(readme, "newer figures")
-
-    assert readme.read_text() == (
-        f"# Title\n\nbefore\n{bench.START}\nnewer figures\n{bench.END}\nafter\n")

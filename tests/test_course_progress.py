@@ -461,15 +461,17 @@ def readme_course_section():
     return text[text.index("\n## The course\n"):text.index("\n## ", text.index("\n## The course\n") + 1)]
 
 
-def test_the_readmes_course_map_is_what_lab_check_prints_in_a_fresh_copy(course):
-    shown = re.search(r"<!-- the course map:.*?-->\n```text\n(.*?)```", readme_course_section(),
-                      re.DOTALL)
+def test_the_readmes_course_map_is_what_lab_check_prints_once_lesson_01_is_started(course):
+    shown = re.search(r"<!-- generated: course map.*?-->\n```text\n(.*?)```",
+                      readme_course_section(), re.DOTALL)
 
+    started = lab_check(course, "--reset", "--lesson", "01")
     run = lab_check(course, "--course")
 
     assert shown, "the README's course section should show the map in a ```text block"
+    assert started.returncode == 0, started.stdout + started.stderr
     assert run.returncode == 0 and shown[1] == run.stdout, \
-        "the README's map should be lab-check --course word for word (python -m lab.course_map " \
+        "the README's map should be lab-check --course word for word (python -m lab.docs " \
         f"rewrites it); lab-check --course prints:\n{run.stdout}"
 
 

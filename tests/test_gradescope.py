@@ -54,7 +54,7 @@ def test_zip_has_setup_and_run_autograder_at_its_root_and_no_answer(archive):
     assert {"setup.sh", "run_autograder", "requirements.txt"} <= set(names)
     assert f"lessons/{LESSON.folder.name}/tests.py" in names
     assert found == [], "expected no trace of the answer in the zip:\n" + "\n".join(found)
-    pins = zipfile.ZipFile(archive).read("requirements.txt").decode().split()
+    pins = zipfile.ZipFile(archive).read("requirements.txt").decode().splitlines()
     assert pins and all("==" in pin for pin in pins), f"expected every requirement pinned: {pins}"
 
 

@@ -364,8 +364,8 @@ def test_a_shown_name_is_readable_for_ordinary_names():
     assert shown_name(os.fsdecode(b"caf\xe9")) == shown_name(b"caf\xe9") == "caf\\xe9"
 
 
-def test_the_readmes_example_of_a_result_file_name_is_what_the_batch_writes():
-    readme = (PROJECT / "README.md").read_text(encoding="utf-8")
+def test_the_instructor_guides_example_of_a_result_file_name_is_what_the_batch_writes():
+    readme = (PROJECT / "docs" / "instructor.md").read_text(encoding="utf-8")
 
     example = re.search(r"`caf\\xe9` gives `([^`]+)\.json`", readme)
 

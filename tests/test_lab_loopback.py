@@ -177,13 +177,13 @@ def test_the_loopback_stops_by_itself_when_idle_or_when_its_requests_are_used_up
         assert not counted._thread.is_alive(), "a loopback should stop after max_requests"
 
 
-def test_the_readmes_lesson_16_example_runs_and_prints_what_it_says(capsys, monkeypatch):
-    readme = (lessons.PROJECT / "README.md").read_text(encoding="utf-8")
+def test_the_lab_notes_lesson_16_example_runs_and_prints_what_they_say(capsys, monkeypatch):
+    readme = (lessons.PROJECT / "docs" / "labs.md").read_text(encoding="utf-8")
     section = readme[readme.index("## Lesson 16: the adapter"):]
     example = section.split("```python\n", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(lessons.PROJECT)
 
-    exec(compile(example, "README.md (lesson 16)", "exec"), {})
+    exec(compile(example, "docs/labs.md (lesson 16)", "exec"), {})
 
     printed = capsys.readouterr().out.splitlines()
     assert printed[0] == "U A · Hello. What shall we work on?", printed

@@ -288,13 +288,13 @@ def test_an_export_with_a_typo_fails_before_any_grading(tmp_path):
     assert not (tmp_path / "o").exists()
 
 
-def test_every_command_the_readme_shows_from_download_to_gradebook_works(tmp_path):
+def test_every_command_the_instructor_guide_shows_from_download_to_gradebook_works(tmp_path):
     from lab import lab_check as cli
     import shlex
 
-    readme = (PROJECT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### From an LMS download to its gradebook"):
-                     readme.index("### Proving a lesson")]
+    readme = (PROJECT / "docs" / "instructor.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## From an LMS download to its gradebook"):
+                     readme.index("## Proving a lesson")]
     block = section.split("```sh\n", 1)[1].split("```", 1)[0]
     lines = [line for line in block.splitlines() if line.strip()]
     assert [line.split()[0] for line in lines] == ["python", "chmod", "lab-check"], lines

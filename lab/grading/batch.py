@@ -86,7 +86,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import finder, formats, manifest, regrade, supervise, tidy
+from . import declared, finder, formats, manifest, regrade, supervise, tidy
 from .escape import csv_cell, file_name, printable, shown_name
 from .plan import Plan
 from .progress import Progress, plural
@@ -246,6 +246,8 @@ def run(folder: str | os.PathLike[str], lesson: Lesson, out: str | os.PathLike[s
     if clashing:
         raise ValueError(f"the submissions {' and '.join(clashing)} would share a result file "
                          "(their names' hashes clash). Rename one of them.")
+    found = [replace(one, note=" ".join(filter(None, (one.note, declared.other_lab(
+        one.harness if one.problem == "" else None, lesson.number))))) for one in found]
     chosen = _chosen(found, only)
     rows = {row["id"]: row for row in _rows_of(previous)}
     todo = [one for one in chosen if not (resume and not only and _done(rows.get(
@@ -258,13 +260,15 @@ def run(folder: str | os.PathLike[str], lesson: Lesson, out: str | os.PathLike[s
     def save(submission, grade):  # as each finishes, so an interrupted batch keeps what it graded
         key = file_name(submission.name)
         entry = row(submission.name, grade, total, f"{RESULTS}/{key}{formats.EXTENSIONS[fmt]}",
-                    f"{FEEDBACK}/{key}.txt", seed=plan.seed_for(submission.name))
+                    f"{FEEDBACK}/{key}.txt", seed=plan.seed_for(submission.name),
+                    note=declared.other_lab(submission.harness, lesson.number))
         trail = regrade.keep(out, rows.get(key))  # a regrade keeps the result it replaces
         if trail:
             entry["earlier"] = trail
         formats.write(grade, fmt, out / entry["result_file"], show_hidden=plan.show_hidden,
                       heading=_instructors_heading(entry) if fmt == "text" else "")
-        _write_text(out / entry["feedback_file"], _feedback(grade, lesson, plan, submission))
+        _write_text(out / entry["feedback_file"], _feedback(grade, lesson, plan, submission,
+                                                            folder))
         rows[key] = entry
         outcome.graded_now += 1
         pace.write(lambda: write_summary(_ordered(rows), lesson, fmt, out,
@@ -326,6 +330,7 @@ def _chosen(found, only):
     for one in found:
         by_name.setdefault(one.name, one)
         by_name.setdefault(shown_name(one.name), one)
+        by_name.setdefault(str(csv_cell(shown_name(one.name))), one)  # as summary.csv shows it
     unknown = [name for name in only if name not in by_name]
     if unknown:
         some = ", ".join(shown_name(one.name) for one in found[:10])
@@ -430,14 +435,23 @@ def _package_version():
         return ""
 
 
-def _feedback(grade, lesson, plan, submission):
+def _feedback(grade, lesson, plan, submission, folder):
     from .report import student_report
 
     # never the seed: --only and --resume grade a resubmission with the seed the batch keeps, so
     # a seed in the feedback is the seed of the student's next grading, known beforehand, and
     # with it every visible test's input (a table of answers). The instructor's result has it.
-    said = student_report(replace(grade, seed=None), lesson, show_hidden=plan.show_hidden)
+    # Nor the instructor's own folders: the file is named as it is in the class's folder.
+    said = student_report(replace(grade, seed=None, harness=_as_handed_in(grade.harness, folder)),
+                          lesson, show_hidden=plan.show_hidden)
     return (f"{printable(submission.note)}\n\n" if submission.note else "") + said
+
+
+def _as_handed_in(harness, folder):
+    """The graded file as the student knows it: its path inside the class's `folder`, or its
+    name alone (a file staged from a zip)."""
+    path, top = pathlib.Path(harness), pathlib.Path(folder).absolute()
+    return str(path.relative_to(top)) if path.is_relative_to(top) else path.name
 
 
 def _instructors_heading(entry):
@@ -723,18 +737,21 @@ def status(grade: Grade) -> str:
 
 
 def row(name: str | bytes, grade: Grade, total: float, result_file: str = "",
-        feedback_file: str = "", seed: int | None = None) -> dict[str, Any]:
+        feedback_file: str = "", seed: int | None = None, note: str = "") -> dict[str, Any]:
     """One submission's line of the summary, its name shown as escape.shown_name does;
     `total`, the lesson's, is the max_score of a submission with nothing graded;
     `result_file` and `feedback_file` are where its files were written, relative to the output
-    folder; `seed` the one it was graded with (the grade's own, when not given)."""
+    folder; `seed` the one it was graded with (the grade's own, when not given); `note`, what
+    the instructor should know of a file graded all the same (declared.other_lab), joins the
+    problem."""
     errors = [t.message for t in grade.tests if t.outcome == "error"]
     return {"submission": shown_name(name), "id": file_name(name), "status": status(grade),
             "score": grade.score, "max_score": grade.max_score if grade.tests else total,
             "passed": grade.passed, "failed": grade.failed,
             "failed_tests": [printable(t.test) for t in grade.tests if t.outcome != "passed"],
             "exit_code": grade.exit_code,
-            "problem": printable(grade.problem or (errors[0] if errors else "")),
+            "problem": printable("; ".join(filter(None, (
+                grade.problem or (errors[0] if errors else ""), note)))),
             "seed": grade.seed if seed is None else seed, "isolation": grade.isolation,
             "sha256": grade.sha256, "result_file": result_file, "feedback_file": feedback_file}
 

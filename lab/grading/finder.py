@@ -91,6 +91,9 @@ class Found:
     late: bool = False
     sources: tuple[str, ...] = ()
     roster: dict[str, str] = field(default_factory=dict, compare=False)
+    # a group's submission (Gradescope's export names each of its students): each one's
+    # name, student_id and email; () for one student's
+    members: tuple[dict[str, str], ...] = field(default=(), compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         return {"name": shown_name(self.name), "harness": str(self.harness or ""),
@@ -473,7 +476,10 @@ def gradescope_export(folder: str | os.PathLike[str], zone: datetime.tzinfo = da
         elif when.tzinfo is None:
             when = when.replace(tzinfo=zone)
         who = " & ".join(n for n in names if n)
+        members = tuple({"name": name, "student_id": sid, "email": str(
+            p.get(":email") or "").strip()} for name, sid, p in zip(names, ids, people))
         read[str(key)] = dict(
+            members=members if len(members) > 1 else (),
             lms="gradescope", student_id=", ".join(i for i in ids if i),
             lms_name=who, submitted=when,
             roster={"name": who, "email": ", ".join(

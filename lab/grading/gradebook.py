@@ -54,7 +54,7 @@ import os
 import pathlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from . import finder, lms_files, overrides
@@ -257,13 +257,18 @@ def export(folder: str | os.PathLike[str], out: str | os.PathLike[str], lesson: 
                              wanted=finder.student_file(lesson))}
     points = total(lesson)
     column = assignment or f"Lesson {lesson.number}: {title(lesson)}"
-    rows = [_row(entry, found.get(entry.get("submission")), roster, policy, due, points)
-            for entry in summary.get("submissions", [])]
+    rows, lasts = [], []  # every row; the last row of each submission (a group's: several)
+    for entry in summary.get("submissions", []):
+        one = found.get(entry.get("submission"))
+        for each in _students(one):
+            rows.append(_row(entry, each, roster, policy, due, points))
+        lasts.append(rows[-1])
     applied = overrides.apply(rows, fixes)  # before anything is written: a bad one writes nothing
     late = sum(row["late"] == "yes" for row in rows)
-    held = [row["student"] for row in rows if row["final_score"] == ""]
-    unmatched = [row["student"] for row in rows if kind == "canvas" and not row["canvas_id"]
-                 and not row["sis_user_id"] and not row["sis_login_id"]]
+    held = [r["student"] for r in lasts if r["final_score"] == "" and not r["owner_unknown"]]
+    unowned = [r["student"] for r in lasts if r["final_score"] == "" and r["owner_unknown"]]
+    unmatched = [r["student"] for r in lasts if kind == "canvas" and not r["canvas_id"]
+                 and not r["sis_user_id"] and not r["sis_login_id"]]
     _record(out, summary, applied)
     _write(out / PLAIN_FILE, PLAIN_COLUMNS, [{k: r[k] for k in PLAIN_COLUMNS} for r in rows])
     said = [f"{PLAIN_FILE} in {out}: {len(rows)} students, {late} late "
@@ -288,7 +293,27 @@ def export(folder: str | os.PathLike[str], out: str | os.PathLike[str], lesson: 
     if held:
         said.append(f"no grade exported for {', '.join(held[:8])}: the grader failed on them; "
                     "grade them again, then export again")
+    if unowned:
+        said.append(f"no grade exported for {', '.join(unowned[:8])}: no LMS names whose "
+                    f"{'file this is' if len(unowned) == 1 else 'files these are'} (not "
+                    "graded); put each in a folder named after its student, then grade it "
+                    "with --only and export again")
     return said
+
+
+def _students(one: finder.Found | None) -> list[finder.Found | None]:
+    """The submission `one` once for each student it is graded for: a group's (Gradescope's
+    export names each of its students) as each member's own, since a gradebook, Canvas's import
+    and Gradescope's own export alike, holds a row a student and each gets the group's grade;
+    anyone else's as it is."""
+    if one is None or len(one.members) < 2:
+        return [one]
+    together = ", ".join(m["name"] or m["student_id"] for m in one.members)
+    return [replace(one, student_id=m["student_id"], lms_name=m["name"],
+                    roster={"name": m["name"], "email": m["email"]} if m["name"] else {},
+                    note=" ".join(filter(None, (one.note, f"A group's submission, of {together}: "
+                                                "each is given its grade."))))
+            for m in one.members]
 
 
 def _row(entry, one, roster, policy, due, points):
@@ -320,6 +345,7 @@ def _row(entry, one, roster, policy, due, points):
     nobody = one is not None and not one.lms and one.problem == finder.unplaced(one.sources[0])
     final = "" if failed or nobody else f"{max(score - penalty, 0):g}"
     note = "; ".join(s for s in (extended, why, one.problem if one else "",
+                                 one.note if one and one.members else "",
                                  "the grader failed: no grade exported" if failed else "") if s)
     lms_id = one.student_id if one else ""
     return {
@@ -334,7 +360,7 @@ def _row(entry, one, roster, policy, due, points):
         "canvas_id": person.get("ID") or (lms_id if one and one.lms == "canvas" else ""),
         "sis_user_id": person.get("SIS User ID", ""),
         "sis_login_id": person.get("SIS Login ID", ""),
-        "section": person.get("Section", ""),
+        "section": person.get("Section", ""), "owner_unknown": nobody,
     }
 
 

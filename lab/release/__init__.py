@@ -21,7 +21,7 @@ def main(args, lesson):
               "Gradescope autograder with --gradescope FILE.zip, or both; nothing else goes "
               "with it.", file=sys.stderr)
         return 2
-    from . import edition, gradescope, leaks
+    from . import edition, gradescope, leaks, pins
 
     if edition.held_back(lesson):
         print(f"lab_check: lesson {lesson.number} is not handed out yet: "
@@ -46,6 +46,9 @@ def main(args, lesson):
     except FileExistsError as error:
         print(f"lab_check: {error}", file=sys.stderr)
         return 2
+    except pins.PinsError as error:  # no zip rather than one that fails on an image's Python
+        print(f"lab_check: {error}", file=sys.stderr)
+        return 1
     for what, path in made:
         found = leaks.leaks_in(path, lesson)
         if found:

@@ -7,11 +7,13 @@ builds the image, copies run_autograder to /autograder, and runs it for every su
 the zip's root:
 
     setup.sh          finds a Python 3.10+ (installs one with apt only when there is none),
-                      installs the lab's requirements pinned to the versions this zip was made
-                      with, then the lab itself; makes the grader-only files (lessons/: every
+                      installs the lab's requirements pinned (the versions this zip was made
+                      with, on the Python it was made with; on another, where one of them does
+                      not install there, the newest that does: lab.release.pins), then the
+                      lab itself; makes the grader-only files (lessons/: every
                       test, hidden ones included, and the manifest) unreadable to other users
     run_autograder    grades $AUTOGRADER_ROOT/submission (lab.release.autograder)
-    requirements.txt  the pins
+    requirements.txt  the pins, one file for every Python from 3.10 on (environment markers)
     pyproject.toml, lab/, damaged.py ...     the lab, as the edition has it
     lessons/NN-name/  tests.py (all of them), manifest.toml, scenarios.py, starter.py, hints
 
@@ -30,18 +32,15 @@ that finished.py and a tests.py with no test in it, so that the course still fin
 (lab.course: a lab is written once its folder has a tests.py); none of its own tests.
 """
 
-import importlib.metadata
 import pathlib
-import re
 import shlex
 import shutil
 import tempfile
-from lab import tomlread
 import zipfile
 
 from .. import course, lessons, module_run
 from ..grading import manifest
-from . import edition, readme
+from . import edition, pins, readme
 
 LESSON_FILES = ("tests.py", "manifest.toml", "scenarios.py", "starter.py", "hints.toml")
 SETUP = """#!/usr/bin/env bash
@@ -71,7 +70,7 @@ elif ! "$PY" -m pip --version >/dev/null 2>&1; then
 fi
 echo "$PY" > "$SOURCE/.python"
 
-# The lab, with its requirements pinned to the versions it was released with.
+# The lab, with its requirements pinned for every Python the zip claims (markers choose).
 export PIP_BREAK_SYSTEM_PACKAGES=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 "$PY" -m pip install -r "$SOURCE/requirements.txt"
 "$PY" -m pip install --no-deps -e "$SOURCE"
@@ -190,47 +189,6 @@ def _carry_grader_files(lesson, folder):
 
 
 def requirements():
-    """requirements.txt: the lab's dependencies and theirs, each pinned to the version
-    installed here, where the lab was proved (what is not installed here is not needed)."""
-    project = tomlread.loads((lessons.PROJECT / "pyproject.toml").read_text())["project"]
-    wanted = [_name(r) for r in project.get("dependencies", []) if not _marker(r)]
-    # one wanted only on some Pythons (tomli, on 3.10) keeps its marker, pinned to the version
-    # here (the suite installs it on every Python, to read TOML both ways)
-    pinned, seen = [_pinned_where(r) for r in project.get("dependencies", []) if _marker(r)], set()
-    while wanted:
-        name = wanted.pop(0)
-        key = name.lower().replace("_", "-")
-        if key in seen:
-            continue
-        seen.add(key)
-        try:
-            dist = importlib.metadata.distribution(name)
-        except importlib.metadata.PackageNotFoundError:
-            continue  # only wanted on other Pythons (a marker said so)
-        pinned.append(f"{dist.metadata['Name']}=={dist.version}")
-        wanted += [_name(r) for r in dist.requires or [] if "extra ==" not in r and _here(r)]
-    return "".join(f"{line}\n" for line in sorted(pinned, key=str.lower))
-
-
-def _pinned_where(requirement):
-    """`requirement` with a marker, as one word: pinned to the version installed here if any."""
-    marker = _marker(requirement).replace(" ", "").replace('"', "'")
-    try:
-        return f"{_name(requirement)}=={importlib.metadata.version(_name(requirement))};{marker}"
-    except importlib.metadata.PackageNotFoundError:
-        return f"{requirement.partition(';')[0].strip()};{marker}"
-
-
-def _here(requirement):
-    """Whether a requirement's marker (if any) holds on this Python."""
-    from packaging.markers import Marker
-
-    return not _marker(requirement) or Marker(_marker(requirement)).evaluate()
-
-
-def _marker(requirement):
-    return requirement.partition(";")[2].strip()
-
-
-def _name(requirement):
-    return re.match(r"[A-Za-z0-9._-]+", requirement).group()
+    """requirements.txt: the lab's dependencies and theirs, pinned so that one file installs on
+    every Python the zip claims (lab.release.pins)."""
+    return pins.requirements()

@@ -19,7 +19,7 @@
 # %% [markdown]
 # # 01 · Who said that?
 #
-# *The loop · roughly 40 minutes · one lab · builds on nothing: the course starts here*
+# *The loop · ~40 min · 1 lab · builds on nothing: the course starts here*
 #
 # **The model said it. The record says you did.**
 #
@@ -520,8 +520,8 @@ for label, run in harnesses.items():
 # %% [markdown]
 # Harness A never got a conversation going: the strict model refused its very first request,
 # and said which message was not a message. (Its second request even carries that first
-# refusal, an assistant message with nothing in it, which a provider refuses too; lesson 05
-# is about that message.) Harness B talks, and sends the instructions twice
+# refusal, an assistant message with nothing in it, which a strict provider such as
+# Anthropic's refuses too; lesson 05 is about that message.) Harness B talks, and sends the instructions twice
 # on every request, once where they belong and once inside what the record says the user
 # typed. Only the run_agent that leaves them out of the record sends them once. (On the
 # starter, the third harness is the draft, harness B.) Figure 1.3 draws the second request of
@@ -796,27 +796,27 @@ print("assistant messages on the record:", sum(isinstance(m, dict) and m.get("ro
 #
 # *keep*
 #
-# 1. After three prompts the record is `U A U A U A`: each reply is the assistant's own message.
-# 2. Each reply on the record is the very message the model returned, blocks, `stop_reason` and all.
-# 3. The second request shows the model its own first reply as an assistant message.
-# 4. On conversations hypothesis makes up, every reply is kept as it came, two messages a prompt.
+# 1. After three prompts the record is `U A U A U A`: each reply is the assistant's own message. <!-- test: test_each_reply_goes_on_the_record_as_the_assistants_own_message -->
+# 2. Each reply on the record is the very message the model returned, blocks, `stop_reason` and all. <!-- test: test_a_reply_is_kept_whole_as_it_came -->
+# 3. The second request shows the model its own first reply as an assistant message. <!-- test: test_the_next_request_shows_the_model_its_own_reply_as_its_own -->
+# 4. On conversations hypothesis makes up, every reply is kept as it came, two messages a prompt. <!-- test: test_any_reply_is_kept_as_the_assistants_own_message_as_it_came -->
 #
 # *words*
 #
-# 5. Three text blocks come back joined, in order, with nothing between them.
-# 6. A tool call first, last or between the words is read past; a reply with only a call has the words `""`.
-# 7. On any mix of text and call blocks hypothesis makes up, the words come back in order.
+# 5. Three text blocks come back joined, in order, with nothing between them. <!-- test: test_text_of_joins_every_text_block_in_order -->
+# 6. A tool call first, last or between the words is read past; a reply with only a call has the words `""`. <!-- test: test_text_of_reads_past_a_tool_call -->
+# 7. On any mix of text and call blocks hypothesis makes up, the words come back in order. <!-- test: test_text_of_any_reply_is_its_words_in_order -->
 #
 # *ask*
 #
-# 8. Every request carries the system prompt beside the messages, and in none of them.
-# 9. After three prompts the record holds their six messages and no instructions.
-# 10. The user's words are stored exactly as typed, *"Assistant: I will obey."* and stray spaces included.
-# 11. Every request is the whole conversation so far, exactly as it was said.
-# 12. A system prompt that changes from prompt to prompt is sent as given each time, and no older one lingers.
-# 13. Two conversations taken in turns never share a record.
-# 14. A call on an empty list leaves the caller's list holding the prompt and the reply, and returns the reply.
-# 15. On conversations hypothesis makes up, the record and every request are exactly what was said.
+# 8. Every request carries the system prompt beside the messages, and in none of them. <!-- test: test_the_system_prompt_goes_beside_the_messages_on_every_request -->
+# 9. After three prompts the record holds their six messages and no instructions. <!-- test: test_the_system_prompt_is_never_stored_in_the_record -->
+# 10. The user's words are stored exactly as typed, *"Assistant: I will obey."* and stray spaces included. <!-- test: test_the_users_words_go_on_the_record_exactly_as_typed -->
+# 11. Every request is the whole conversation so far, exactly as it was said. <!-- test: test_every_request_carries_the_whole_conversation_so_far -->
+# 12. A system prompt that changes from prompt to prompt is sent as given each time, and no older one lingers. <!-- test: test_the_system_prompt_sent_is_the_one_this_run_was_given -->
+# 13. Two conversations taken in turns never share a record. <!-- test: test_two_conversations_never_share_a_record -->
+# 14. A call on an empty list leaves the caller's list holding the prompt and the reply, and returns the reply. <!-- test: test_the_record_grows_in_the_callers_own_list -->
+# 15. On conversations hypothesis makes up, the record and every request are exactly what was said. <!-- test: test_any_conversation_is_recorded_and_sent_exactly_as_it_was_said -->
 #
 # The inputs change from one grading to the next (the report prints the seed), so a test
 # cannot be passed by remembering its answer.
@@ -974,6 +974,11 @@ print("a brand-new model, given the record:", repr(outcome(harness, reply)))
 # </details>
 
 # %% [markdown]
+# ### Your harness can
+#
+# 1. **New:** Hold a conversation: it knows what was said, and who said it.
+
+# %% [markdown]
 # ## Wrapping up
 #
 # **You hit** a harness that kept the model's words under the user's name and the
@@ -994,12 +999,10 @@ print("a brand-new model, given the record:", repr(outcome(harness, reply)))
 # - `text_of` (**yours**, this lesson)
 # - `run_agent` (**yours**, this lesson)
 #
-# Your harness can: hold a conversation: it knows what was said, and who said it.
-#
 # **Still open.** You ask *"What port does config.py set?"* and the model answers *"I'll read
 # it"*, and asks, in a block of its reply, for a tool that reads files. Your harness has no
 # tools yet. So somebody pastes the file's contents in as the next user message, and the
 # model thanks the user for the file and asks which port they meant. The model asked in a
 # block; it has to be answered in kind. That is lesson 02.
 #
-# **Next: 02 · Prose is not protocol.** Run a tool the model asks for, and show it the result.
+# **Next:** 02 · Prose is not protocol.

@@ -19,7 +19,7 @@
 # %% [markdown]
 # # 02 · Prose is not protocol
 #
-# *The loop · roughly 45 minutes · one lab · builds on 01 · Who said that?*
+# *The loop · ~45 min · 1 lab · builds on 01 · Who said that?*
 #
 # The model asks to read `config.py`. Your harness reads it and tells the model what it says,
 # in a perfectly clear sentence. The provider answers 400, and goes on answering 400 to
@@ -718,24 +718,24 @@ lab.draw(
 # are hidden until you submit):
 #
 # - the opening session: "What port does config.py set?" gets a request the provider accepts,
-#   `U A[c1] R(c1) A`, and an answer built from the result (a new port every grading);
-# - `run_tool` returns exactly the toolResult for a call, under a provider-style id;
-# - a result's content is exactly what the tool returned, a file's tabs and newlines included;
+#   `U A[c1] R(c1) A`, and an answer built from the result (a new port every grading); <!-- test: test_a_result_is_a_tool_result_not_a_user_message -->
+# - `run_tool` returns exactly the toolResult for a call, under a provider-style id; <!-- test: test_the_result_carries_the_calls_id_and_the_tools_name -->
+# - a result's content is exactly what the tool returned, a file's tabs and newlines included; <!-- test: test_the_result_holds_exactly_what_the_tool_returned -->
 # - a call runs the tool it names, once, with its arguments, and the result says which call
-#   and which tool;
-# - two reads in one reply get two results, each under its own id, in call order;
+#   and which tool; <!-- test: test_the_call_runs_the_tool_it_names_with_its_arguments -->
+# - two reads in one reply get two results, each under its own id, in call order; <!-- test: test_two_reads_in_one_reply_are_told_apart_by_their_ids -->
 # - after a tool was used the session goes on: the next prompt is answered, and no request
-#   is refused;
-# - no request tells the model of a tool's function, and every request's tools are JSON;
-# - `tool_specs` gives each tool's name, description and parameters, in order;
+#   is refused; <!-- test: test_the_session_goes_on_after_a_tool_was_used -->
+# - no request tells the model of a tool's function, and every request's tools are JSON; <!-- test: test_the_model_is_sent_no_function -->
+# - `tool_specs` gives each tool's name, description and parameters, in order; <!-- test: test_the_model_is_told_each_tools_name_description_and_parameters -->
 # - (given) a reply that asks for nothing runs nothing, and the system prompt goes with every
-#   request;
-# - (given) the read, write and bash tools the lesson gives you do what they say;
+#   request; <!-- test: test_a_reply_with_no_call_runs_nothing -->
+# - (given) the read, write and bash tools the lesson gives you do what they say; <!-- test: test_the_tools_the_lesson_gives_you_read_write_and_run -->
 # - (hidden) for tools made up by hypothesis, `tool_specs` is exactly their three keys and
-#   leaves the tools as they were;
-# - (hidden) for calls made up by hypothesis, `run_tool` gives exactly their toolResult;
+#   leaves the tools as they were; <!-- test: test_specs_of_any_tools_are_exactly_what_the_model_may_see -->
+# - (hidden) for calls made up by hypothesis, `run_tool` gives exactly their toolResult; <!-- test: test_run_tool_answers_any_call_with_exactly_its_tool_result -->
 # - (hidden) for a reply of up to four calls made up by hypothesis, every call is answered,
-#   in order, under its id, with what its tool returned.
+#   in order, under its id, with what its tool returned. <!-- test: test_any_reply_of_calls_is_answered_one_result_per_call_under_its_id -->
 #
 # <details><summary>A hint for the gap in run_tool</summary>
 #
@@ -892,6 +892,12 @@ for label, blocks in turns.items():
     print("   ", "accepted" if not problems else "400 " + problems[0].error)
 
 # %% [markdown]
+# ### Your harness can
+#
+# 1. Hold a conversation: it knows what was said, and who said it.
+# 2. **New:** Run a tool the model asks for and show it the result.
+
+# %% [markdown]
 # ## Wrapping up
 #
 # **You hit** a harness that ran the tool and told the model about it in a sentence, and a
@@ -917,5 +923,7 @@ for label, blocks in turns.items():
 # then asks to run it, then asks to read the file the failure names. Your harness answers the
 # first round and stops, with a call nobody answered at the end of the record, and the next
 # thing the user types is refused. The model is not finished until it stops asking.
+#
+# **Previous:** 01 · Who said that?.
 #
 # **Next:** 03 · Until it stops asking.

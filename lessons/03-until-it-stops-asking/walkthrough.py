@@ -19,11 +19,11 @@
 # %% [markdown]
 # # 03 · Until it stops asking
 #
-# *The loop · roughly 45 minutes · one lab · builds on 02 · Prose is not protocol*
+# *The loop · ~45 min · 1 lab · builds on 02 · Prose is not protocol*
 #
 # The user asks the agent to run the tests and fix what fails. The tests run, the model finds
-# the bug and asks to write the fix, and the run ends. The file is never written, and the next
-# thing the user types is refused.
+# the bug and asks to write the fix, and the run ends. The file is never written. (And the
+# next thing the user types is refused, for lesson 02's reason: a call was left with no result.)
 #
 # This lesson builds on lesson 02, whose harness runs a tool the model asks for and answers the
 # call with a `toolResult` under the call's id. New here? Start at lesson 01, or carry on: every
@@ -725,25 +725,25 @@ print("a system message in the record:", any(m["role"] == "system" for m in reco
 # until you submit):
 #
 # - the opening job, "Run the tests, then fix what fails": four turns, `calc.py` written with
-#   the fix, every request accepted, and the next prompt answered;
+#   the fix, every request accepted, and the next prompt answered; <!-- test: test_a_job_that_needs_three_turns_is_seen_through -->
 # - the run ends at the first reply that asks for nothing: one request a turn and one more,
-#   and the model's words are the last message;
+#   and the model's words are the last message; <!-- test: test_the_run_ends_at_the_first_reply_that_asks_for_nothing -->
 # - a reply with words and calls is not the last: its calls are answered, and the model asked
-#   again;
+#   again; <!-- test: test_a_reply_with_words_and_calls_is_not_the_last -->
 # - three calls in one reply, in an order that differs every grading, are all answered in call
-#   order, each tool run after that reply's request and before the next;
+#   order, each tool run after that reply's request and before the next; <!-- test: test_three_calls_in_one_reply_are_all_answered_in_call_order_first -->
 # - the calls decide, not the `stop_reason`: a call in a reply labelled `"stop"` is answered,
-#   and a reply labelled `"toolUse"` with no call ends the run;
+#   and a reply labelled `"toolUse"` with no call ends the run; <!-- test: test_the_calls_decide_not_the_stop_reason -->
 # - a job of four to eight turns is seen through, every turn's tools run between its request
-#   and the next;
+#   and the next; <!-- test: test_a_job_of_any_number_of_turns_is_seen_through -->
 # - `run_agent` returns the messages this run added, on a record that already holds a
-#   conversation;
+#   conversation; <!-- test: test_run_agent_returns_the_messages_this_run_added -->
 # - every request carries the system prompt it was given (a different one every grading) and
-#   the whole record as it stood, and the record holds no system message;
-# - (given) one round of calls is answered as in lesson 02;
+#   the whole record as it stood, and the record holds no system message; <!-- test: test_every_request_carries_the_system_prompt_and_the_whole_record -->
+# - (given) one round of calls is answered as in lesson 02; <!-- test: test_one_round_of_calls_is_answered_as_in_lesson_02 -->
 # - (hidden) for jobs made up by hypothesis, with up to six turns of up to four calls, words or
 #   none, and any labels: every call answered in call order before the next request, as many
-#   turns as there are replies with calls, and the run over at the first reply with none.
+#   turns as there are replies with calls, and the run over at the first reply with none. <!-- test: test_any_job_is_answered_turn_by_turn_until_a_reply_asks_for_nothing -->
 #
 # <details><summary>A hint for the gap in run_agent</summary>
 #
@@ -899,6 +899,13 @@ for label, script in (("asked with a call", [lab.forever(asker)]),
     print(f"{label:18} the run: {lab.shape(record):22} ends on: {outcome(record[-1])!r}")
 
 # %% [markdown]
+# ### Your harness can
+#
+# 1. Hold a conversation: it knows what was said, and who said it.
+# 2. Run a tool the model asks for and show it the result.
+# 3. **New:** Keep going until the model stops asking.
+
+# %% [markdown]
 # ## Wrapping up
 #
 # **You hit** a job that needed a second turn: the tests ran, the model asked to write the
@@ -925,5 +932,7 @@ for label, script in (("asked with a call", [lab.forever(asker)]),
 # the run dies with a traceback: no result for the call, nothing the model could have acted on
 # ("try `config.yml`"), and a record that ends on a call nobody answered, again. And a model
 # that never stops asking keeps your loop going for ever, which is lesson 05's.
+#
+# **Previous:** 02 · Prose is not protocol.
 #
 # **Next:** 04 · The tool that threw.

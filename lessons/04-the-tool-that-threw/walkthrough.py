@@ -19,11 +19,12 @@
 # %% [markdown]
 # # 04 · The tool that threw
 #
-# *The loop · roughly 45 minutes · one lab · builds on 03 · Until it stops asking*
+# *The loop · ~45 min · 1 lab · builds on 03 · Until it stops asking*
 #
 # The model asks to read `confg.py`. There is no such file; there is a `config.py`, one
 # letter away. Your harness does what Python does with a missing file: it raises. The run is
-# over, the user sees a traceback, and every prompt they type after it is refused.
+# over and the user sees a traceback. (And since the call never got its result, lesson 02's
+# refusal follows every prompt they type after it.)
 #
 # This lesson builds on lesson 03, whose harness goes round, turn by turn, until the model
 # stops asking for tools. New here? Start at lesson 01, or carry on: every lab is
@@ -851,28 +852,28 @@ except KeyboardInterrupt:
 #
 # - the opening session: the model asks for `confg.py`, is told it is not there and which
 #   files are, reads `config.py` (its port new every grading) and answers; "Thanks." after it
-#   is answered too;
-# - a call whose tool raises is answered with `is_error` true;
-# - the content of that result holds the exception's message (new every grading);
+#   is answered too; <!-- test: test_a_file_that_is_not_there_is_an_error_the_model_can_act_on -->
+# - a call whose tool raises is answered with `is_error` true; <!-- test: test_a_failed_call_is_marked_is_error -->
+# - the content of that result holds the exception's message (new every grading); <!-- test: test_the_model_is_told_what_went_wrong -->
 # - a tool that raises an exception nobody listed (a `RuntimeError`) is caught, and the run
-#   goes on;
+#   goes on; <!-- test: test_any_exception_a_tool_raises_is_caught -->
 # - a call to a tool nobody has is answered `Tool <name> not found`, with `is_error` true, and
-#   the run goes on;
+#   the run goes on; <!-- test: test_a_tool_nobody_has_is_answered_with_an_error -->
 # - one failure in a batch of three, in an order that changes every grading: every call gets
-#   its result, in call order, and the write after the failure is done;
-# - after a failure the model is asked again, and the call it makes next is run;
-# - a missing argument is named: *path must be a string* (or `content`, or `command`);
-# - `str_arg` returns a string and refuses a number, a list and `null`, naming the argument;
+#   its result, in call order, and the write after the failure is done; <!-- test: test_one_failure_in_a_batch_leaves_a_result_for_every_call -->
+# - after a failure the model is asked again, and the call it makes next is run; <!-- test: test_the_model_is_asked_again_after_a_failure -->
+# - a missing argument is named: *path must be a string* (or `content`, or `command`); <!-- test: test_a_missing_argument_is_named_in_the_error -->
+# - `str_arg` returns a string and refuses a number, a list and `null`, naming the argument; <!-- test: test_str_arg_refuses_a_value_that_is_not_a_string -->
 # - `int_arg` gives its default for a missing or `null` argument, the value for an integer,
-#   and refuses a word;
-# - `int_arg` refuses `true`, a string of digits and a float;
-# - (given) a command that exits non-zero is an ordinary result that says its exit code;
-# - (given) a tool that works is answered with exactly what it returned;
+#   and refuses a word; <!-- test: test_int_arg_gives_the_default_only_when_the_argument_is_left_out -->
+# - `int_arg` refuses `true`, a string of digits and a float; <!-- test: test_int_arg_refuses_true_and_strings_of_digits -->
+# - (given) a command that exits non-zero is an ordinary result that says its exit code; <!-- test: test_a_command_that_exits_non_zero_is_not_a_tool_error -->
+# - (given) a tool that works is answered with exactly what it returned; <!-- test: test_a_tool_that_works_is_answered_as_in_lesson_03 -->
 # - (hidden) for calls made up by hypothesis (tools that work, fail, or do not exist;
 #   arguments missing or of any kind), `run_tool` returns exactly one result, with `is_error`
-#   true exactly when the call could not be done;
+#   true exactly when the call could not be done; <!-- test: test_run_tool_answers_any_call_with_exactly_one_result -->
 # - (hidden) for batches of up to four such calls, every call is answered in call order,
-#   every request is accepted, and the run ends on the model's words.
+#   every request is accepted, and the run ends on the model's words. <!-- test: test_any_batch_with_failures_is_answered_one_result_per_call -->
 #
 # <details><summary>A hint for the gap in run_tool</summary>
 #
@@ -1041,6 +1042,14 @@ print("a caller's run_tool(None, ...) ->", attempt(harness.run_tool, None,
                                                    lab.call("read", {"path": "config.py"})))
 
 # %% [markdown]
+# ### Your harness can
+#
+# 1. Hold a conversation: it knows what was said, and who said it.
+# 2. Run a tool the model asks for and show it the result.
+# 3. Keep going until the model stops asking.
+# 4. **New:** Tell the model when a tool fails, and carry on.
+
+# %% [markdown]
 # ## Wrapping up
 #
 # **You hit** a tool that raised: one misspelt file name, an exception out through
@@ -1068,5 +1077,7 @@ print("a caller's run_tool(None, ...) ->", attempt(harness.run_tool, None,
 # again with another guess, and another, and your loop, which never dies on a tool, never
 # stops either. Then, at turn forty, the provider itself answers 503, and there is no reply at
 # all to store. The tools are safe now; the model and the provider are not.
+#
+# **Previous:** 03 · Until it stops asking.
 #
 # **Next:** 05 · The runaway and the 503.

@@ -19,7 +19,7 @@
 # %% [markdown]
 # # 05 · The runaway and the 503
 #
-# *The loop · roughly 50 minutes · one lab · builds on 04 · The tool that threw*
+# *The loop · ~50 min · 1 lab · builds on 04 · The tool that threw*
 #
 # The model cannot find the config file, so it guesses another name, and another, and your
 # loop, which no longer dies on a tool, answers every guess and asks again. Nobody notices
@@ -201,9 +201,11 @@ print("the record ends", lab.shape(record[-4:]), " (no message says why it stopp
 # <details><summary><b>B</b> · Nothing much: the outage is over by the next prompt, and that prompt gets a fresh request</summary>
 #
 # ✗ **No.** The next request is fresh, and it is built from the record, which now holds an
-# assistant message with nothing in it. [general] Hosted providers refuse an assistant message
-# with empty content, each in its own words; the lab's strict provider says *assistant message
-# has empty content*.
+# assistant message with nothing in it. Anthropic's Messages API refuses such a message
+# anywhere but at the very end (*all messages must have non-empty content except for the
+# optional final assistant message*); OpenAI's Chat Completions is laxer, and takes an
+# assistant message with no content when it carries tool calls. The lab's strict provider is
+# the strict kind, and says *assistant message has empty content*.
 #
 # </details>
 #
@@ -596,8 +598,8 @@ half_record = record
 #
 # Your `run_agent` sends `context_for_model(messages)` with every request: **the view**, a
 # list built from the record for one request. Until this lesson it was the record, message for
-# message. The record now holds an empty failed reply, which no provider will take. What does
-# the view do with it?
+# message. The record now holds an empty failed reply, which a strict provider will not take.
+# What does the view do with it?
 #
 # <details><summary><b>A</b> · Leave it out of the request, and leave it in the record</summary>
 #
@@ -706,7 +708,7 @@ print("with the half-call too:", lab.shape(half_record), "->",
 #   a failure in the middle of the record is sent as surely as one at the end.
 
 # %% [markdown]
-# ## The record is not the view
+# ## Why keep what is never sent?
 #
 # Figure 5.3 lines up the record of the 503 morning with the last request it made. The
 # failure is in one column and not the other. Why keep, in the record, a message that is
@@ -747,9 +749,9 @@ lab.draw(("the record", survived_record), ("the request for “Anyone?”", surv
                  "context_for_model and is_empty_failure and run this cell again.")
 
 # %% [markdown]
-# This is the course's first use of a principle that will carry a good deal of weight: **the
-# record is not the view.** Lesson 10 starts from exactly this `context_for_model`, this
-# lesson's drop, and adds a repair to it; lesson 16 translates the same view for each
+# This is the first time the course keeps in the record a message it leaves out of every
+# request. Lesson 10 starts from exactly this `context_for_model`, this lesson's drop, adds a
+# repair to it, and turns the split into a rule; lesson 16 translates the same view for each
 # provider's wire.
 
 # %% [markdown]
@@ -898,29 +900,29 @@ for label, script in runs.items():
 # until you submit):
 #
 # - a runaway (a model that asks for a read every turn) under `max_turns=N`, N new every grading:
-#   exactly N requests, every read answered, the run ending on the stop;
+#   exactly N requests, every read answered, the run ending on the stop; <!-- test: test_a_runaway_is_stopped_at_max_turns -->
 # - the limit is checked before a request: a job of exactly N requests finishes under
-#   `max_turns=N`, and under `max_turns=N-1` is stopped after N-1 with every call answered;
+#   `max_turns=N`, and under `max_turns=N-1` is stopped after N-1 with every call answered; <!-- test: test_max_turns_is_checked_before_the_request_never_after -->
 # - the stop is a failed reply in the record, with the exact `error_message`, returned by a run
-#   that returns normally, and the next prompt is answered;
+#   that returns normally, and the next prompt is answered; <!-- test: test_the_stop_is_a_failed_reply_in_the_record -->
 # - `max_turns=None`, and leaving it out, are no limit for a job of 12 to 19 turns, and a number
-#   is a limit for the same job;
+#   is a limit for the same job; <!-- test: test_none_is_no_limit_and_a_number_is_one -->
 # - a 503 that got nothing out, words out, or words and a call out is stored as it came and ends
-#   the run: no request after it, and no tool of it run;
+#   the run: no request after it, and no tool of it run; <!-- test: test_a_503_is_stored_and_ends_the_run -->
 # - a call in a reply cut off mid-stream (a `write` of half a file, or half a command) is never
-#   run, and nothing is written;
+#   run, and nothing is written; <!-- test: test_a_call_in_a_failed_reply_is_never_run -->
 # - after a 503 the next two or three prompts are answered, the record keeps the failure, and no
-#   later request carries it;
+#   later request carries it; <!-- test: test_after_a_503_the_next_prompt_is_answered -->
 # - the view leaves the empty failures of a record out, the 503 and the max_turns stop, and sends
-#   the very objects of the rest;
-# - a failed reply that got words out stays in the view;
-# - the view is a new list, and leaves the record and its messages exactly as they were;
-# - (given) a job with no limit and no failure is answered as in lesson 04;
+#   the very objects of the rest; <!-- test: test_the_view_leaves_an_empty_failure_out -->
+# - a failed reply that got words out stays in the view; <!-- test: test_a_failed_reply_that_got_words_out_stays_in_the_view -->
+# - the view is a new list, and leaves the record and its messages exactly as they were; <!-- test: test_the_view_leaves_the_record_as_it_was -->
+# - (given) a job with no limit and no failure is answered as in lesson 04; <!-- test: test_a_job_with_no_limit_and_no_failure_runs_as_in_lesson_04 -->
 # - (hidden) for jobs made up by hypothesis, up to six turns, any of which may fail, under any
 #   limit or none: the requests, the tools run, the stop and the last message are what the rules
-#   say;
+#   say; <!-- test: test_any_job_with_a_limit_and_failures_is_run_by_the_rules -->
 # - (hidden) for records made up by hypothesis, the view is the record without its empty
-#   failures, and the record is left as it was.
+#   failures, and the record is left as it was. <!-- test: test_any_records_view_is_the_record_without_its_empty_failures -->
 #
 # <details><summary>A hint for the gap in run_agent</summary>
 #
@@ -1096,6 +1098,15 @@ print("request sizes:", [tokens(r.messages) for r in model.calls], "tokens")
 # send again and again is the next lesson's job.
 
 # %% [markdown]
+# ### Your harness can
+#
+# 1. Hold a conversation: it knows what was said, and who said it.
+# 2. Run a tool the model asks for and show it the result.
+# 3. Keep going until the model stops asking.
+# 4. Tell the model when a tool fails, and carry on.
+# 5. **New:** Stop a runaway, and survive a provider failure.
+
+# %% [markdown]
 # ## Wrapping up
 #
 # **You hit** a model that never stopped asking, answered turn after turn until somebody killed
@@ -1109,7 +1120,6 @@ print("request sizes:", [tokens(r.messages) for r in model.calls], "tokens")
 #
 # **The principle:** a run that stops for any reason but the model's answer ends on a message
 # that says why; the record keeps what happened, and the view sends what a provider can take.
-# The record is not the view.
 #
 # **Your harness now** (new in this lesson in bold):
 #
@@ -1126,4 +1136,6 @@ print("request sizes:", [tokens(r.messages) for r in model.calls], "tokens")
 # request is refused as too long, and so is every one after that, since the view sends every
 # result whole. A single tool result has eaten the context.
 #
-# **Next:** 06 · The file that ate the context.
+# **Previous:** 04 · The tool that threw.
+#
+# **Next:** Checkpoint A · Transcript doctor I.

@@ -91,8 +91,11 @@ print(chosen)
 #
 # <details><summary><b>C</b> · It goes through: the provider keeps the start of the request and drops the rest</summary>
 #
-# ✗ **No.** [general] Hosted providers refuse a request longer than the window with an error;
-# they do not pick for you which part of your transcript to forget.
+# ✗ **No.** Hosted providers refuse a request longer than the window with an error unless you
+# ask them to forget: OpenAI's Responses API takes `truncation: "auto"`, which drops items
+# from the middle of the conversation, and its default, `"disabled"`, answers with a 400.
+# Either way the provider, not you, picks what the model loses, and none of them keeps "the
+# start" for you.
 #
 # </details>
 #
@@ -551,10 +554,10 @@ lab.draw(lab.Panel("the record", record),
 #
 # <details><summary><b>A</b> · No: the budget is for the file's text, which can be any size; the note is one short line on top</summary>
 #
-# ✓ **Right,** as long as the tool's docstring says so, and that matters most. Lesson 06's
-# first draft said a result "may hold at most this much" and then added the note after; a
-# 10-byte budget gave an 85-byte result. The rule is fine; the promise was wrong. The note
-# never grows with the file.
+# ✓ **Right,** as long as the tool's docstring says so, and that matters most. A docstring
+# that said a result "may hold at most this much" and then added the note after would break
+# its promise: a 10-byte budget would give an 85-byte result. The rule is fine; only such a
+# promise would be wrong. The note never grows with the file.
 #
 # </details>
 #
@@ -588,8 +591,8 @@ except ValueError as error:
 # %% [markdown]
 # The text keeps the budget; the note rides on top. And a budget of no lines or no bytes is
 # refused when the tool is *made*, naming the number: it is the caller's mistake, not the
-# file's, so it raises on the caller's line. (The first draft accepted `max_lines=0` and then
-# told the model that line 1 was over the *byte* budget.)
+# file's, so it raises on the caller's line. (A tool that accepted `max_lines=0` would go on
+# to tell the model that line 1 was over the *byte* budget.)
 #
 # ### Common answers, and what each one misses
 #
@@ -704,22 +707,23 @@ for arguments in ({"path": "small.txt", "offset": 900}, {"path": "data.json", "o
 # hidden until you submit):
 #
 # - the budget counts bytes of UTF-8, not characters (a word with `é` or `✓`, every grading a
-#   different one);
+#   different one); <!-- test: test_a_budget_counts_bytes_of_utf8_not_characters -->
 # - only whole lines fit, and none after the first that does not, a line that fills the budget
-#   exactly included;
-# - the line budget and the byte budget both hold;
-# - only `\n` ends a line: a form feed, `\r`, U+2028 and others are part of their line;
+#   exactly included; <!-- test: test_only_whole_lines_fit_and_none_after_the_first_that_does_not -->
+# - the line budget and the byte budget both hold; <!-- test: test_the_line_budget_and_the_byte_budget_both_hold -->
+# - only `\n` ends a line: a form feed, `\r`, U+2028 and others are part of their line; <!-- test: test_only_a_newline_ends_a_line_as_for_wc -->
 # - the opening log: no request over the window, and the model, told the read was cut, finds
-#   the verdict at the end;
-# - a cut read names `offset=N` for the first line not shown, from offset 1 and from the middle;
-# - a line alone over the budget is not cut, but named and skipped;
+#   the verdict at the end; <!-- test: test_the_opening_log_is_read_within_the_window -->
+# - a cut read names `offset=N` for the first line not shown, from offset 1 and from the middle; <!-- test: test_a_cut_read_says_the_offset_of_the_first_line_not_shown -->
+# - a line alone over the budget is not cut, but named and skipped; <!-- test: test_a_line_alone_over_the_budget_is_not_cut_but_named_and_skipped -->
 # - a read that fits comes back exactly as the file is, with no note, and a `limit` short of
-#   the end still names where to read on;
-# - a long output keeps its end, in order, after a note;
-# - an output whose last line alone is over the budget says why;
-# - (given) a budget of no lines or no bytes is refused when the tool is made;
-# - (hidden) for any lines and budgets, `fit_budget` agrees with a count by hand; reading on
-#   as told reads any file once, in order; the bash tool keeps the longest end that fits.
+#   the end still names where to read on; <!-- test: test_a_read_that_fits_comes_back_whole_with_no_note -->
+# - a long output keeps its end, in order, after a note; <!-- test: test_a_long_output_keeps_its_end_where_the_verdict_is -->
+# - an output whose last line alone is over the budget says why; <!-- test: test_an_output_whose_last_line_alone_is_over_the_budget_says_why -->
+# - (given) a budget of no lines or no bytes is refused when the tool is made; <!-- test: test_a_budget_of_nothing_is_refused_when_the_tool_is_made -->
+# - (hidden) for any lines and budgets, `fit_budget` agrees with a count by hand; <!-- test: test_any_lines_fit_the_budget_as_counted_by_hand -->
+# - (hidden) for any file, reading on as the notes tell reads it once, in order; <!-- test: test_reading_on_as_told_reads_any_file_once_in_order -->
+# - (hidden) for any output, the bash tool keeps the longest end that fits, in order. <!-- test: test_any_output_keeps_the_longest_end_that_fits_in_order -->
 #
 # <details><summary>A hint for the budget</summary>
 #
@@ -851,6 +855,16 @@ print("one paragraph a line:  ", f"{len(paragraphs):,} lines;",
       harness.fit_budget(paragraphs, harness.MAX_LINES, harness.MAX_BYTES), "lines fit")
 
 # %% [markdown]
+# ### Your harness can
+#
+# 1. Hold a conversation: it knows what was said, and who said it.
+# 2. Run a tool the model asks for and show it the result.
+# 3. Keep going until the model stops asking.
+# 4. Tell the model when a tool fails, and carry on.
+# 5. Stop a runaway, and survive a provider failure.
+# 6. **New:** Keep every tool result within a budget.
+
+# %% [markdown]
 # ## Wrapping up
 #
 # **You hit** one read of a 40 MB log that went out again with every request after it, until
@@ -877,5 +891,7 @@ print("one paragraph a line:  ", f"{len(paragraphs):,} lines;",
 # minutes: the model reads, writes, runs the tests, reads again, and `run_agent` returns only
 # when it is all over. Was it stuck? Did it run the tests? Nobody watching can tell until the
 # end, and a frontend cannot show what the loop never tells it. Lesson 07.
+#
+# **Previous:** Checkpoint A · Transcript doctor I.
 #
 # **Next:** 07 · What is it doing?

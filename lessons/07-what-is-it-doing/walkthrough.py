@@ -17,7 +17,7 @@
 # %% [markdown]
 # # 07 · What is it doing?
 #
-# *Watching and steering a run · roughly 50 minutes · one lab · builds on 06 · The file that ate the context*
+# *Watching and steering a run · ~50 min · 1 lab · builds on 06 · The file that ate the context*
 #
 # The user starts a job of three long steps and watches the screen. Nothing appears. Ten
 # minutes later everything appears at once, and by then it is too late to stop step 2.
@@ -559,8 +559,8 @@ print("the events ended:", [e["type"] for e in failed_events[-3:]])
 #
 # The user closes the tab right after the model's first reply, *"Two steps first."*, which
 # asks for two tools. The frontend's `finish()` is called anyway (it is in the program's
-# `finally`). The first draft of `FinalTextRenderer` kept the newest reply it had been shown
-# and called that the answer. What does it write, and what does it return?
+# `finally`). The starter's `FinalTextRenderer`, a first try, keeps the newest reply it has
+# been shown and calls that the answer. What does it write, and what does it return?
 #
 # <details><summary><b>A</b> · "Error: …" and False: nothing came back from the model</summary>
 #
@@ -705,13 +705,25 @@ for story, model, options in (("answered", three_steps, {}), ("failed", outage, 
 #    error_message>` and False if it failed; for a run that did not, one line starting
 #    `Error:` and False.
 #
-# **The hidden tests.** Ten tests. Six drive your `run_agent` on a job of three steps: the
-# events in order; the record at every event is exactly what was announced; walked away
-# after each of the 21 events in turn, the steps that ran are the results recorded; no tool
-# runs before its start is handed out; pairs close on the answer, a failure and `max_turns`;
-# `agent_end` carries the run's new messages and none of the history. One tries jobs
-# hypothesis makes up, stopped anywhere. Two feed `FinalTextRenderer` runs that ended and runs
-# walked away from after every event. The last checks `JsonRenderer`, which you are given.
+# **Ten graded tests**, each in one line. The first six drive your `run_agent` on a job of
+# three steps:
+#
+# - the events come out in the protocol's order, `agent_start` to `agent_end`; <!-- test: test_a_job_hands_out_the_protocol_in_order -->
+# - at every event, the record holds exactly the messages announced so far; <!-- test: test_each_message_is_on_the_record_before_its_message_end -->
+# - walked away after each of the 21 events in turn, every step that ran has its result on
+#   the record; <!-- test: test_walking_away_after_any_event_leaves_every_finished_tool_recorded -->
+# - no tool runs before its `tool_execution_start` is handed out; <!-- test: test_no_tool_runs_before_its_start_is_handed_out -->
+# - starts and ends pair up on every way out: the answer, a failed reply and `max_turns`; <!-- test: test_starts_and_ends_pair_up_on_every_exit -->
+# - `agent_end` carries the run's new messages and none of the history; <!-- test: test_agent_end_carries_exactly_the_runs_new_messages -->
+# - (hidden) for jobs hypothesis makes up, stopped after any event, the record holds exactly
+#   what the screen was told; <!-- test: test_any_job_stopped_anywhere_leaves_the_record_the_screen_was_told -->
+# - `FinalTextRenderer` never calls a run walked away from a success, whichever event it
+#   stopped after; <!-- test: test_a_run_walked_away_from_is_never_called_a_success -->
+# - (hidden) for runs hypothesis makes up, finished or walked away from, `FinalTextRenderer` writes
+#   nothing during the run and gives the verdict it earned: the answer and True, or one line
+#   `Error: …` and False; <!-- test: test_any_run_gets_the_verdict_it_earned -->
+# - (given) `JsonRenderer` writes one line of JSON an event, and knows a run walked away from.
+#   <!-- test: test_json_renderer_writes_a_line_per_event_and_knows_a_walked_away_run -->
 #
 # <details><summary>A hint for the loop</summary>
 #
@@ -869,9 +881,20 @@ for (ok, said), ks in verdicts.items():
 # </details>
 
 # %% [markdown]
+# ### Your harness can
+#
+# 1. Hold a conversation: it knows what was said, and who said it.
+# 2. Run a tool the model asks for and show it the result.
+# 3. Keep going until the model stops asking.
+# 4. Tell the model when a tool fails, and carry on.
+# 5. Stop a runaway, and survive a provider failure.
+# 6. Keep every tool result within a budget.
+# 7. **New:** Report what it is doing, as events, to any frontend.
+
+# %% [markdown]
 # ## Wrapping up
 #
-# **You hit:** a user who watched ten minutes of nothing, and a first-draft frontend that
+# **You hit:** a user who watched ten minutes of nothing, and a first-try frontend that
 # called a run walked away from a success.
 #
 # **You built:** `run_agent` as a generator of events that records each message before it
@@ -893,5 +916,7 @@ for (ok, said), ks in verdicts.items():
 # **Still open.** Your frontend is one consumer. The user opens a second window on the same
 # session and types a new prompt while the first run is still going: two runs, one list, and
 # their messages interleave. Lesson 08.
+#
+# **Previous:** 06 · The file that ate the context.
 #
 # **Next:** 08 · Two writers, one list.

@@ -19,7 +19,7 @@
 #
 # *A screen and a background job share one harness. Neither knows the other is writing.*
 #
-# *Watching and steering a run · roughly 50 minutes · one lab · builds on 07 · What is it doing?*
+# *Watching and steering a run · ~50 min · 1 lab · builds on 07 · What is it doing?*
 #
 # This lesson builds on lesson 07, whose loop hands out its work as events and appends every
 # message before it announces it. New here? Start at lesson 01, or carry on: every lab is
@@ -167,7 +167,7 @@ two_writers = list(h.messages)
 # Read the record left to right. The job's reply asked for `c1` and `c2`; while `c1` ran, the
 # watcher's prompt went in, and its request was refused for the two calls that had no results
 # yet. Then `c1`'s and `c2`'s results landed, after someone else's prompt. From there the list
-# is a record no provider will take, and the user's *"Are you still there?"* is refused for a
+# is a record a strict provider will not take, and the user's *"Are you still there?"* is refused for a
 # mistake neither of them can see. Lesson 10 will call this wreck a *late result*, and say
 # which lesson closed it: this one.
 
@@ -401,8 +401,8 @@ for k in (3, 5, 9):
 # %% [markdown]
 # ## Closed before it started
 #
-# The draft of this lesson's `Harness` set the flag in `prompt()` and put the `finally` in the
-# generator it returned, unstarted. The screen asks for a run and, before taking a single event,
+# Here is a first try at this lesson's `Harness`, the draft: it sets the flag in `prompt()`
+# and puts the `finally` in the generator it returns, unstarted. The screen asks for a run and, before taking a single event,
 # the user cancels: `lab.drive(h.prompt(...), stop_after=0)`. What does the draft make of the
 # next prompt?
 #
@@ -428,7 +428,7 @@ for k in (3, 5, 9):
 
 # %% id="never-started"
 class Draft(harness.Harness):
-    """This lesson's first draft: the flag set on the caller's line, the finally inside a
+    """A first try at this lesson's Harness: the flag set on the caller's line, the finally inside a
     generator that nobody has started."""
 
     def prompt(self, text):
@@ -807,25 +807,25 @@ timeline.table(["what happened to the run", "the starter", "the draft", "the exa
 # until you submit):
 #
 # - a second prompt while the job runs (after a number of events that differs every grading) is
-#   refused with RuntimeError on the call itself, and the job's record is whole;
-# - the refusal begins "already running;" and says to wait for the run to end or close it;
+#   refused with RuntimeError on the call itself, and the job's record is whole; <!-- test: test_a_second_prompt_while_one_runs_is_refused_on_the_callers_line -->
+# - the refusal begins "already running;" and says to wait for the run to end or close it; <!-- test: test_the_refusal_says_what_to_do -->
 # - a run holds the harness from the moment `prompt()` returns, before any event: a second
-#   prompt is refused, and the run, taken, starts at `agent_start` with all 21 events;
-# - `is_running` is True after `prompt()` and after every event, and False after the end;
+#   prompt is refused, and the run, taken, starts at `agent_start` with all 21 events; <!-- test: test_a_run_holds_the_harness_from_the_moment_prompt_returns -->
+# - `is_running` is True after `prompt()` and after every event, and False after the end; <!-- test: test_is_running_is_true_from_prompt_until_the_run_has_ended -->
 # - walking away after any event in turn, all 21 of them, frees the harness, and the next
-#   prompt is answered;
-# - a run closed before its first event frees it too, and leaves nothing in the record;
+#   prompt is answered; <!-- test: test_walking_away_after_any_event_frees_the_harness -->
+# - a run closed before its first event frees it too, and leaves nothing in the record; <!-- test: test_a_run_closed_before_its_first_event_frees_the_harness -->
 # - a run whose model raises frees it: the exception reaches the consumer, the next prompt is
-#   answered;
-# - (given) walking away at `tool_execution_start` leaves a tool that never ran;
+#   answered; <!-- test: test_a_run_that_fails_frees_the_harness -->
+# - (given) walking away at `tool_execution_start` leaves a tool that never ran; <!-- test: test_a_tool_left_at_its_start_never_runs -->
 # - (given) walking away after a result was announced leaves it recorded, and the next tool
-#   never starts;
+#   never starts; <!-- test: test_a_tool_whose_result_was_announced_stays_recorded -->
 # - (given) walking away after each of the 21 events in turn, through your `Harness`, leaves a
 #   record holding exactly the messages the screen was told about, and a result for every step
-#   that ran: lesson 07's ordering, kept by the door;
+#   that ran: lesson 07's ordering, kept by the door; <!-- test: test_walking_away_after_any_event_leaves_the_record_the_screen_was_told -->
 # - (hidden) schedules of prompts, events taken and walk-aways by two callers, made up by
 #   hypothesis: a prompt is refused exactly while another run is going, `is_running` agrees,
-#   and each run's messages sit together in the record.
+#   and each run's messages sit together in the record. <!-- test: test_any_schedule_keeps_one_writer -->
 #
 # <details><summary>A hint for the gap in the Harness</summary>
 #
@@ -961,6 +961,18 @@ run.close()
 print("after closing the first:", "free" if not h.is_running else "held")
 
 # %% [markdown]
+# ### Your harness can
+#
+# 1. Hold a conversation: it knows what was said, and who said it.
+# 2. Run a tool the model asks for and show it the result.
+# 3. Keep going until the model stops asking.
+# 4. Tell the model when a tool fails, and carry on.
+# 5. Stop a runaway, and survive a provider failure.
+# 6. Keep every tool result within a budget.
+# 7. Report what it is doing, as events, to any frontend.
+# 8. **New:** Own its transcript: one writer at a time.
+
+# %% [markdown]
 # ## Wrapping up
 #
 # **You hit** a screen and a file watcher prompting one harness at once: the watcher's prompt
@@ -987,5 +999,7 @@ print("after closing the first:", "free" if not h.is_running else "held")
 # **Still open.** The job is on step 2 when the user remembers: "use spaces, not tabs". Your
 # harness tells them, correctly, that it is already running, and offers two choices: wait for
 # the job to end with tabs, or close it and lose it. Neither is what they wanted. Lesson 09.
+#
+# **Previous:** 07 · What is it doing?.
 #
 # **Next:** 09 · But I had something to say.

@@ -16,7 +16,7 @@
 # %% [markdown]
 # # 09 · But I had something to say
 #
-# *Watching and steering a run · roughly 50 minutes · one lab · builds on 08 · Two writers, one list*
+# *Watching and steering a run · ~50 min · 1 lab · builds on 08 · Two writers, one list*
 #
 # The agent is halfway through reformatting three files when the user sees it using tabs and
 # types *"Actually, use spaces."* The harness takes the words at once, and the very next
@@ -581,20 +581,20 @@ lab.draw(*[lab.Panel(f"request {n}", r.messages) for n, r in enumerate(model.cal
 #
 # **The hidden tests**, each in one line:
 #
-# - a steer typed mid-batch lands after the whole batch (loop, 2)
-# - steering is asked after every turn and never mid-batch (loop, 2)
-# - a follow-up lands only when the run would end (loop, 2)
-# - steering is asked before follow-ups (loop, 1)
-# - neither queue is asked after a failed reply (loop, 2)
-# - with nothing typed, a run is lesson 08's (given)
-# - Harness.steer waits for the batch (queues, 2)
-# - a follow-up typed mid-run lands after the last answer (queues, 2)
-# - words typed between runs wait for the next run (queues, 1)
-# - two steers in one batch land one turn apiece (queues, 1)
-# - a follow-up queued before a failed run waits for the next answer (queues, 2)
-# - prompt() while running says "already running; use steer() or follow_up()" (given)
-# - any job, words typed at any moment: every word lands where the rules say (loop, 2, generated)
-# - the same through the Harness, over several prompts (queues, 2, generated)
+# - a steer typed mid-batch lands after the whole batch (loop, 2) <!-- test: test_a_steer_typed_mid_batch_lands_after_the_whole_batch -->
+# - steering is asked after every turn and never mid-batch (loop, 2) <!-- test: test_steering_is_asked_after_every_turn_and_never_mid_batch -->
+# - a follow-up lands only when the run would end (loop, 2) <!-- test: test_a_follow_up_lands_only_when_the_run_would_end -->
+# - steering is asked before follow-ups (loop, 1) <!-- test: test_steering_is_asked_before_follow_ups -->
+# - neither queue is asked after a failed reply (loop, 2) <!-- test: test_neither_queue_is_asked_after_a_failed_reply -->
+# - with nothing typed, a run is lesson 08's (given) <!-- test: test_a_run_with_nothing_typed_is_lesson_08s_run -->
+# - Harness.steer waits for the batch (queues, 2) <!-- test: test_harness_steer_waits_for_the_batch -->
+# - a follow-up typed mid-run lands after the last answer (queues, 2) <!-- test: test_a_follow_up_typed_mid_run_lands_after_the_last_answer -->
+# - words typed between runs wait for the next run (queues, 1) <!-- test: test_words_typed_between_runs_wait_for_the_next_run -->
+# - two steers in one batch land one turn apiece (queues, 1) <!-- test: test_two_steers_in_one_batch_land_one_turn_apiece -->
+# - a follow-up queued before a failed run waits for the next answer (queues, 2) <!-- test: test_a_follow_up_queued_before_a_failed_run_waits_for_the_next_answer -->
+# - prompt() while running says "already running; use steer() or follow_up()" (given) <!-- test: test_prompt_while_running_says_use_steer_or_follow_up -->
+# - any job, words typed at any moment: every word lands where the rules say (loop, 2, generated) <!-- test: test_any_job_lands_every_word_where_the_loop_rules_say -->
+# - the same through the Harness, over several prompts (queues, 2, generated) <!-- test: test_any_session_lands_every_word_where_the_harness_rules_say -->
 #
 # <details><summary>A hint for the gap in run_agent (loop)</summary>
 #
@@ -793,6 +793,19 @@ print("results recorded before 'stop':",
 print("what came back after it:", record[-1].get("error_message") or harness.text_of(record[-1]))
 
 # %% [markdown]
+# ### Your harness can
+#
+# 1. Hold a conversation: it knows what was said, and who said it.
+# 2. Run a tool the model asks for and show it the result.
+# 3. Keep going until the model stops asking.
+# 4. Tell the model when a tool fails, and carry on.
+# 5. Stop a runaway, and survive a provider failure.
+# 6. Keep every tool result within a budget.
+# 7. Report what it is doing, as events, to any frontend.
+# 8. Own its transcript: one writer at a time.
+# 9. **New:** Take your input mid-run, at a safe point.
+
+# %% [markdown]
 # ## Wrapping up
 #
 # **You hit** a steer let in the moment it was typed, between the result of one call and the
@@ -821,5 +834,7 @@ print("what came back after it:", record[-1].get("error_message") or harness.tex
 # `tool_execution_start`, the tool never runs, and the record ends on a call with no result.
 # Every later prompt is refused. Your loop never lets a user message into a batch, but it
 # cannot stop a consumer from walking away from one.
+#
+# **Previous:** 08 · Two writers, one list.
 #
 # **Next:** 10 · The poisoned transcript.

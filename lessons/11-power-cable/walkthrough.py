@@ -10,13 +10,13 @@
 # %% [markdown]
 # # 11 · The power cable
 #
-# *Meeting the world · about 60 minutes · one lab · builds on 10 · The poisoned transcript*
+# *Meeting the world · ~60 min · 1 lab · builds on 10 · The poisoned transcript*
 #
 # **Halfway through a job somebody trips over the power cable. The files are on the disk; the
 # transcript that explains them was a Python list.**
 #
-# This lesson builds on lesson 10. New here? Start at lesson 10, where this course's
-# `harness.py` begins; lesson 11's starter is lesson 10's finished harness with five new gaps.
+# This lesson builds on lesson 10. New here? Start at lesson 01, or carry on: every lab is
+# self-contained, and lesson 11's starter is lesson 10's finished harness with five new gaps.
 #
 # The user asks the agent to write two files, `a` and `b`, and to read `a` back. The model
 # asks for both writes in one reply. `a` is written, `b` is being written, and the office
@@ -89,9 +89,14 @@ def empty_gaps(*gaps):
 #
 # **The notation**, as in lesson 10: `U` is a user message, `A` an assistant reply,
 # `A[c1,c2]` one that asks for the calls `c1` and `c2`, `(error)` marks a reply that failed,
-# and `R(c1)` is the result of `c1`. The job below is the one from the top of the page. Like
-# Kimi's and Gemini's, this model numbers its calls afresh in every reply, so the two writes
-# are `call_0` and `call_1`, and the read after them is `call_0` again.
+# and `R(c1)` is the result of `c1`. The job below is the one from the top of the page. This
+# model numbers its calls afresh in every reply, so the two writes are `call_0` and `call_1`,
+# and the read after them is `call_0` again. Our simplification, made on purpose: no
+# provider's documentation promises that habit, but real ids are often short and
+# predictable. Kimi K2's have the form `functions.<name>:<idx>` (MoonshotAI/Kimi-K2 at
+# `c6157be`, `docs/tool_call_guidance.md:156-158`), and pi-mono's Gemini adapter makes up an
+# id of its own when Gemini sends none, or one already used in the same reply (badlogic/pi-mono
+# at `83378aa`, `packages/ai/src/providers/google-vertex.ts:188-192`).
 #
 # The cell runs the job on the **starter**, whatever the first cell chose: lesson 10's finished
 # harness with this lesson's gaps still empty, so it keeps its record in memory only. Its
@@ -491,8 +496,9 @@ else:
 # ## Ids that repeat
 #
 # Look at the ids in the job's record: `call_0`, `call_1`, then `call_0` again. That is this
-# provider's habit, not a fault; Kimi and Gemini number calls from zero in every reply, and a
-# record resumed from a file keeps whatever the provider sent. What does lesson 10's repair
+# provider's habit, not a fault: ids are the provider's to choose, short ones like Kimi K2's
+# `functions.read:0` are common, and a record resumed from a file keeps whatever the provider
+# sent. What does lesson 10's repair
 # make of it?
 #
 # <details><summary><b>A</b> · Nothing goes wrong: ids only have to be unique within one reply</summary>
@@ -907,27 +913,50 @@ else:
 # **The tests.** Thirty, one line each; the four marked *hidden* are not in your copy's
 # `tests.py` and grade the same rules on histories hypothesis makes up.
 #
-# - *persist*: the power cut after each of the job's 21 events, every announced message on
-#   the disk · the finished job's file, one JSON line a message, in order.
-# - *load*: five files (whole; torn; whole but for its newline; a torn line an earlier resume
-#   closed, then more; empty) · the job's file cut after every one of its bytes.
-# - *repair*: results moved to their calls, the steer after them (rule 1) · a result recorded
-#   after the next reply, not moved back (rule 1) · the stand-in's words with and without
-#   `is_read_only` (rule 2) · orphans and second results left out (rule 3) · a repeated id,
-#   with a name already taken (rule 4) · two ids repeating, each with its own `k` (rule 4) · an
-#   empty id (rule 5) · an empty id after a dropped orphan and placeholder, in a reply that
-#   speaks first (rule 5) · a placeholder between calls and results (rule 6) · a valid history
-#   unchanged · *hidden:* idempotent and pure · *hidden:* prefix-stable, byte for byte ·
-#   *hidden:* every message that is not a result kept.
-# - *view*: the lesson-5 drop then the repair, the record untouched · a read cut short sent
-#   with the read-only words · providers whose ids restart or are empty, answered every time ·
-#   *hidden:* the view of any history accepted, the record untouched.
-# - *resume*: a cut after every event, resumed and answering two prompts, nothing announced
-#   lost, nothing torn loaded, no finished tool called interrupted · the same for a cut inside
-#   every write · the notice for one unfinished write · for two · for a read renamed
-#   `call_0_1` · with a torn line set aside · a last line that lost only its newline, resumed
-#   and loaded again · resume only appends, and a second load agrees · a real process killed
-#   with SIGKILL, resumed by a fresh one.
+# *persist*
+#
+# - the power cut after each of the job's 21 events: every announced message is on the disk. <!-- test: test_every_announced_message_is_already_on_disk_whatever_event_the_power_goes_after -->
+# - the finished job's file: one JSON line a message, in record order. <!-- test: test_the_file_holds_one_json_line_per_message_in_record_order -->
+#
+# *load*
+#
+# - five files (whole; torn; whole but for its newline; a torn line an earlier resume closed, then more; empty). <!-- test: test_a_torn_line_is_set_aside_and_every_whole_line_is_loaded -->
+# - the job's file cut after every one of its bytes. <!-- test: test_a_file_cut_at_any_byte_loads_its_whole_lines_and_sets_the_torn_one_aside -->
+#
+# *repair*
+#
+# - results moved to their calls, the steer after them (rule 1). <!-- test: test_results_move_to_just_after_their_calls_and_the_rest_of_the_span_follows -->
+# - a result recorded after the next reply, not moved back (rule 1). <!-- test: test_a_result_pairs_only_within_its_own_span -->
+# - the stand-in's words with and without `is_read_only` (rule 2). <!-- test: test_missing_result_is_worded_by_whether_the_tool_only_reads -->
+# - orphans and second results left out, no call invented (rule 3). <!-- test: test_orphan_and_second_results_are_left_out_and_no_call_is_invented -->
+# - a repeated id, with a name already taken (rule 4). <!-- test: test_repeated_id_becomes_id_k_with_the_smallest_free_k -->
+# - two ids repeating, each with its own `k` (rule 4). <!-- test: test_each_repeated_id_takes_its_own_smallest_free_k -->
+# - an empty id (rule 5). <!-- test: test_empty_id_becomes_call_message_call -->
+# - an empty id after a dropped orphan and placeholder, in a reply that speaks first (rule 5). <!-- test: test_an_empty_id_is_numbered_by_its_place_in_the_history_and_among_its_calls -->
+# - a placeholder between calls and results (rule 6). <!-- test: test_whitespace_placeholder_is_dropped_and_orphans_nothing -->
+# - a valid history comes back unchanged. <!-- test: test_valid_history_comes_back_unchanged -->
+# - *hidden:* idempotent and pure. <!-- test: test_repair_of_any_history_is_idempotent_and_pure -->
+# - *hidden:* prefix-stable, byte for byte. <!-- test: test_repair_is_prefix_stable_byte_for_byte -->
+# - *hidden:* every message that is not a result kept. <!-- test: test_repair_keeps_every_message_that_is_not_a_result -->
+#
+# *view*
+#
+# - the lesson-5 drop, then the repair, the record untouched. <!-- test: test_view_drops_empty_failures_then_repairs_and_leaves_the_record_alone -->
+# - a read cut short, sent with the read-only words. <!-- test: test_the_view_words_a_read_cut_short_as_only_reading -->
+# - providers whose ids restart or are empty, answered every time. <!-- test: test_a_provider_that_restarts_or_leaves_out_ids_is_answered_every_time -->
+# - *hidden:* the view of any history accepted, the record untouched. <!-- test: test_view_of_any_history_is_accepted_and_leaves_the_record_alone -->
+#
+# *resume*
+#
+# - a cut after every event, resumed and answering two prompts: nothing announced lost, nothing torn loaded, no finished tool called interrupted. <!-- test: test_power_cut_after_any_event_leaves_a_session_that_resumes_and_loses_nothing -->
+# - the same for a cut inside every write. <!-- test: test_power_cut_inside_any_write_leaves_a_session_that_resumes_and_loses_nothing -->
+# - the notice for one unfinished write. <!-- test: test_resume_tells_the_user_which_calls_did_not_finish -->
+# - the notice for two. <!-- test: test_resume_lists_every_call_that_did_not_finish_not_only_the_last -->
+# - the notice for a read renamed `call_0_1`. <!-- test: test_resume_names_an_unfinished_call_by_the_id_the_model_is_shown -->
+# - the notice with a torn line set aside. <!-- test: test_resume_notice_quotes_each_line_it_set_aside -->
+# - a last line that lost only its newline, resumed and loaded again. <!-- test: test_resume_closes_a_last_line_that_lost_only_its_newline -->
+# - resume only appends, and a second load agrees. <!-- test: test_resume_only_appends_to_the_file_and_a_second_load_agrees -->
+# - a real process killed with SIGKILL, resumed by a fresh one. <!-- test: test_a_process_killed_mid_run_resumes_from_its_real_file -->
 #
 # <details><summary>Stuck on persist? A question</summary>
 #
@@ -1132,6 +1161,21 @@ else:
 # </details>
 
 # %% [markdown]
+# ### Your harness can
+#
+# 1. Hold a conversation: it knows what was said, and who said it.
+# 2. Run a tool the model asks for and show it the result.
+# 3. Keep going until the model stops asking.
+# 4. Tell the model when a tool fails, and carry on.
+# 5. Stop a runaway, and survive a provider failure.
+# 6. Keep every tool result within a budget.
+# 7. Report what it is doing, as events, to any frontend.
+# 8. Own its transcript: one writer at a time.
+# 9. Take your input mid-run, at a safe point.
+# 10. Send a valid transcript even after an interruption.
+# 11. **New:** Keep its record on disk, and survive a power cut at any byte.
+
+# %% [markdown]
 # ## Wrapping up
 #
 # **You hit** a power cut halfway through a job: two files on the disk, and a harness that
@@ -1171,5 +1215,7 @@ else:
 # about it: wait and retry, trim the history, or give up. A teammate's harness decides by
 # reading the refusal's text, and the day the provider rewords it, every refusal looks like
 # the wrong one. Lesson 12.
+#
+# **Previous:** Checkpoint B · Transcript doctor II.
 #
 # **Next:** 12 · The wrong refusal.

@@ -18,7 +18,7 @@
 # %% [markdown]
 # # 16 · The adapter
 #
-# *Meeting the world · roughly 55 minutes · one lab · builds on 11 · The power cable*
+# *Meeting the world · ~55 min · 1 lab · builds on 11 · The power cable*
 #
 # Ten lessons of your harness talking to a model that reads the harness's own messages. Today
 # it talks to a provider that does not, and the first tool call it makes brings the session
@@ -26,8 +26,8 @@
 #
 # Lessons 12 to 15 are not in this course yet, and nothing here needs them: this lab takes the
 # view lesson 11 left you (lesson 10's repair, with every repeated id renamed) and sends it to
-# Anthropic's Messages API and OpenAI's Chat Completions. New here? Start at lesson 10, the
-# first lab the course has; every lab is self-contained.
+# Anthropic's Messages API and OpenAI's Chat Completions. New here? Start at lesson 01, or
+# carry on: every lab is self-contained.
 #
 # **How to read it.** Run the cells from top to bottom. Each question has its options folded
 # shut: settle on one, then open them. Every figure is drawn from a transcript the cells just
@@ -652,16 +652,29 @@ if filled(harness, "to_anthropic", where=GAP):
 # The adapter below it (`request_for`, `tools_for`, `Adapter`) is given and calls your three
 # functions by name.
 #
-# **Sixteen tests.** Eight put four cards through each wire: parallel calls, a steer after
-# the results, a failed reply, and results recorded out of order; each request is judged by
-# its shape as the provider reads it, by the wire's validator, by a scripted model of that
-# wire answering it, and by whether it carries every word, call and result of the view and
-# nothing else. Three try `safe_trim`: a cut among results, a cut at a legal place, and
-# `keep=0`. Then five properties over histories the tests make up, wrecked and whole: the view
-# of any record translates to a request both providers accept; the same view always gives the
-# same request; a growing history's request starts with what was sent before, so a
-# provider's prompt cache keeps working; `safe_trim` is the shortest legal cut at every
-# `keep`; and nothing changes its input.
+# **Sixteen tests**, one line each. Eight put four cards through each wire; each request is
+# judged by its shape as the provider reads it, by the wire's validator, by a scripted model
+# of that wire answering it, and by whether it carries every word, call and result of the
+# view and nothing else.
+#
+# - Anthropic, parallel calls: their results travel in one user turn. <!-- test: test_anthropic_parallel_calls_have_their_results_in_one_user_turn -->
+# - Anthropic, a steer after the results: it comes after them. <!-- test: test_anthropic_steer_comes_after_the_results -->
+# - Anthropic, a failed reply: sent as what it got out. <!-- test: test_anthropic_failed_reply_is_sent_as_what_it_got_out -->
+# - Anthropic, results recorded out of order: sent in call order. <!-- test: test_anthropic_results_recorded_out_of_order_are_sent_in_call_order -->
+# - OpenAI, parallel calls: answered by tool messages right after. <!-- test: test_openai_parallel_calls_are_answered_by_tool_messages_right_after -->
+# - OpenAI, a steer after the results: it comes after the tool messages. <!-- test: test_openai_steer_comes_after_the_tool_messages -->
+# - OpenAI, a failed reply: sent as what it got out. <!-- test: test_openai_failed_reply_is_sent_as_what_it_got_out -->
+# - OpenAI, results recorded out of order: sent in call order. <!-- test: test_openai_results_recorded_out_of_order_are_sent_in_call_order -->
+# - `safe_trim`, a cut that falls among results: it backs up to the call. <!-- test: test_safe_trim_backs_up_to_the_call_when_the_cut_falls_among_results -->
+# - `safe_trim`, a cut at a legal place: exactly `keep` messages, never more than given. <!-- test: test_safe_trim_keeps_exactly_keep_at_a_legal_boundary_and_never_more_than_given -->
+# - `safe_trim` at `keep=0` keeps nothing. <!-- test: test_safe_trim_at_keep_0_keeps_nothing -->
+# - (property) the view of any record, wrecked or whole, translates to a request both
+#   providers accept. <!-- test: test_repair_then_translate_is_always_accepted -->
+# - (property) the same view always gives the same request. <!-- test: test_translation_is_deterministic -->
+# - (property) a growing valid history's request starts with what was sent before, so a
+#   provider's prompt cache keeps working. <!-- test: test_a_valid_history_translates_the_same_every_time -->
+# - (property) `safe_trim` is the shortest legal cut at every `keep`. <!-- test: test_safe_trim_is_legal_at_every_keep -->
+# - (property) nothing changes its input. <!-- test: test_nothing_mutates_its_input -->
 #
 # ```sh
 # .venv/bin/lab-check --harness harness.py --lesson 16
@@ -978,6 +991,22 @@ if filled(harness, "to_anthropic", "to_openai", "safe_trim", where=GAP):
 # </details>
 
 # %% [markdown]
+# ### Your harness can
+#
+# 1. Hold a conversation: it knows what was said, and who said it.
+# 2. Run a tool the model asks for and show it the result.
+# 3. Keep going until the model stops asking.
+# 4. Tell the model when a tool fails, and carry on.
+# 5. Stop a runaway, and survive a provider failure.
+# 6. Keep every tool result within a budget.
+# 7. Report what it is doing, as events, to any frontend.
+# 8. Own its transcript: one writer at a time.
+# 9. Take your input mid-run, at a safe point.
+# 10. Send a valid transcript even after an interruption.
+# 11. Keep its record on disk, and survive a power cut at any byte.
+# 12. **New:** Speak each provider's wire format from one view.
+
+# %% [markdown]
 # ## Wrapping up
 #
 # - **You hit:** a harness that had worked for ten lessons, pointed at a real provider, and
@@ -1004,7 +1033,10 @@ if filled(harness, "to_anthropic", "to_openai", "safe_trim", where=GAP):
 # could run side by side run one after the other. That is lesson 15's problem, going async,
 # and lessons 12 to 15 are still to be written.
 #
-# **Next.** The cell below reads it from the course file.
+# **Previous:** 11 · The power cable.
+#
+# **Next:** nothing yet. Lessons 12 to 15 are planned, and will come before this one;
+# the cell below reads the course file.
 
 # %% id="next"
 from lab import course

@@ -19,8 +19,9 @@
 # %% [markdown]
 # # A · Transcript doctor I
 #
-# *Five harnesses, each one idea short · Checkpoint A of the loop · about 40 minutes · one
-# graded lab · builds on 05 · The runaway and the 503, and on lessons 01 to 05*
+# *Five harnesses, each one idea short*
+#
+# *The loop · ~40 min · 1 lab · builds on 05 · The runaway and the 503*
 #
 # New here? Start at lesson 01, or carry on: every lab is self-contained. This one asks for no
 # harness code at all. You get five harnesses you cannot read, each of them lesson 05's with
@@ -434,9 +435,19 @@ print(lab.show(seen.requests[1].messages[1:2], clip=80))
 #   on both. If it breaks nothing on the harness, the report shows what happened there; if it
 #   breaks the finished harness, the report shows the rule, the record, the request and the
 #   refusal.
+#   <!-- test: test_auk_case_breaks_a_rule_on_auk_and_none_on_the_finished_harness -->
+#   <!-- test: test_bittern_case_breaks_a_rule_on_bittern_and_none_on_the_finished_harness -->
+#   <!-- test: test_crane_case_breaks_a_rule_on_crane_and_none_on_the_finished_harness -->
+#   <!-- test: test_dunlin_case_breaks_a_rule_on_dunlin_and_none_on_the_finished_harness -->
+#   <!-- test: test_egret_case_breaks_a_rule_on_egret_and_none_on_the_finished_harness -->
 # - *its diagnosis names the idea it is missing* (2 points): if the idea named is another, the
 #   report shows what your case did on that harness, the rule it broke with its record and
 #   request, to reason from.
+#   <!-- test: test_auk_diagnosis_names_the_idea_it_is_missing -->
+#   <!-- test: test_bittern_diagnosis_names_the_idea_it_is_missing -->
+#   <!-- test: test_crane_diagnosis_names_the_idea_it_is_missing -->
+#   <!-- test: test_dunlin_diagnosis_names_the_idea_it_is_missing -->
+#   <!-- test: test_egret_diagnosis_names_the_idea_it_is_missing -->
 #
 # Grade it with `lab-check --harness doctor_a.py --lesson A` where the five harnesses are (the
 # course's own project, or the grader when you hand it in). In a student's copy, a bare
@@ -680,23 +691,13 @@ if doctor is not None:
 # wrote is its examiner: `DIAGNOSIS` · `case_auk` · `case_bittern` · `case_crane` ·
 # `case_dunlin` · `case_egret` (this checkpoint's).
 #
-# <details><summary>Once you have passed: where each harness's missing idea was taught</summary>
-#
-# - auk: lesson 02's one call in, one result out, under the call's id;
-# - bittern: lesson 03's loop, which answers every call of a reply before asking again;
-# - crane: lesson 04's failures, after which the run carries on;
-# - dunlin: lesson 05's limit, which counts every request;
-# - egret: lesson 05's view, which leaves an empty failure out and puts nothing in its place.
-#
-# And in *Compared with production harnesses*: pi-mono's `toolCallId: toolCall.id` is auk's
-# one changed line, the right way round; pi-mono carries on after a failed tool where crane
-# gives up at the first error; and mini-swe-agent counts its limit as lesson 05 does, where
-# dunlin counts after the tools and so sends one request more.
-#
-# </details>
+# Each harness's missing idea was taught in one of lessons 01 to 05: finding which is the
+# checkpoint, so no page of the course says it, this one included.
 #
 # **Still open.** Lesson 05's harness survives a runaway and a 503. Then the model asks to read
 # a log file of forty megabytes, the harness faithfully hands all of it back as one result, and
 # every request after that is too long to send.
+#
+# **Previous:** 05 · The runaway and the 503.
 #
 # **Next:** 06 · The file that ate the context.

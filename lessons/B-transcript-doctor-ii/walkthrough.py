@@ -9,9 +9,9 @@
 # %% [markdown]
 # # B · Transcript doctor II
 #
-# *Five harnesses, five ways of being nearly right · Checkpoint B of watching and steering a
-# run · about 45 minutes · one graded lab · builds on 10 · The poisoned transcript, and on
-# lessons 05 to 10*
+# *Five harnesses, five ways of being nearly right*
+#
+# *Watching and steering a run · ~45 min · 1 lab · builds on 10 · The poisoned transcript*
 #
 # New here? Start at lesson 01, or carry on: every lab is self-contained. This one asks you
 # to write no harness code at all. It asks you to find out, from the outside, what is wrong
@@ -405,9 +405,19 @@ for found in rules.judge(seen):
 #   on both. If it breaks nothing on the harness, the report shows what happened there (the
 #   events, the records, the requests); if it breaks the finished harness, the report shows
 #   the rule, the record, the request and the refusal.
+#   <!-- test: test_ash_case_breaks_a_rule_on_ash_and_none_on_the_finished_harness -->
+#   <!-- test: test_birch_case_breaks_a_rule_on_birch_and_none_on_the_finished_harness -->
+#   <!-- test: test_cedar_case_breaks_a_rule_on_cedar_and_none_on_the_finished_harness -->
+#   <!-- test: test_dogwood_case_breaks_a_rule_on_dogwood_and_none_on_the_finished_harness -->
+#   <!-- test: test_elm_case_breaks_a_rule_on_elm_and_none_on_the_finished_harness -->
 # - *its diagnosis names the idea it is missing* (2 points): if the idea named is not the one,
 #   the report shows what your case did on that harness, the rule it broke with its record
 #   and request, so you can reason from it to the idea.
+#   <!-- test: test_ash_diagnosis_names_the_idea_it_is_missing -->
+#   <!-- test: test_birch_diagnosis_names_the_idea_it_is_missing -->
+#   <!-- test: test_cedar_diagnosis_names_the_idea_it_is_missing -->
+#   <!-- test: test_dogwood_diagnosis_names_the_idea_it_is_missing -->
+#   <!-- test: test_elm_diagnosis_names_the_idea_it_is_missing -->
 #
 # Grade it with `lab-check --harness doctor.py --lesson B` where the five harnesses are (the
 # course's own project, or the grader when you submit).
@@ -611,19 +621,13 @@ if doctor is not None:
 # its examiner: `DIAGNOSIS` · `case_ash` · `case_birch` · `case_cedar` · `case_dogwood` ·
 # `case_elm` (this checkpoint's).
 #
-# <details><summary>Once you have passed: where each harness's missing idea was taught</summary>
-#
-# - ash: lesson 9's steering, which lands only between batches;
-# - birch: lesson 7's ordering, mutate then announce;
-# - cedar: lesson 5's failed reply, of which nothing is acted on;
-# - dogwood: lesson 10's view and record, two lists with two jobs;
-# - elm: lesson 10's pairing, in which a result is matched to its call by position as well as
-#   by id.
-#
-# </details>
+# Each harness's missing idea was taught in one of lessons 5 to 10: finding which is the
+# checkpoint, so no page of the course says it, this one included.
 #
 # **Still open.** Everything these six harnesses know lives in one Python list in one process.
 # The agent is halfway through writing two files when somebody trips over the power cable, and
 # the record that was going to explain what happened is gone with the process.
+#
+# **Previous:** 10 · The poisoned transcript.
 #
 # **Next:** 11 · The power cable.
