@@ -31,14 +31,18 @@ class _Renamed(ast.NodeTransformer):
 
     def generic_visit(self, node: ast.AST) -> ast.AST:
         body = getattr(node, "body", None)
-        if (isinstance(body, list) and body and isinstance(body[0], ast.Expr)
-                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)):
-            node.body = body[1:] or [ast.Pass()]  # type: ignore[attr-defined]
+        if isinstance(body, list) and body and _is_docstring(body[0]):
+            setattr(node, "body", body[1:] or [ast.Pass()])
         for field in ("name", "id", "arg", "attr", "asname"):
             value = getattr(node, field, None)
             if isinstance(value, str):
                 setattr(node, field, self._as(value))
         return super().generic_visit(node)
+
+
+def _is_docstring(statement: ast.AST) -> bool:
+    return (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
+            and isinstance(statement.value.value, str))
 
 
 def of_source(source: bytes) -> str:

@@ -112,7 +112,8 @@ def page(view: Mapping[str, Any]) -> str:
 <style>
 body {{ font-family: {SANS}; color: {INK}; max-width: 960px; margin: 2em auto; padding: 0 1em; }}
 table {{ border-collapse: collapse; width: 100%; }}
-th, td {{ text-align: left; vertical-align: top; padding: 4px 8px; border-bottom: 1px solid {GRID}; }}
+th, td {{ text-align: left; vertical-align: top; padding: 4px 8px;
+          border-bottom: 1px solid {GRID}; }}
 td ul {{ margin: 0; padding-left: 1.2em; }}
 code {{ word-break: break-word; }}
 figure {{ margin: 1em 0; overflow-x: auto; }}

@@ -1,11 +1,11 @@
 """A regrade keeps what it replaces: the earlier result beside the new one.
 
 When a batch grades a submission its summary already holds (`--only NAME`, or `--resume` after
-the student's file changed), the earlier result file is copied to earlier/<name>.<n>.<ext> in
-the output folder (n counting that student's regrades from 1) before the new one is written, and the new row of
-summary.json carries "earlier": a list, oldest first, of each earlier grading's score,
-max_score, status, seed, sha256 and where its result file was kept. summary.csv shows the
-latest grading only; summary.json and the earlier files show the trail.
+the student's file changed), the earlier result file is copied to earlier/<name>.<n>.<ext>
+in the output folder (n counting that student's regrades from 1) before the new one is
+written, and the new row of summary.json carries "earlier": a list, oldest first, of each
+earlier grading's score, max_score, status, seed, sha256 and where its result file was kept.
+summary.csv shows the latest grading only; summary.json and the earlier files show the trail.
 """
 
 from __future__ import annotations
