@@ -28,6 +28,8 @@ lab/project.py); the lesson is --lesson, else the one the harness declares on it
 the lesson's own; `tests.py`, when there is no such file where lab_check runs, is the lesson's.
     lab-check --release 10 --output DIR [--gradescope FILE.zip]   (see lab/release/)
     lab-check --site DIR [--lesson 10]          (the course as a static web site: lab/site/)
+    lab-check --new-lab 12                      (start a lab the course plans: lab/new_lab.py)
+    lab-check --prove 12 | --prove all          (the lab proof: lab/proof.py)
 
 Exit status of one grading: 0 every test passed; 1 some test failed; 2 nothing could be graded
 (no such file, not Python, a syntax error, an import that fails, a missing name, no such
@@ -202,6 +204,11 @@ def _instructor_options(g):
                    "student's copy into --output DIR, and/or --gradescope FILE.zip")
     g.add_argument("--gradescope", metavar="FILE.zip", help="with --release, write Gradescope's "
                    "autograder zip")
+    g.add_argument("--new-lab", metavar="LAB", help="start a lab the course plans: its folder "
+                   "under lessons/, from its entry in lessons/course.toml (see docs/new-lab.md)")
+    g.add_argument("--prove", metavar="LAB", help="the lab proof, of one lab or of `all`: "
+                   "composed files, anatomy, --verify, and its notebook on a real kernel, on "
+                   "its starter, its finished file and every later lab's (lab/proof.py)")
     g.add_argument("--site", metavar="DIR", help="write the course as a static web site into DIR "
                    "(every written lab a page; with --lesson, that lab's page only; see lab/site/)")
 
@@ -238,6 +245,8 @@ def _main(argv=None):
         return 2
     if args.site:
         return _site(args)
+    if args.new_lab is not None or args.prove is not None:
+        return _authoring(args)
     harness = _find_harness(args.harness)
     if args.course or args.next:
         mistake = _mistake(args)
@@ -327,6 +336,23 @@ def _site(args):
         print(f"lab_check: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+def _authoring(args):
+    """--new-lab LAB and --prove LAB|all: an author's commands (lab.new_lab, lab.proof)."""
+    option = "--new-lab" if args.new_lab is not None else "--prove"
+    try:
+        if _needs_extra(option):
+            return 2
+        from lab import new_lab, proof
+
+        return new_lab.main(args.new_lab) if args.new_lab is not None else proof.main(args.prove)
+    except ModuleNotFoundError as error:
+        if (error.name or "").startswith("lab."):  # a student's copy: the author's tools are not in it
+            print(f"lab_check: {option} needs the course's own project; this is a student's copy.",
+                  file=sys.stderr)
+            return 2
+        return _needs_extra(option, error)
 
 
 def _needs_extra(option, error=None):

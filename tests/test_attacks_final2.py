@@ -109,14 +109,11 @@ def test_a_report_of_long_exceptions_still_reaches_the_host(tmp_path):
 
 # -- the pid counter, one test to the next --------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a sandbox's pid namespace lives as long as its zygote, and its pids are handed out in "
-    "order: a test's process decides the next one's pid (lead's inside/zygote.py; see "
-    "/work/notes/attack_final2.md)"))
 def test_a_test_cannot_choose_the_next_tests_pid(tmp_path):
     """marks_the_pid_counter.py fails a test whose pid is 977 mod 1024, and uses up pids
-    (threads) until the next process forked in the sandbox gets such a pid: each test's
-    process marks the next one's. Deserved: 3 passed, as the finished file."""
+    (threads) until the next process forked in the sandbox would get such a pid: each test's
+    process would mark the next one's, were they in one pid namespace. Each has one of its own
+    (inside/pidns.py). Deserved: 3 passed, as the finished file."""
     needs_bubblewrap()
 
     ran = lab_check_one(tmp_path, "marks_the_pid_counter.py", "-k", "orphan or steering or late")

@@ -19,17 +19,12 @@ SEED = 1
 SOME = "orphan or late_result or first_of_two or results_come_back"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the two sandboxes of --watch see the same files of the Python runtime (and the same "
-    "snapshot), and a lock (flock, fcntl) on a read-only file, or an inotify watch on it, "
-    "crosses mount namespaces: a test's process of one sandbox sees one of the other, alive at "
-    "the same moment. Closing it needs the zygote's seccomp filter to refuse flock, fcntl's "
-    "lock commands and inotify_init (inside/linux.py, the lead's), or one worker"))
 def test_the_two_sandboxes_of_watch_cannot_see_each_others_tests(tmp_path):
     """locks_a_file_both_sandboxes_see.py: each test's process takes an exclusive flock on
     os.py and fails its import if it is held. Within one sandbox the last test's process is
     gone before the next one starts, so a grading of its own passes every test; under two
-    kept workers a test's process of one sandbox finds the lock of the other's, and fails."""
+    kept workers a test's process of one sandbox would find the lock of the other's, and
+    fail. Locks (and watches) are refused to every test's process (inside/refusals.py)."""
     from lab import lessons
     from lab.grading import isolation
     from lab.grading.grade import grade

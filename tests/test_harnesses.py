@@ -77,6 +77,47 @@ def test_an_environment_variable_naming_no_file_is_an_error_at_once(tmp_path):
     assert "LAB_HARNESS=" in str(missing.value), f"expected the variable named; got {missing.value}"
 
 
+def test_a_harness_py_at_a_later_lab_reopens_lesson_06_on_its_finished_harness_and_says_so(tmp_path):
+    project = project_with(tmp_path, STARTER.read_text())  # the README's first command's file
+    sixth = lessons.lesson(6)
+
+    chosen = lab.pick_harness(lesson=6, environ={}, project=project)
+
+    assert chosen.path == sixth.finished, f"expected lesson 06's finished harness; got {chosen}"
+    assert chosen.reason.startswith("harness.py is at lesson 10 (its first line says so), past "
+                                    "lesson 06"), chosen.reason
+    assert "set LAB_HARNESS to that file" in chosen.reason, chosen.reason
+    assert sys.modules["harness"] is chosen.module
+
+
+def test_a_later_labs_file_named_in_the_environment_is_treated_as_harness_py_is(tmp_path):
+    later = lessons.lesson(11).finished
+
+    chosen = lab.pick_harness(lesson=6, environ={harnesses.ENV: str(later)}, project=tmp_path)
+
+    assert chosen.path == lessons.lesson(6).finished, f"got {chosen}"
+    assert chosen.reason.startswith("LAB_HARNESS names lessons/11-power-cable/finished.py, "
+                                    "which is at lesson 11"), chosen.reason
+
+
+def test_an_earlier_labs_file_is_judged_by_what_it_does_not_by_its_line(tmp_path):
+    project = project_with(tmp_path, lessons.lesson(9).finished.read_text())
+
+    chosen = lab.pick_harness(lesson=10, environ={}, project=project)
+
+    assert chosen.path == FINISHED, f"expected the finished harness; got {chosen}"
+    assert "harness.py does not repair a dangling call yet" in chosen.reason, chosen.reason
+
+
+def test_a_file_that_names_a_lab_the_course_lacks_is_judged_by_what_it_does(tmp_path):
+    project = project_with(tmp_path, FINISHED.read_text().replace("# lab: lesson 10",
+                                                                  "# lab: lesson 99", 1))
+
+    chosen = lab.pick_harness(lesson=10, environ={}, project=project)
+
+    assert chosen.path == project / "harness.py", f"expected the student's file; got {chosen}"
+
+
 def test_with_repair_keeps_a_harness_that_repairs_and_replaces_one_that_does_not():
     finished = harnesses.Pick(harnesses.load_harness(FINISHED), FINISHED, "given")
     starter = harnesses.Pick(harnesses.load_harness(STARTER), STARTER, "given")

@@ -1,5 +1,5 @@
 """Lesson 01 beyond what tests/test_labs.py proves of every lab: its notebook picks a harness by
-what it does (lab.harnesses.conversation_problem), its hints point at the notebook and give
+what it does (its ready.py, lab.readiness), its hints point at the notebook and give
 none of the answer away, and its gaps can be filled in the order the report names them: with
 only the first gap filled, that gap's tests pass."""
 
@@ -12,7 +12,7 @@ import tomllib
 import pytest
 
 import lab
-from lab import harnesses, lessons, starter
+from lab import harnesses, readiness, lessons, starter
 from lab.grading import hints, manifest
 from lab.harnesses import load_harness
 from lab.release.leaks import answer_lines
@@ -78,7 +78,7 @@ def test_a_harness_that_files_the_reply_under_the_users_name_is_not_ready():
     module.run_agent = draft.run_agent
     draft.text_of = module.text_of  # the draft's own one-liner aside: only its record is wrong
 
-    problem = harnesses.conversation_problem(module)
+    problem = readiness.of(LESSON.folder).check(module)
 
     assert problem.startswith("its run_agent keeps the record as U U U U"), problem
 
@@ -86,7 +86,7 @@ def test_a_harness_that_files_the_reply_under_the_users_name_is_not_ready():
 def test_lesson_10s_harness_is_not_taken_for_a_lesson_01_harness():
     module = load_harness(lessons.lesson(10).finished, name="harness_lesson_10")
 
-    problem = harnesses.conversation_problem(module)
+    problem = readiness.of(LESSON.folder).check(module)
 
     assert problem.startswith("it raised TypeError"), problem
 

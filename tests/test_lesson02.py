@@ -1,5 +1,5 @@
 """Lesson 02's notebook picks its harness by what the harness does: one that answers a tool call
-with a toolResult under the call's id (lab.harnesses.tool_problem), the student's own once it
+with a toolResult under the call's id (its ready.py, lab.readiness), the student's own once it
 does, the finished one until then; and lesson 10's harness, whose run_agent is a generator of
 events, is not mistaken for a lesson 02 harness."""
 
@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import lab
-from lab import harnesses, lessons
+from lab import harnesses, readiness, lessons
 from lab.harnesses import load_harness
 
 LESSON = lessons.lesson(2)
@@ -48,7 +48,7 @@ def test_a_right_result_with_the_function_still_sent_is_not_ready():
     module = load_harness(STARTER, name="harness_under_test")
     module.run_tool = load_harness(FINISHED, name="harness_finished").run_tool
 
-    problem = harnesses.tool_problem(module)
+    problem = readiness.of(LESSON.folder).check(module)
 
     assert problem == "its tool_specs sends the model a tool's function", problem
 
@@ -56,7 +56,7 @@ def test_a_right_result_with_the_function_still_sent_is_not_ready():
 def test_lesson_10s_harness_is_not_taken_for_a_lesson_02_harness():
     module = load_harness(lessons.lesson(10).finished, name="harness_lesson_10")
 
-    problem = harnesses.tool_problem(module)
+    problem = readiness.of(LESSON.folder).check(module)
 
     assert "does not answer a call with a toolResult" in problem, problem
 

@@ -1,5 +1,5 @@
 """Lesson 03's notebook picks its harness by what the harness does: one whose run_agent keeps
-going until a reply asks for nothing, answering a whole batch first (lab.harnesses.loop_problem),
+going until a reply asks for nothing, answering a whole batch first (its ready.py, lab.readiness),
 the student's own once it does, the finished one until then; and neither lesson 02's one round
 nor lesson 10's generator of events is mistaken for it."""
 
@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import lab
-from lab import harnesses, lessons
+from lab import harnesses, readiness, lessons
 from lab.harnesses import load_harness
 
 LESSON = lessons.lesson(3)
@@ -59,7 +59,7 @@ def test_a_loop_that_asks_after_each_result_is_not_ready():
 
     module.run_agent = run_agent
 
-    problem = harnesses.loop_problem(module)
+    problem = readiness.of(LESSON.folder).check(module)
 
     assert problem.startswith("its run_agent sends a request a provider refuses: "
                               "messages[3]: toolCall c3 has no toolResult"), problem
@@ -68,6 +68,6 @@ def test_a_loop_that_asks_after_each_result_is_not_ready():
 def test_lesson_10s_harness_is_not_taken_for_a_lesson_03_harness():
     module = load_harness(lessons.lesson(10).finished, name="harness_lesson_10")
 
-    problem = harnesses.loop_problem(module)
+    problem = readiness.of(LESSON.folder).check(module)
 
     assert "leaves the record empty" in problem, problem

@@ -1,6 +1,6 @@
 """Lesson 04's notebook picks its harness by what the harness does: one whose run_tool answers a
 tool that raises, and a tool nobody has, with is_error results, and whose str_arg refuses a
-number (lab.harnesses.tool_error_problem); lesson 10's harness, whose run_agent is a generator
+number (its ready.py, lab.readiness); lesson 10's harness, whose run_agent is a generator
 of events, is not mistaken for one. And every graded test has hints and a section the notebook
 has."""
 
@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import lab
-from lab import harnesses, lessons
+from lab import harnesses, readiness, lessons
 from lab.grading import hints, manifest
 from lab.harnesses import load_harness
 
@@ -51,7 +51,7 @@ def test_a_right_run_tool_with_a_trusting_str_arg_is_not_ready():
     module = load_harness(STARTER, name="harness_under_test")
     module.run_tool = load_harness(FINISHED, name="harness_finished").run_tool
 
-    problem = harnesses.tool_error_problem(module)
+    problem = readiness.of(LESSON.folder).check(module)
 
     assert problem == "its str_arg lets a number through where a string goes", problem
 
@@ -59,7 +59,7 @@ def test_a_right_run_tool_with_a_trusting_str_arg_is_not_ready():
 def test_lesson_10s_harness_is_not_taken_for_a_lesson_04_harness():
     module = load_harness(lessons.lesson(10).finished, name="harness_lesson_10")
 
-    problem = harnesses.tool_error_problem(module)
+    problem = readiness.of(LESSON.folder).check(module)
 
     assert "returns a generator" in problem, problem
 

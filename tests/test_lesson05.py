@@ -1,6 +1,6 @@
 """Lesson 05's notebook picks its harness by what the harness does: one whose run_agent stops a
 runaway at max_turns with a recorded stop, acts on none of a failed reply, and whose view leaves
-an empty failure out (lab.harnesses.failure_problem); the student's own once it does, the
+an empty failure out (its ready.py, lab.readiness); the student's own once it does, the
 finished one until then; and neither lesson 04's loop nor lesson 10's generator of events is
 mistaken for it."""
 
@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import lab
-from lab import harnesses, lessons
+from lab import harnesses, readiness, lessons
 from lab.harnesses import load_harness
 
 LESSON = lessons.lesson(5)
@@ -57,14 +57,14 @@ def test_a_loop_that_runs_the_calls_of_a_failed_reply_is_not_ready():
 
     module.run_agent = run_agent
 
-    assert harnesses.failure_problem(module) == "its run_agent acts on a failed reply"
+    assert readiness.of(LESSON.folder).check(module) == "its run_agent acts on a failed reply"
 
 
 def test_a_view_that_sends_the_empty_failure_is_not_ready():
     module = load_harness(FINISHED, name="harness_under_test")
     module.context_for_model = list
 
-    problem = harnesses.failure_problem(module)
+    problem = readiness.of(LESSON.folder).check(module)
 
     assert problem == ("its context_for_model sends a request a provider refuses: "
                        "messages[1]: assistant message has empty content"), problem
@@ -73,6 +73,6 @@ def test_a_view_that_sends_the_empty_failure_is_not_ready():
 def test_lesson_10s_harness_is_not_taken_for_a_lesson_05_harness():
     module = load_harness(lessons.lesson(10).finished, name="harness_lesson_10")
 
-    problem = harnesses.failure_problem(module)
+    problem = readiness.of(LESSON.folder).check(module)
 
     assert "sent 0 requests" in problem, problem

@@ -1,6 +1,6 @@
 """Lesson 06's notebook picks its harness by what the harness does: one whose read tool stops
 at the budget and names the offset to read on from, and whose bash tool keeps a long output's
-end (lab.harnesses.budget_problem), the student's own once it does, the finished one until
+end (its ready.py, lab.readiness), the student's own once it does, the finished one until
 then. Its hints point at headings the notebook has and give no line of the answer, and the
 budget's edges that issue 19 found in the first draft stay fixed in the finished harness."""
 
@@ -11,7 +11,7 @@ import tomllib
 import pytest
 
 import lab
-from lab import harnesses, lessons
+from lab import harnesses, readiness, lessons
 from lab.harnesses import load_harness
 
 LESSON = lessons.lesson(6)
@@ -52,7 +52,7 @@ def test_a_bash_tool_that_keeps_the_start_is_not_ready():
     starter = load_harness(STARTER, name="harness_starter_under_test")
     module.make_bash_tool = starter.make_bash_tool
 
-    problem = harnesses.budget_problem(module)
+    problem = readiness.of(LESSON.folder).check(module)
 
     assert problem == "its bash tool does not keep the end of a long output", problem
 
@@ -61,7 +61,7 @@ def test_lesson_05s_harness_is_not_taken_for_a_lesson_06_harness():
     parent = lessons.PROJECT / "lessons" / "05-the-runaway-and-the-503" / "finished.py"
     module = load_harness(parent, name="harness_lesson_05")
 
-    assert harnesses.budget_problem(module) == "it has no fit_budget"
+    assert readiness.of(LESSON.folder).check(module) == "it has no fit_budget"
 
 
 def test_the_drafts_edges_stay_fixed_in_the_finished_harness():

@@ -1,6 +1,6 @@
 """Lesson 07's notebook picks its harness by what the harness does: one whose run_agent hands
 out a job's events as they happen, recording each message before it announces it, and whose
-FinalTextRenderer calls a walked-away run no success (lab.harnesses.events_problem); the
+FinalTextRenderer calls a walked-away run no success (its ready.py, lab.readiness); the
 student's own once it does, the finished one until then."""
 
 import sys
@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import lab
-from lab import harnesses, lessons
+from lab import harnesses, readiness, lessons
 from lab.harnesses import load_harness
 
 LESSON = lessons.lesson(7)
@@ -60,7 +60,7 @@ def test_a_loop_that_runs_a_tool_before_announcing_it_is_not_ready():
 
     module.run_agent = run_agent
 
-    problem = harnesses.events_problem(module)
+    problem = readiness.of(LESSON.folder).check(module)
 
     assert problem.startswith("its run_agent, at the first tool_execution_start, has run 1 "
                               "tools"), problem
@@ -70,7 +70,7 @@ def test_a_frontend_that_calls_a_walked_away_run_a_success_is_not_ready():
     module = load_harness(FINISHED, name="harness_under_test")
     module.FinalTextRenderer = load_harness(STARTER, name="harness_starter").FinalTextRenderer
 
-    problem = harnesses.events_problem(module)
+    problem = readiness.of(LESSON.folder).check(module)
 
     assert problem == "its FinalTextRenderer calls a run walked away from a success", problem
 
@@ -78,4 +78,4 @@ def test_a_frontend_that_calls_a_walked_away_run_a_success_is_not_ready():
 def test_lesson_10s_harness_reports_as_it_goes_too():
     module = load_harness(lessons.lesson(10).finished, name="harness_lesson_10")
 
-    assert harnesses.events_problem(module) == ""
+    assert readiness.of(LESSON.folder).check(module) == ""

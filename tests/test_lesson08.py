@@ -1,7 +1,7 @@
 """Lesson 08's harness, in-process, for what the sandbox cannot show: a run dropped without
 being iterated frees the harness (the grader's proxy keeps every object it hands over alive, so
 no graded test can drop one); the fix of this lesson holds in every later lab whose Harness
-keeps prompt and _run; and the notebook picks its harness by what it does (READY[8])."""
+keeps prompt and _run; and the notebook picks its harness by what it does (its ready.py)."""
 
 import gc
 import sys
@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import lab
-from lab import harnesses, lessons
+from lab import harnesses, readiness, lessons
 from lab.harnesses import load_harness
 
 LESSON = lessons.lesson(8)
@@ -82,6 +82,6 @@ def test_the_draft_that_a_never_started_run_bricks_is_not_ready():
     exec(compile((LESSON.folder / "wrong" / "never_started_run_bricks.py").read_text(),
                  "never_started_run_bricks.py", "exec"), module.__dict__)
 
-    problem = harnesses.one_writer_problem(module)
+    problem = readiness.of(LESSON.folder).check(module)
 
     assert problem == "a run closed before its first event leaves its Harness running", problem

@@ -35,11 +35,9 @@ FIGURES = {  # figure cell -> words its SVG must hold, because the transcript it
                                         "duplicate_result", "failed_reply_with_a_call"]],
     "figure-10-3": ["A(error)", "R(c1)", "not in the view", "not in the record"],
 }
-# Appended to the executed copy only: what `harness` is once every cell has run.
-PROBE = """
-print("probe:", harness.context_for_model.__name__,
-      lab.validate(harness.context_for_model(damaged.missing_result)) == [])
-"""
+# Appended to the executed copy only: what `harness` is once every cell has run (the suite's
+# probe of lesson 10, which every run of this notebook in the suite carries: see notebooks.PROBES).
+PROBE = notebooks.PROBES[10]
 
 
 # -- the committed notebook --
@@ -94,12 +92,12 @@ def test_every_card_shows_its_choices_behind_a_click():
 
 @pytest.fixture(scope="module")
 def on_finished():
-    return notebooks.run(LESSON, LESSON.finished, extra=[("probe", PROBE)])
+    return notebooks.on(LESSON, LESSON.finished)
 
 
 @pytest.fixture(scope="module")
 def on_starter():
-    return notebooks.run(LESSON, LESSON.starter, extra=[("probe", PROBE)])
+    return notebooks.on(LESSON, LESSON.starter)
 
 
 @pytest.fixture(scope="module")
@@ -108,7 +106,7 @@ def on_right(tmp_path_factory):
     which pairs results with calls by occurrence and so answers a reused id correctly."""
     answer = tmp_path_factory.mktemp("right") / "harness.py"
     answer.write_text(LESSON.variant(LESSON.folder / "right" / "pairs_by_occurrence.py"))
-    return notebooks.run(LESSON, answer, extra=[("probe", PROBE)])
+    return notebooks.run(LESSON, answer, extra=PROBE)
 
 
 def printed(nb, cell_id):

@@ -26,7 +26,7 @@ from lab.release import leaks
 from lab.site import browser_support, leak_check, markdown
 
 PROJECT = pathlib.Path(__file__).resolve().parent.parent
-SEED = PROJECT.parent / "shared" / "acceptance" / "seed_cells"
+SEED = PROJECT / "tests" / "seed"  # the seed lesson's cells and outputs (tests/test_seed_acceptance.py)
 SHOTS = PROJECT / "build" / "site-screenshots"
 NODE = PROJECT / "node_modules"
 
@@ -149,7 +149,6 @@ def test_lesson_10_in_chromium(site, browser):
     cold = page.wait("window.courseAllRan === true", timeout=150)
     failed = page.eval("Array.from(document.querySelectorAll('.cell.failed')).map(c => c.id)")
     first = page.eval("document.querySelector('#steering .live-output').innerText")
-    assert SEED.is_dir(), f"{SEED} is missing: the suite runs beside ../shared"
     assert _lines(first) == _lines((SEED / "cell01.out").read_text())
     assert first.startswith("the record:       U A[c1,c2,c3] R(c1) R(c2) R(c3) U A\n")
     assert failed == []  # the starter's failures are printed by the cells, none raises

@@ -257,6 +257,13 @@ def run(folder: str | os.PathLike[str], lesson: Lesson, out: str | os.PathLike[s
     total = manifest.total(lesson)
     pace = Pace()
 
+    def keep(submission, attempt, diagnosis):  # what a grader failure left, beside its row
+        path = out / failure_file(submission.name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "w" if attempt == 1 else "a", encoding="utf-8",
+                  errors="backslashreplace") as file:
+            file.write(diagnosis)
+
     def save(submission, grade):  # as each finishes, so an interrupted batch keeps what it graded
         key = file_name(submission.name)
         entry = row(submission.name, grade, total, f"{RESULTS}/{key}{formats.EXTENSIONS[fmt]}",
@@ -265,6 +272,8 @@ def run(folder: str | os.PathLike[str], lesson: Lesson, out: str | os.PathLike[s
         trail = regrade.keep(out, rows.get(key))  # a regrade keeps the result it replaces
         if trail:
             entry["earlier"] = trail
+        if entry["status"] == GRADER_FAILED and (out / failure_file(submission.name)).is_file():
+            entry["problem"] += f" (what it left: {failure_file(submission.name)})"
         formats.write(grade, fmt, out / entry["result_file"], show_hidden=plan.show_hidden,
                       heading=_instructors_heading(entry) if fmt == "text" else "")
         _write_text(out / entry["feedback_file"], _feedback(grade, lesson, plan, submission,
@@ -276,10 +285,15 @@ def run(folder: str | os.PathLike[str], lesson: Lesson, out: str | os.PathLike[s
 
     out.mkdir(parents=True, exist_ok=True)
     write_summary(_ordered(rows), lesson, fmt, out, facts=dict(facts, complete=False))
-    grade_all = cluster.grade_all if cluster else _grade_all
-    grades, pending = grade_all(todo, lesson, plan, jobs=jobs, progress_stream=progress_stream,
-                                 on_done=save, stop=stop, already=outcome.skipped,
-                                 whole=len(chosen))
+    if cluster:  # its graders' machines are others': what a failure left stays on them
+        grades, pending = cluster.grade_all(todo, lesson, plan, jobs=jobs,
+                                            progress_stream=progress_stream, on_done=save,
+                                            stop=stop, already=outcome.skipped,
+                                            whole=len(chosen))
+    else:
+        grades, pending = _grade_all(todo, lesson, plan, jobs=jobs,
+                                     progress_stream=progress_stream, on_done=save, stop=stop,
+                                     already=outcome.skipped, whole=len(chosen), keep=keep)
     outcome.pending = [one.name for one in pending]
     outcome.interrupted = bool(pending)
     outcome.rows = _ordered(rows)
@@ -300,6 +314,12 @@ def _at_a_glance(rows, lesson, out, found):
     view = glance.summarize(rows, lesson, out, files)
     glance_page.write(view, out)
     return view
+
+
+def failure_file(name: str | bytes) -> str:
+    """Where, in the output folder, what the grader left when it failed on the submission
+    `name` is kept (each failed attempt's sentence, and its last words on stderr)."""
+    return f"{RESULTS}/{file_name(name)}.grader-failure.txt"
 
 
 class Pace:
@@ -493,10 +513,11 @@ def grade_all(folders: Iterable[str | os.PathLike[str] | Submission], lesson: Le
 
 
 def _grade_all(found, lesson, plan, *, jobs=None, progress_stream=None, on_done=None, stop=None,
-               already=0, whole=None):
+               already=0, whole=None, keep=None):
     """({name: Grade}, the submissions not graded because the batch was stopped). Ctrl-C and
     SIGTERM set `stop` (a new Event when None) while this runs in the main thread; once it is
-    set no grader starts, the running ones are killed, and what they were grading is pending."""
+    set no grader starts, the running ones are killed, and what they were grading is pending.
+    `keep`: _grade_one's, for what a grader failure left."""
     jobs = jobs or len(os.sched_getaffinity(0))
     stop = stop or threading.Event()
     progress = Progress(len(found) if whole is None else whole, progress_stream, already=already)
@@ -506,8 +527,8 @@ def _grade_all(found, lesson, plan, *, jobs=None, progress_stream=None, on_done=
     futures = {}
     with tidy.GraderFolder("batch") as scratch:
         try:
-            futures = {pool.submit(_grade_one, one, lesson, scratch, plan, running, stop): one
-                       for one in found}
+            futures = {pool.submit(_grade_one, one, lesson, scratch, plan, running, stop,
+                                   keep): one for one in found}
             waiting = set(futures)
             while waiting and not stop.is_set():
                 finished, waiting = wait(waiting, timeout=0.2, return_when=FIRST_COMPLETED)
@@ -604,17 +625,37 @@ def grade_one(folder: str | os.PathLike[str], lesson: Lesson, scratch: str | os.
                       Running(), threading.Event())
 
 
-def _grade_one(one, lesson, scratch, plan, running, stop):
+def _grade_one(one, lesson, scratch, plan, running, stop, keep=None):
     """The Grade of `one` under `plan`, from a process of its own (this module's `child`)
     working in a new folder inside `scratch`; a broken Grade saying how that process ended
-    when it left no result; None when the batch was stopped before it finished."""
+    when it left no result; None when the batch was stopped before it finished. A grader
+    failure is graded once more before it is reported (a machine under load, a passing
+    fault); `keep(one, attempt, diagnosis)` is handed what each failed attempt left: the
+    result's sentence, and the last words on stderr of the grader and of its worker (with
+    the phase that worker died in, supervise.py)."""
+    for attempt in (1, 2):
+        grade, said = _attempt(one, lesson, scratch, plan, running, stop)
+        if grade is None or status(grade) != GRADER_FAILED:
+            return grade
+        if keep is not None:
+            errors = [t.message for t in grade.tests if t.outcome == "error"]
+            keep(one, attempt, f"attempt {attempt} of 2: {grade.problem or errors[0]}\n"
+                 + ("its grader's last words on stderr:\n" + "\n".join(
+                     f"  | {line}" for line in said) if said else "its grader said nothing "
+                    "on stderr") + "\n")
+    return grade
+
+
+def _attempt(one, lesson, scratch, plan, running, stop):
+    """One attempt at `one`'s Grade, as _grade_one says, and the last STDERR_LINES lines its
+    grading process wrote on stderr."""
     if stop.is_set():
-        return None
+        return None, []
     if one.folder.is_symlink():
-        return _a_linked_folder(one.folder, lesson)
+        return _a_linked_folder(one.folder, lesson), []
     if one.problem:  # the finder found nothing to grade: its sentence is the grade's problem
         return Grade(lesson=lesson.number, title=manifest.title(lesson), harness=str(one.harness),
-                     problem=one.problem)
+                     problem=one.problem), []
     own = tempfile.mkdtemp(prefix=f"{file_name(one.name)}-", dir=scratch)
     result = os.path.join(own, "result.json")
     order = {"harness": os.path.abspath(one.harness),  # no link resolved: the grader refuses one
@@ -628,7 +669,7 @@ def _grade_one(one, lesson, scratch, plan, running, stop):
                                    stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                    stderr=stderr, start_new_session=True)
         if not running.add(process):
-            return None
+            return None, []
         try:
             try:
                 assert process.stdin is not None  # (stdin=PIPE)
@@ -643,25 +684,25 @@ def _grade_one(one, lesson, scratch, plan, running, stop):
         finally:
             running.remove(process)
             _kill_group(process)
+        stderr.seek(0)
+        said = stderr.read().decode(errors="replace").rstrip().splitlines()[-STDERR_LINES:]
         if os.path.exists(result):
             try:
-                said = json.loads(pathlib.Path(result).read_text())
-                if "grader_failed" in said:
-                    return _grader_failed(lesson, one, str(said["grader_failed"]))
-                return Grade.from_dict(said["grade"])
+                written = json.loads(pathlib.Path(result).read_text())
+                if "grader_failed" in written:
+                    return _grader_failed(lesson, one, str(written["grader_failed"])), said
+                return Grade.from_dict(written["grade"]), said
             except (ValueError, KeyError, TypeError) as error:
                 ended += f", and its result could not be read ({type(error).__name__}: {error})"
         if stop.is_set():
-            return None  # killed because the batch was stopped: not graded, and not a grade
-        stderr.seek(0)
-        said = stderr.read().decode(errors="replace").rstrip().splitlines()[-STDERR_LINES:]
+            return None, []  # killed because the batch was stopped: not graded, not a grade
     why = (f"The grader's process for this submission {ended}, without writing a result. The "
            f"submission's code may have killed it, or the grader broke: grade it alone with "
            f"`lab-check --harness {one.harness} --lesson {lesson.number}` to see which."
            + ("\nIts last words on stderr:\n" + "\n".join(f"  | {line}" for line in said)
               if said else ""))
     return Grade.broken(lesson.number, manifest.title(lesson), one.harness, why,
-                        points=manifest.total(lesson), sha256=file_sha256(one))
+                        points=manifest.total(lesson), sha256=file_sha256(one)), said
 
 
 def _grader_failed(lesson, one, why):

@@ -8,9 +8,10 @@ bubblewrap  bwrap (Debian's bubblewrap) starts the zygote in new mount, pid, IPC
             the lab's student-facing modules (worker/bundle.py), the submission read-only, and
             private, size-capped /scratch, /tmp and /dev/shm; nothing else of the machine: no
             lesson folder, no finished file, no tests, no other submission, no grader's
-            folder. Every capability is dropped. Run as root, each sandbox also gets cgroups
-            of its own (a cap on processes, an equal share of the CPU); as anyone else,
-            process limits come from RLIMIT_NPROC.
+            folder. Every capability is dropped (the zygote keeps CAP_SYS_ADMIN over the
+            sandbox's own namespaces, for a pid namespace a test). Run as root, each
+            sandbox also gets cgroups of its own (a cap on processes, an equal share of the
+            CPU); as anyone else, process limits come from RLIMIT_NPROC.
 uid         no namespaces, but root (a Docker-based grading platform): the zygote runs as a
             user of its own with no groups, which can read only what "others" may read. So the
             project's folder (lessons, .git and venv with it) must be closed to others
@@ -118,14 +119,18 @@ def reachable_by_others(folder: str) -> bool:
         folder = parent
 
 
-def layers(kind: str, landlock_abi: int = 0, cgroups: bool = False) -> list[str]:
-    """The walls in force around the student's code, in words, for the grade to record."""
+def layers(kind: str, landlock_abi: int = 0, cgroups: bool = False,
+           pid_namespaces: bool = False) -> list[str]:
+    """The walls in force around the student's code, in words, for the grade to record;
+    `pid_namespaces`: each test's process had one of its own (inside/pidns.py)."""
     found = {"bubblewrap": ["namespaces (bubblewrap)"], "uid": ["a user of its own"],
              "none": []}[kind]
     if cgroups:
         found.append("cgroups")
     if landlock_abi:
         found.append(f"Landlock ABI {landlock_abi}")
+    if pid_namespaces:
+        found.append("a pid namespace a test")
     found.append("rlimits")
     return found
 

@@ -24,11 +24,14 @@ import os
 import selectors
 import signal
 import subprocess
+import sys
+import tempfile
 import time
 from typing import TYPE_CHECKING, Any, Literal
 
 from .. import module_run
 from . import manifest, problems, tidy
+from .worker import phase
 from .inside import protocol
 from .results import Outcome
 
@@ -39,13 +42,15 @@ if TYPE_CHECKING:
 PROJECT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STARTUP = 60  # seconds for starting Python and pytest, on a slow machine, on top of the tests
 STOP_GRACE = 5  # seconds a worker told to stop has to close its sandbox before it is killed
+STDERR_LINES, STDERR_BYTES = 20, 8192  # of a worker that died, its last words kept at most
 
 
 def run(job: Job, private: str, lesson: Lesson) -> dict[str, Any] | Outcome:
     """Run `job` in a worker working in `private`; its frame (a dict), or an Outcome."""
     ceiling = ceiling_for(lesson, job.limits)
     results_r, results_w = os.pipe()
-    with _start(private, results_w) as worker:
+    worker, stderr = _start(private, results_w)
+    with worker:
         os.close(results_w)
         try:
             try:
@@ -59,12 +64,12 @@ def run(job: Job, private: str, lesson: Lesson) -> dict[str, Any] | Outcome:
             raise
         finally:
             os.close(results_r)
-    return _ended(frame, status, ceiling, lesson)
+    return _ended(frame, status, ceiling, lesson, Died(worker.pid, private, stderr))
 
 
 def _start(private, results_w, serve=False):
-    """A worker working in `private`, writing its frames to `results_w`; `serve`: one that
-    grades Job after Job (Warm)."""
+    """A worker working in `private`, writing its frames to `results_w`, and the file its
+    stderr goes to; `serve`: one that grades Job after Job (Warm)."""
     sandboxes = os.path.join(private, "sandboxes")
     os.makedirs(sandboxes, exist_ok=True)
     for folder in (private, sandboxes):
@@ -79,26 +84,61 @@ def _start(private, results_w, serve=False):
     # as -P would: the working folder, which may be the student's, is never searched for modules
     command = module_run.command("lab.grading.worker.main", results_w,
                                  *(["--serve"] if serve else []))
-    return subprocess.Popen(command, cwd=private, env=env, stdin=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            pass_fds=(results_w,))
+    descriptor, stderr = tempfile.mkstemp(prefix="worker-", suffix=".stderr", dir=private)
+    try:
+        return subprocess.Popen(command, cwd=private, env=env, stdin=subprocess.PIPE,
+                                stdout=subprocess.DEVNULL, stderr=descriptor,
+                                pass_fds=(results_w,)), stderr
+    finally:
+        os.close(descriptor)
 
 
-def _ended(frame, status, ceiling, lesson):
-    """The worker's frame, or the Outcome that stands for every test when it sent none."""
+@dataclasses.dataclass(frozen=True)
+class Died:
+    """Where to find what a worker left should it end without its frame: its pid, the folder
+    it worked in (its phase file, worker/phase.py), the file its stderr went to."""
+    pid: int
+    folder: str
+    stderr: str
+
+    def diagnosis(self) -> tuple[str, str]:
+        """(the phase it was in, its last words on stderr: up to STDERR_LINES lines)."""
+        try:
+            with open(self.stderr, "rb") as file:
+                file.seek(max(0, os.fstat(file.fileno()).st_size - STDERR_BYTES))
+                tail = file.read().decode(errors="replace")
+        except OSError:
+            tail = ""
+        lines = tail.rstrip().splitlines()[-STDERR_LINES:]
+        return phase.last(self.folder, self.pid), "\n".join(f"  | {line}" for line in lines)
+
+
+def _ended(frame, status, ceiling, lesson, died=None):
+    """The worker's frame, or the Outcome that stands for every test when it sent none. Then
+    the phase the worker was in goes in the Outcome's message and, with the worker's last
+    words on stderr, on this process's stderr (a batch keeps its grader's beside the row)."""
+    if frame is not None and status is not None and status >= 0:
+        return frame
     points = manifest.total(lesson)
+    where, said = died.diagnosis() if died is not None else ("", "")
+    while_ = f", while {where}" if where else ""
     if status is None:
-        return Outcome(test="grading", outcome="error", points=points, message=(
-            f"the grading ran past its ceiling of {ceiling:g} s and was stopped, though "
-            "every answer has its own time limit. This is a bug in the lab: please report it."))
-    if status < 0:
-        return Outcome(test="grading", outcome="failed", points=points,
-                       message=problems.grader_killed(signal.Signals(-status).name))
-    if frame is None:
-        return Outcome(test="grading", outcome="error", points=points, message=(
-            f"the grading process ended (exit {status}) without reporting any result. This is "
-            "a bug in the lab: please report it."))
-    return frame
+        how = f"ran past its ceiling of {ceiling:g} s and was stopped"
+        outcome = Outcome(test="grading", outcome="error", points=points, message=(
+            f"the grading {how}{while_}, though every answer has its own time limit. This "
+            "is a bug in the lab: please report it."))
+    elif status < 0:
+        how = f"was killed by {signal.Signals(-status).name}"
+        outcome = Outcome(test="grading", outcome="failed", points=points,
+                          message=problems.grader_killed(signal.Signals(-status).name))
+    else:
+        how = f"ended (exit {status}) without reporting any result"
+        outcome = Outcome(test="grading", outcome="error", points=points, message=(
+            f"the grading process {how}{while_}. This is a bug in the lab: please report "
+            "it, with what lab_check wrote on its standard error."))
+    print(f"lab_check: the grading process {how}{while_}; its last words on stderr:\n"
+          f"{said or '  (none)'}", file=sys.stderr)
+    return outcome
 
 
 class Warm:
@@ -120,7 +160,8 @@ class Warm:
         self.private: str | None = None
         self.public: str | None = None
         self._folders: list[tidy.GraderFolder] = []
-        self._workers: list[tuple[subprocess.Popen[bytes], int]] = []  # (worker, results fd)
+        # (worker, results fd, the file of its stderr)
+        self._workers: list[tuple[subprocess.Popen[bytes], int, str]] = []
         self._key: tuple[object, ...] | None = None
 
     def __enter__(self) -> Warm:
@@ -140,16 +181,17 @@ class Warm:
         parts = self.workers or workers_for(job)
         key = (job.isolation, job.limits, job.snapshot, job.public, parts)
         if (key != self._key or len(self._workers) != parts
-                or any(worker.poll() is not None for worker, _ in self._workers)):
+                or any(worker.poll() is not None for worker, _, _ in self._workers)):
             self._stop()
             for _ in range(parts):
                 results_r, results_w = os.pipe()
-                self._workers.append((_start(self.private, results_w, serve=True), results_r))
+                worker, stderr = _start(self.private, results_w, serve=True)
+                self._workers.append((worker, results_r, stderr))
                 os.close(results_w)
             self._key = key
         ceiling = ceiling_for(lesson, job.limits)
         try:
-            for part, (worker, _) in enumerate(self._workers):
+            for part, (worker, _, _) in enumerate(self._workers):
                 shared = dataclasses.replace(job, share=[part, parts])
                 try:
                     protocol.write_frame(worker.stdin.fileno(),  # type: ignore[union-attr]
@@ -157,28 +199,29 @@ class Warm:
                 except OSError:
                     pass  # it died: reading says how
             deadline = time.monotonic() + ceiling
-            frames = [_read_one(fd, deadline, worker) for worker, fd in self._workers]
+            frames = [_read_one(fd, deadline, worker) for worker, fd, _ in self._workers]
         except BaseException:
             self._stop()
             raise
-        for (worker, _), frame in zip(self._workers, frames):
+        for (worker, _, stderr), frame in zip(self._workers, frames):
             if frame is None:  # dead or past its ceiling: its status says which; anew next
                 status = worker.poll()
                 self._stop()
-                return _ended(None, status, ceiling, lesson)
+                return _ended(None, status, ceiling, lesson,
+                              Died(worker.pid, self.private or "", stderr))
         return merged(frames)
 
     def pids(self) -> list[int]:
         """The kept workers' process ids (one a share of the tests)."""
-        return [worker.pid for worker, _ in self._workers]
+        return [worker.pid for worker, _, _ in self._workers]
 
     def _stop(self):
-        for worker, _ in self._workers:
+        for worker, _, _ in self._workers:
             try:
                 worker.stdin.close()  # type: ignore[union-attr]  # no more Jobs: it ends
             except OSError:
                 pass
-        for worker, results in self._workers:
+        for worker, results, _ in self._workers:
             try:
                 worker.wait(timeout=STOP_GRACE)
             except subprocess.TimeoutExpired:

@@ -11,6 +11,7 @@ What goes in, at the top of DIR:
     tests.py           the visible graded tests (lab.release.visible)
     manifest.toml      their points, gaps and visibility; [submission] counts the rest
     scenarios.py       the lesson's scenarios, which the graded tests drive the harness with
+    ready.py           what the notebook needs of harness.py before it runs on it (lab.readiness)
     hints.toml         the lesson's hints, when it has some
     course.toml        the course's order (lessons/course.toml, each unwritten lab's folder
                        emptied), so that `lab-check --course` and a passing report's `next:`
@@ -49,9 +50,10 @@ from ..starter import make_starter
 from . import classroom, outputs, readme, visible
 
 # Parts of the lab that only an instructor runs: they need the finished files, or make copies.
-INSTRUCTOR_ONLY = ("release", "site", "notebook.py", "starter.py", "grading/verify.py")
+INSTRUCTOR_ONLY = ("release", "site", "notebook.py", "starter.py", "grading/verify.py", "new_lab.py",
+                   "proof.py", "anatomy.py", "kernel.py")
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
-LESSON_FILES = ("scenarios.py", "ideas.toml")
+LESSON_FILES = ("scenarios.py", "ideas.toml", "ready.py")
 WORKFLOW = pathlib.Path(".github", "workflows", "classroom.yml")
 
 

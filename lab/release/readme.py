@@ -118,6 +118,7 @@ graded. Run just one test with `-k`, e.g. `{facts.check} -k orphan`.
 | `harness.py` | your harness: the only file you edit |
 | `starter.py` | the same file as you were given it |
 | `tests.py`, `manifest.toml`, `scenarios.py` | the graded tests, their points, the sessions they run |
+| `ready.py` | what the notebook checks your `harness.py` does before it runs the examples on it |
 | `damaged.py` | the damaged records the lesson works on |
 | `lab/` | the lab: message builders, the scripted model, the validator, `lab_check` |
 """

@@ -824,8 +824,8 @@ else:
 # ## The rules of `repair_history`
 #
 # These are the rules of `repairHistory`, the history repair of a production TypeScript agent
-# library (its reference documentation places it in `core/src/context.ts`; we read the
-# documentation, not the code), with the one change the course makes, rule 3. Its contract in
+# library (its reference documentation places it at `core/src/context.ts:232`; we read the
+# documentation, not the code, so no commit can be named), with the one change the course makes, rule 3. Its contract in
 # one sentence: *every call has exactly one result, right after it, under an id no other call
 # uses.* The history is read span by span, and:
 #

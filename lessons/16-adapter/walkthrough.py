@@ -590,8 +590,8 @@ if filled(harness, "safe_trim", "Adapter", where=GAP):
 #
 # ## A provider that restarts its ids
 #
-# Some providers number their calls afresh in every reply (`call_0`, `functions.read:0`).
-# Lesson 11's view renames a repeated id to the smallest free `{id}_{k}`, call and result
+# A record can hold one id twice: short ids such as `call_0` or Kimi K2's `functions.read:0`
+# make it easy, and lesson 11's model reuses its ids on purpose. Lesson 11's view renames a repeated id to the smallest free `{id}_{k}`, call and result
 # together, because Anthropic checks ids across the whole request.
 #
 # **Question 9.** The record is `U A[call_0] R(call_0) A[call_0] R(call_0) U`, every call

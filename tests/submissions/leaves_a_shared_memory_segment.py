@@ -2,13 +2,10 @@
 # args: --time-limit 3 -k "orphan or steering or late"
 # exit: 0
 # closing: 3 passed, 0 failed
-# exit (none): 1
-# closing (none): 0 passed, 3 failed
 # Looks, while it is imported, for a System V shared memory segment an earlier test's process
-# made (they outlive every process), and fails on purpose if there is one; then makes it. The
-# end of each test removes the sandbox's System V objects. Not with no sandbox at all (none):
-# there the sandbox's user is the student's own, whose other segments are not the grader's to
-# remove, so the mark stays and every test fails; and the grade says it is not isolated.
+# made (they outlive every process), and fails on purpose if there is one; then makes it. Every
+# test's process is refused System V IPC (inside/refusals.py), in every kind of isolation, so
+# there is never one to find; and were one made, the end of each test removes the sandbox's.
 
 import ctypes as _ctypes
 

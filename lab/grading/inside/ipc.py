@@ -43,10 +43,18 @@ def remove(everyone: bool = False, uid: int | None = None) -> bool:
     libc = _libc()
     if libc is None:
         return True
-    calls = {kind: getattr(libc, call) for kind, _, _, call in KINDS}
     for kind, number in owned(everyone, uid):
-        if kind == "sem":
-            calls[kind](ctypes.c_int(number), ctypes.c_int(0), ctypes.c_int(IPC_RMID))
-        else:
-            calls[kind](ctypes.c_int(number), ctypes.c_int(IPC_RMID), None)
+        remove_one(kind, number, libc)
     return not owned(everyone, uid)
+
+
+def remove_one(kind: str, number: int, libc: ctypes.CDLL | None = None) -> None:
+    """Remove the object `number` of `kind` ("shm", "sem" or "msg"), if it may be."""
+    libc = libc or _libc()
+    if libc is None:
+        return
+    call = getattr(libc, next(call for name, _, _, call in KINDS if name == kind))
+    if kind == "sem":
+        call(ctypes.c_int(number), ctypes.c_int(0), ctypes.c_int(IPC_RMID))
+    else:
+        call(ctypes.c_int(number), ctypes.c_int(IPC_RMID), None)

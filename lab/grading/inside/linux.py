@@ -84,44 +84,6 @@ def processes() -> dict[int, tuple[int, int, str]]:
     return table
 
 
-# The kernel's keyrings outlive the process that fills them: a user's keyring (@u, @us) is
-# the same for every process of that user (in that user namespace), so what one test's process
-# puts there the next one finds. No test needs them: each test's process gets a filter that
-# fails add_key, request_key and keyctl with EPERM (seccomp; NO_NEW_PRIVS must be set first).
-_KEY_CALLS = {0xC000003E: (248, 249, 250),   # x86_64: add_key, request_key, keyctl
-              0xC00000B7: (217, 218, 219)}   # aarch64
-_X32 = 0x40000000  # x86_64's x32 calls carry this bit: refused too, whatever they are
-
-
-class _Filter(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8),
-                ("k", ctypes.c_uint32)]
-
-
-class _Program(ctypes.Structure):
-    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_Filter))]
-
-
-def deny_keyrings() -> None:
-    """Make add_key, request_key and keyctl fail (EPERM) in this process and all it starts;
-    OSError when the kernel refuses or the machine is not one the filter knows."""
-    import platform
-
-    arch = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}.get(platform.machine())
-    if _libc is None or arch is None:
-        raise OSError(f"no keyring filter for {platform.machine()}")
-    load, jeq, jge, ret = 0x20, 0x15, 0x35, 0x06
-    allow, refuse = 0x7FFF0000, 0x00050000 | 1  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO | EPERM
-    calls = _KEY_CALLS[arch]
-    code = [(load, 0, 0, 4), (jeq, 1, 0, arch), (ret, 0, 0, 0),  # another arch: kill
-            (load, 0, 0, 0), (jge, len(calls) + 1, 0, _X32)]
-    code += [(jeq, len(calls) - n, 0, nr) for n, nr in enumerate(calls)]
-    code += [(ret, 0, 0, allow), (ret, 0, 0, refuse)]
-    table = (_Filter * len(code))(*[_Filter(*line) for line in code])
-    program = _Program(len(code), ctypes.cast(table, ctypes.POINTER(_Filter)))
-    prctl(22, 2, ctypes.addressof(program))  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
-
-
 def entries(folders: Iterable[str]) -> Iterator[tuple[str, str, int]]:
     """(folder, path, owner's uid) of each entry directly in each of `folders`, leaving out a
     folder that cannot be listed and an entry gone before it could be looked at."""

@@ -5,10 +5,12 @@ student-facing modules once, never the grader, and never the student's file. Its
 holds nothing but the descriptor of its control socket (any user can read a command line); the
 first message on that socket is the sandbox's plan (isolation.launch: the submission, the
 scratch folder, what a test's process may read and write). It answers {"zygote": pid,
-"landlock": version} and then waits for the grader:
+"landlock": version, "pids": 1 when each test's process gets a pid namespace of its own} and
+then waits for the grader:
 
     {"op": "fork", ...}   with three descriptors passed alongside (the test's channel, its
-                          output, its stack dumps): fork a process that copies harness.py into
+                          output, its stack dumps): fork (in a pid namespace of its own where
+                          the kernel gives one, pidns.py) a process that copies harness.py into
                           the test's scratch folder, sets its limits, confines itself with
                           Landlock where the kernel has it, and serves the test (serve.py);
                           answers {"pid": n}
@@ -36,6 +38,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import select
 import resource
 import signal
 import socket
@@ -43,7 +46,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from . import ipc, landlock, linux, reaper, serve
+from . import ipc, landlock, linux, pidns, reaper, refusals, serve
 
 FILE_MB = 64    # the largest file a test may write
 WORK = "work"   # each test's folder in the scratch: one at a time, emptied between tests
@@ -67,9 +70,10 @@ def main(control_fd: int) -> None:
     # what is loaded now is shared with every fork until written to: kept out of the
     # collector's way, a test's collections do not touch (and so copy) all of it
     gc.freeze()
-    children: set[int] = set()
+    children: dict[int, int] = {}  # each test's process: its report pipe (pidns.py)
     ended: dict[int, int] = {}
-    control.send(json.dumps({"zygote": os.getpid(), "landlock": confined}).encode())
+    control.send(json.dumps({"zygote": os.getpid(), "landlock": confined,
+                             "pids": int(_pid_namespaces())}).encode())
     while True:
         _reap_quietly(ended)
         try:
@@ -89,7 +93,7 @@ def main(control_fd: int) -> None:
             code = _compiled(submission, os.path.join(scratch_root, WORK, "harness.py"))
             control.send(b'{"reloaded": 1}')
         elif request["op"] == "status":
-            control.send(json.dumps(_status(request["pid"], ended)).encode())
+            control.send(json.dumps(_status(request["pid"], ended, children)).encode())
         elif request["op"] == "reset":
             _kill_everything(first, children)
             children.clear()
@@ -108,19 +112,45 @@ def main(control_fd: int) -> None:
     _kill_everything(first, children)
 
 
+def _pid_namespaces():
+    """Whether each test's process will have a pid namespace of its own: tried once, in a
+    child that ends at once."""
+    child = os.fork()
+    if child == 0:
+        os._exit(0 if pidns.unshare() else 1)
+    return os.waitpid(child, 0)[1] == 0
+
+
 def _fork(request, fds, plan, code, walls, control, children):
-    """Fork the process for one test (`fds`: its channel, output and stack dumps), which
-    serves it; its pid."""
-    pid = os.fork()
-    if pid == 0:
+    """Fork the process for one test (`fds`: its channel, output and stack dumps), in a pid
+    namespace of its own where the kernel gives one (pidns.py), which serves it; its pid.
+    `children` maps each test's process to the pipe its namespace's first process reports
+    its end on."""
+    report, report_w = os.pipe()
+    between = os.fork()
+    if between == 0:
         try:
             control.close()
-            _serve(request, fds, plan, code, walls)
+            os.close(report)
+            pidns.unshare()
+            if os.fork() == 0:  # the namespace's first process
+                test = os.fork()
+                if test == 0:
+                    _serve(request, fds, plan, code, walls, report_w)
+                else:
+                    _close_all_but({report_w})
+                    pidns.init(report_w, test)
         finally:
             os._exit(0)
-    children.add(pid)
+    os.close(report_w)
     for fd in fds:
         os.close(fd)
+    os.waitpid(between, 0)
+    pid = pidns.read_word(report)
+    if pid is None:  # it ended before it began: asking how says it stopped answering
+        os.close(report)
+        return 0
+    children[pid] = report
     return pid
 
 
@@ -151,7 +181,7 @@ def _walls(plan, confined):
     broken, rules = False, None
     try:
         linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
-        linux.deny_keyrings()  # the keyrings outlive a test: no test's process may use them
+        refusals.install()  # keyrings, IPC, locks, watches: what outlives a test, or crosses
         if confined:
             rules = landlock.Ruleset(plan["readable"],
                                      [plan["scratch"], *plan.get("writable", ())], DEVICES)
@@ -187,18 +217,27 @@ def _reap_quietly(ended):
         ended[pid] = status
 
 
-def _status(pid, ended):
+def _status(pid, ended, children):
     """How the test's process `pid` ended, waiting a moment for it: {"status": n} from
     waitpid, or {"alive": 1} when it has not ended (it shut its channel and lives on)."""
+    report = children.get(pid)
     for _ in range(50):
         _reap_quietly(ended)
         if pid in ended:
             return {"status": ended[pid]}
-        time.sleep(0.02)
+        if report is not None and select.select([report], [], [], 0.02)[0]:
+            status = pidns.read_word(report)
+            if status is None:
+                return {"alive": 1}
+            ended[pid] = status
+        elif report is None:
+            time.sleep(0.02)
     return {"alive": 1}
 
 
 def _kill_everything(first, children):
+    for report in children.values():
+        os.close(report)
     if first:
         try:
             os.kill(-1, signal.SIGKILL)  # every process in the namespace but this one
@@ -272,11 +311,17 @@ def _compiled(submission, path):
         return None
 
 
-def _serve(request, fds, plan, code, walls):
+def _serve(request, fds, plan, code, walls, report):
     """In the forked process: become the test's clean process, then serve it. It has the
-    zygote's keyring filter already; where the kernel has Landlock, it puts the zygote's rules
-    in force before any of the student's code runs, or ends: it never runs that code less
-    confined than the grader was told."""
+    zygote's seccomp filter already (refusals.py); it says its pid on `report`, drops every
+    capability, and, where the kernel has Landlock, puts the zygote's rules in force before any
+    of the student's code runs, or ends: it never runs that code less confined than the grader
+    was told."""
+    pidns.report_self(report)
+    try:
+        pidns.drop_capabilities()
+    except OSError:
+        os._exit(70)
     if walls.broken:
         os._exit(70)  # the grader reads this death as the sandbox failing, never a pass
     submission, scratch_root = plan["submission"], plan["scratch"]

@@ -3,7 +3,8 @@ lab/grading/isolation.py decides which kind; this module only carries it out).
 
 bubblewrap  `bwrap` with new namespaces of every kind: a read-only /usr and Python, the bundle
             read-only at /lab-bundle, the submission read-only, private size-capped /scratch,
-            /tmp and /dev/shm, every capability dropped. As root, cgroups of its own (`Cgroup`).
+            /tmp and /dev/shm, every capability dropped but one (CAP_SYS_ADMIN, over the
+            sandbox's own namespaces: inside/pidns.py). As root, cgroups of its own (`Cgroup`).
 uid         the zygote runs as a user of its own (a random uid far above real accounts), no
             groups; its scratch and the snapshot are made that user's alone; what it leaves in
             the machine's /tmp and /dev/shm is removed with it.
@@ -67,7 +68,10 @@ def bubblewrap_problem() -> str:
 
 def _bwrap_argv(bundle, submission, control_fd):
     argv = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
-            "--new-session", "--as-pid-1", "--cap-drop", "ALL"]
+            "--new-session", "--as-pid-1", "--cap-drop", "ALL",
+            # the zygote's one capability, over the sandbox's own namespaces only: a pid
+            # namespace for each test's process (inside/pidns.py), which drops it
+            "--cap-add", "CAP_SYS_ADMIN"]
     if os.geteuid() == 0:  # inside, not root; a plain user stays itself
         argv += ["--uid", "1000", "--gid", "1000"]
     argv += ["--ro-bind", "/usr", "/usr"]

@@ -22,6 +22,7 @@ import sys
 
 from ..inside import linux, protocol, reaper
 from ..inside.protocol import Job
+from . import phase
 from .bundle import Bundle
 from .sandbox import Zygote
 
@@ -35,6 +36,8 @@ def main(results_fd: int, serve: bool = False) -> int:
     # sandbox, and removes the host's folders for it: no one else would.
     linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGTERM)
     host, private = os.getppid(), os.getcwd()
+    phase.start(private)
+    phase.say("reading its job")
     signal.signal(signal.SIGTERM, _interrupted)
     reaper.become_subreaper()
     coming = _jobs(os.dup(0))  # read from a copy: pytest points 0 at /dev/null as it runs
@@ -72,7 +75,9 @@ def _work(first, jobs, results_fd, keep=False):
 
     # the bundle's path is on the zygote's command line, which anyone may read: it is put in
     # the host's public folder, not the private one, so that it names nothing of the grading
+    phase.say("building the sandbox's bundle")
     with Bundle(first.public or None) as bundle:
+        phase.say("starting the sandbox and importing pytest")
         zygote = Zygote(first.isolation, first.snapshot, bundle, os.environ.get("TMPDIR"),
                         first.limits)
         zygote.warm()  # it starts on the other core while pytest is imported here
@@ -87,6 +92,7 @@ def _work(first, jobs, results_fd, keep=False):
                 if job is not first:
                     zygote.reload()  # the snapshot was rewritten for this grading
                 zygote.ahead = True  # the first test's process is forked as the check ends
+                phase.say("checking that harness.py imports")
                 problem = checks.import_problem(zygote, job)
                 if problem:
                     protocol.write_frame(results_fd, protocol.problem(problem))
@@ -112,7 +118,9 @@ def _work(first, jobs, results_fd, keep=False):
                 # grading that runs the same tests: only the tests themselves run again
                 grading = plugin.Grading(job, zygote, results_fd, keep_open=keep,
                                          following=following if keep else None)
+                phase.say("collecting the tests")
                 status = int(pytest.main(pytest_args(job), plugins=[grading]))
+                phase.say("ending the grading")
                 zygote.drop_spare()  # the frame has gone: this is off the host's clock
                 job = grading.declined  # a Job for other tests, admitted already, or None
             return status

@@ -30,6 +30,7 @@ from hypothesis import HealthCheck, settings
 from .. import problems
 from ..inside import protocol
 from ..problems import StudentProblem
+from . import phase
 from .student import Student
 from ..verdict import GradeFailure
 
@@ -154,6 +155,7 @@ class Grading:
         little while so that no catch-all in the test's code can swallow it for long; and once
         it has rung, the test fails for that reason, whatever the test went on to do."""
         seconds = GRADER_FACTOR * self.job.limits.seconds
+        phase.say(f"running {item.name}")
 
         def over(number, frame):
             item.lab_over_budget = problems.over_budget(seconds)  # type: ignore[attr-defined]
@@ -295,6 +297,7 @@ class Outcomes:
         self.tests, self.started, self.due = {}, time.monotonic(), False
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        phase.say("sending the report")
         if self.fd is not None:
             if self.due:
                 self.write()

@@ -151,7 +151,7 @@ class Zygote:
         if self.layers is None:  # said by the first zygote, before any of the student's code ran
             version = hello.get("landlock")
             self.layers = isolation.layers(self.kind, version if type(version) is int else 0,
-                                           bool(launched.cgroups))
+                                           bool(launched.cgroups), hello.get("pids") == 1)
 
     def _send(self, message, fds=()):
         if self._launched is None:
