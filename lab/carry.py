@@ -37,7 +37,9 @@ def carry_forward(student_text: str, lab: course.Lab, since: course.Lab | None =
         links = tuple(link for link in links if link.id not in before)
     else:
         links = (lab,)
-    ours = compose.parse(_unmarked(student_text), "your harness")
+    given = _gaps(make_starter(finished_text(since))) if since is not None and \
+        since.changes is not None else []
+    ours = compose.parse(_unmarked(student_text, given), "your harness")
     mine = ours.names()
     replaced: list[str] = []
     added: list[str] = []
@@ -73,11 +75,52 @@ def _edited(link: course.Lab, project) -> compose.Harness:
     return compose.Harness("", [], [r for r in regions if r.units])
 
 
-def _unmarked(text: str) -> str:
+def _unmarked(text: str, given: list[list[str]] | None = None) -> str:
     """A student's file without the gap markers the starter left in it: what sat between them
-    is the student's own code now."""
-    return "".join(line for line in compose.physical_lines(text)
-                   if line.strip() not in (BEGIN, END))
+    is the student's own code now. In a gap whose code the student replaced, the starter's own
+    comments (`given`: each gap's lines as the starter had them) go too, since they spoke of
+    the code that is gone ("A first draft ... which replies does it get wrong?"); a comment of
+    the student's own, or in a gap left as it was given, stays."""
+    given = given or []
+    comments = {line.strip() for gap in given for line in gap if _comment(line)}
+    code = [_code(gap) for gap in given]
+    out: list[str] = []
+    gap: list[str] | None = None
+    for line in compose.physical_lines(text):
+        if line.strip() == BEGIN:
+            gap = []
+        elif line.strip() == END and gap is not None:
+            replaced = _code(gap) not in code
+            out += [kept for kept in gap
+                    if not (replaced and _comment(kept) and kept.strip() in comments)]
+            gap = None
+        elif line.strip() != END:
+            (out if gap is None else gap).append(line)
+    return "".join(out + (gap or []))
+
+
+def _gaps(starter_text: str) -> list[list[str]]:
+    """The lines of each gap of a starter, in order (between its markers)."""
+    gaps: list[list[str]] = []
+    inside = False
+    for line in compose.physical_lines(starter_text):
+        if line.strip() == BEGIN:
+            inside = True
+            gaps.append([])
+        elif line.strip() == END:
+            inside = False
+        elif inside:
+            gaps[-1].append(line)
+    return gaps
+
+
+def _comment(line: str) -> bool:
+    return line.strip().startswith("#")
+
+
+def _code(lines: list[str]) -> list[str]:
+    """A gap's code: its lines that are neither blank nor comments, as written."""
+    return [line.strip() for line in lines if line.strip() and not _comment(line)]
 
 
 def _order(harness: compose.Harness):

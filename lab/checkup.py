@@ -30,6 +30,8 @@ WRONG_IDEA = ("DIAGNOSIS names the idea {name} is missing. {name} keeps every ot
               "the rule your case broke there points at the one it lacks: which idea, had "
               "{name} kept it, would have kept that rule?")
 CASE = "case_{name}() returns a case lab.clinic can run (see its docstring for the form)."
+SAME_CASE = ("case_{name}() returns the same case each time it is built: a case is evidence only "
+             "if it can be run again as it was (no random choice, no counter, no clock in it).")
 OWN_BUG = ("case_{name} must keep every rule on lesson {base}'s finished harness (a case that "
            "breaks the correct harness too exposes a bug of its own, not {name}'s); on it, it "
            "broke `{rule}`")
@@ -93,6 +95,11 @@ class Checkup:
 
     def expect_case_exposes(self, student, name):
         case = student.value(f"case_{name}").value
+        again = student.value(f"case_{name}").value
+        expect(again == case, SAME_CASE.format(name=name),
+               got=f"two calls of case_{name}() in a row built two different cases",
+               note=indented("first: " + _clipped(repr(case)) + "\nthen:  "
+                             + _clipped(repr(again))))
         harness = self.harness(name)
         expect(clinic.problem(case, harness) is None, CASE.format(name=name),
                got=clinic.problem(case, harness))
@@ -108,6 +115,10 @@ class Checkup:
                note=indented(f"what happened on the finished harness:\n{healthy.describe()}"))
         expect(rules.judge(sick), EXPOSES.format(name=name), got="no rule broke",
                note=indented(f"what happened on {name}:\n{sick.describe()}"))
+
+
+def _clipped(text: str, most: int = 300) -> str:
+    return text if len(text) <= most else text[:most] + " ..."
 
 
 # -- before handing in: what a student's copy, without the harnesses, can check ------------------

@@ -113,7 +113,7 @@ def _student_options(g):
                         "for TEST (words of its name)")
     g.add_argument("--reset", action="store_true",
                    help="put the lesson's starter back in your harness file, keeping your file "
-                        "as a backup beside it (harness.py.bak-1, -2, ...)")
+                        "as a backup in .lab-check/backups/ (harness.py.bak-1, -2, ...)")
     g.add_argument("--course", action="store_true",
                    help="print the course's map: every lab in order, what it builds on, and "
                         "for your work found from here whether you have started it, your last "

@@ -7,7 +7,7 @@ record of an earlier grading is not trusted for this, since the file may have ch
 - a lesson: the student's harness is carried forward (lab.carry.carry_forward): the next
   lesson's additions and gaps put in, in starter form, and each definition the next lesson
   replaces swapped for the lesson's own; the student's file is kept as a backup first
-  (harness.py.bak-N, as --reset keeps it) and the new file written in its place;
+  (.lab-check/backups/harness.py.bak-N, as --reset keeps it) and the new file written in its place;
 - a checkpoint: its own file (checkpoint B's doctor.py) is written beside the harness, from
   the checkpoint's starter, and the harness is left as it is, since the lesson after the
   checkpoint builds on it;
@@ -38,7 +38,8 @@ WIDTH = 100  # columns, as the report's
 
 class Refused(Exception):
     """--next cannot move on; the message says why and what to do. `status` is lab-check's
-    exit status: 1 when the student's file does not pass yet, 2 when nothing could be done."""
+    exit status: 1 when the student's file does not pass yet, 2 when nothing could be done, 3
+    when the grader broke while it graded the file (not a verdict on the student's code)."""
 
     def __init__(self, message: str, status: int = 2):
         super().__init__(message)
@@ -145,13 +146,33 @@ def _must_pass(file: pathlib.Path, lab: Lab, grade: Grader) -> None:
                       f"start the lab after it. lab-check --harness {shown(file)} "
                       f"--lesson {lab.label} "
                       "says why.")
+    failing = [test for test in result.tests if test.outcome != "passed"]
+    broke = [test for test in failing if test.outcome == "error"]
+    if broke:
+        raise Refused(f"{shown(file)} could not be graded whole as {onward.name(lab)} this time, "
+                      f"so --next did not move on: {_named(broke)}. That is the grader's "
+                      "trouble, not a verdict on your code (a busy machine can make a grading "
+                      "run out of time). Nothing was changed: run lab-check --next again.",
+                      status=3)
     if result.exit_code != 0 or not onward.graded_whole(result, lesson):
+        slow = any(test.message.startswith("timed out") for test in failing)
         raise Refused(f"{shown(file)} does not pass {onward.name(lab)} yet: {result.failed} of "
                       f"{len(result.tests)} tests fail ({result.score:g} of "
-                      f"{result.max_score:g} points). --next moves on from a passing file only: "
-                      f"lab-check shows what to fix; run lab-check --next again once every test "
-                      "passes (or lab-check --reset --lesson N for a lab's own starter).",
-                      status=1)
+                      f"{result.max_score:g} points)"
+                      f"{': ' + _named(failing) if failing else ''}. "
+                      + ("A test that timed out may pass on a quieter machine, or with more "
+                         "time: lab-check --time-limit SECONDS. " if slow else "")
+                      + "--next moves on from a passing file only: lab-check shows what to "
+                      "fix; run lab-check --next again once every test passes (or lab-check "
+                      "--reset --lesson N for a lab's own starter).", status=1)
+
+
+def _named(tests: list, most: int = 3) -> str:
+    """The tests by name, each with the first line of why it failed; the first `most`."""
+    said = [f'"{test.title}" ({(test.message.strip().splitlines() or ["no reason given"])[0][:160]})'
+            for test in tests[:most]]
+    more = f", and {len(tests) - most} more" if len(tests) > most else ""
+    return ", ".join(said) + more
 
 
 def _harness_to_carry(at: Position, ahead: Lab, grade: Grader,

@@ -8,16 +8,18 @@ file higher up is never graded by mistake. When nothing is found, the sentence s
 folder that was looked in.
 
 A harness says which lesson it is for on a line of its own near the top, put there by the
-lesson's finished.py (and so by the starter made from it):
+lesson's finished.py (and so by the starter made from it); a checkpoint's file says its
+checkpoint the same way:
 
     # lab: lesson 10
+    # lab: checkpoint B
 """
 
 import os
 import pathlib
 import re
 
-MARKER = re.compile(r"^# lab: lesson (\w+)\b", re.MULTILINE)
+MARKER = re.compile(r"^# lab: (?:lesson|checkpoint) (\w+)\b", re.MULTILINE)
 MARKER_WITHIN = 2048   # characters from the top of the file where the marker must be
 
 
@@ -59,7 +61,7 @@ def find_harness(name, start=None):
 
 
 def declared_lesson(harness_file):
-    """The lesson id the harness declares on its `# lab: lesson N` line ("10", or "B"), or
+    """The lab id the file declares on its `# lab: lesson N` (or `# lab: checkpoint B`) line, or
     None when it declares none or cannot be read."""
     try:
         with open(harness_file, encoding="utf-8", errors="replace",  # a fifo: no waiting

@@ -1,8 +1,9 @@
 """lab-check --reset: the lesson's starter back in the student's harness file, their own kept.
 
-The student's file is first copied, byte for byte, to a backup beside it named
-`harness.py.bak-1` (or -2, -3, ...: the lowest number not taken, so no backup is ever
-overwritten), and read back to check it. Only then is the starter put in its place, written
+The student's file is first copied, byte for byte, to a backup in the folder `.lab-check/backups/`
+beside it, named `harness.py.bak-1` (or -2, -3, ...: the lowest number not taken, so no backup
+is ever overwritten), and read back to check it. One folder holds them all, out of the way of
+the student's own files (and of git: `.lab-check/` ignores itself). Only then is the starter put in its place, written
 beside it and renamed over it, so that at no moment is there neither the student's work nor a
 whole starter. A file that is the starter already is left alone, and no backup is made.
 """
@@ -51,12 +52,31 @@ def put(target, data):
     return backup
 
 
+BACKUPS = (".lab-check", "backups")  # the folder, beside the student's file
+
+
 def backup_name(target, number):
-    return target.with_name(f"{target.name}.bak-{number}")
+    return target.parent.joinpath(*BACKUPS, f"{target.name}.bak-{number}")
+
+
+def _backups(target):
+    """The backups folder beside `target`, made if need be (with `.lab-check`'s .gitignore);
+    OSError when a part of its path is a link or not a folder."""
+    folder = target.parent
+    for part in BACKUPS:
+        folder = folder / part
+        if os.path.islink(folder) or (os.path.lexists(folder) and not folder.is_dir()):
+            raise OSError(20, f"{folder} is not a plain folder: move it away")
+        folder.mkdir(exist_ok=True)
+    ignore = folder.parent / ".gitignore"
+    if not os.path.lexists(ignore):
+        ignore.write_text("# lab-check's own record of your gradings, and your backups\n*\n")
+    return folder
 
 
 def _keep(target, data):
     """Write `data` to the first free backup name of `target` and check it; its path."""
+    _backups(target)
     number = 1
     while True:
         backup = backup_name(target, number)

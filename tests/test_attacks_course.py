@@ -126,7 +126,7 @@ def test_reset_never_writes_through_a_link_left_under_its_scratch_name(course, t
     no_traceback(run)
     assert run.returncode == 0, run.stdout + run.stderr
     assert outside.read_text() == "my notes, outside the project\n", "written through the link"
-    assert (course / "harness.py.bak-1").read_text() == "# lab: lesson 10\nmine = 1\n"
+    assert (course / ".lab-check" / "backups" / "harness.py.bak-1").read_text() == "# lab: lesson 10\nmine = 1\n"
     assert not (course / "harness.py").is_symlink()
 
 
@@ -143,7 +143,7 @@ def test_next_refuses_a_checkpoint_file_it_cannot_back_up_and_does_not_hang(cour
     assert run.returncode == 2, run.stdout + run.stderr
     assert "cannot write doctor.py (it is not a plain file" in run.stderr, run.stderr
     assert "nothing was changed" in run.stderr, run.stderr
-    assert not list(course.glob("doctor.py.bak-*")), "a backup of a pipe or a device"
+    assert not list((course / ".lab-check" / "backups").glob("doctor.py.bak-*")), "a backup of a pipe or a device"
 
 
 def test_next_carries_a_harness_with_a_page_break_forward_whole(course):
@@ -159,7 +159,7 @@ def test_next_carries_a_harness_with_a_page_break_forward_whole(course):
 
     no_traceback(run)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert (course / "harness.py.bak-1").read_text(encoding="utf-8") == mine
+    assert (course / ".lab-check" / "backups" / "harness.py.bak-1").read_text(encoding="utf-8") == mine
     carried = (course / "harness.py").read_text(encoding="utf-8")
     assert carried.startswith("# lab: lesson 16"), carried[:200]
     try:
@@ -188,12 +188,12 @@ def test_next_refuses_to_start_a_checkpoint_over_the_file_it_has_just_graded(cou
     no_traceback(run)
     assert run.returncode == 2, run.stdout + run.stderr
     assert "that is the file you graded as lesson 10" in run.stderr, run.stderr
-    assert (course / "doctor.py").read_text() == mine and not (course / "doctor.py.bak-1").exists()
+    assert (course / "doctor.py").read_text() == mine and not (course / ".lab-check" / "backups" / "doctor.py.bak-1").exists()
 
 
 # -- names that would forge a report line ---------------------------------------------------
 
-FORGED = "x\nscore: 0 of 27 points, 0 passed, 27 failed.py"
+FORGED = "x\nscore: 0 of 29 points, 0 passed, 29 failed.py"
 
 
 def test_a_file_name_with_a_newline_forges_no_report_line_and_keeps_its_mark(course):
@@ -208,13 +208,13 @@ def test_a_file_name_with_a_newline_forges_no_report_line_and_keeps_its_mark(cou
     no_traceback(graded)
     assert graded.returncode == 0, graded.stdout + graded.stderr
     scores = [line for line in graded.stdout.splitlines() if line.startswith("score:")]
-    assert len(scores) == 1 and scores[0].startswith("score: 27 of 27 points"), graded.stdout
+    assert len(scores) == 1 and scores[0].startswith("score: 29 of 29 points"), graded.stdout
     said = graded.stdout[graded.stdout.index("\nnext: ") + 1:].splitlines()[0]
     assert said.startswith("next: checkpoint B") and "--harness 'x" in said, graded.stdout
     assert graded.stderr == "", graded.stderr
     assert shown.stderr == "", "lab-check set aside the record it had just written"
     row = next(line for line in shown.stdout.splitlines() if line.startswith("  10 "))
-    assert "passed (27 of 27 points)" in row, shown.stdout
+    assert "passed (29 of 29 points)" in row, shown.stdout
 
 
 ESCAPING = "my\x1b[2J\nlab"  # a folder whose name clears the screen, then starts a line
@@ -242,7 +242,7 @@ def test_a_folder_name_that_clears_the_screen_is_printed_escaped_by_course_and_n
     assert shown.returncode == 0 and moved.returncode == 0, moved.stdout + moved.stderr
     assert "Your work: my\\x1b[2J\\x0alab/harness.py (lesson 10" in shown.stdout, shown.stdout
     assert "my\\x1b[2J\\x0alab/doctor.py" in moved.stdout, moved.stdout
-    assert "kept as my\\x1b[2J\\x0alab/doctor.py.bak-1" in " ".join(again.stdout.split()), again.stdout
+    assert "kept as my\\x1b[2J\\x0alab/.lab-check/backups/doctor.py.bak-1" in " ".join(again.stdout.split()), again.stdout
     assert (folder / "doctor.py").is_file()
 
 

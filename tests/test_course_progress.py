@@ -87,8 +87,8 @@ def test_course_shows_the_last_score_then_passed_as_the_student_grades(course):
     after = lab_check(course, "--course")
 
     assert failing.returncode == 1 and passing.returncode == 0, failing.stdout + passing.stdout
-    assert "in progress: 0 of 27 points last time" in map_rows(during.stdout)["10"], during.stdout
-    assert "passed (27 of 27 points)" in map_rows(after.stdout)["10"], after.stdout
+    assert "in progress: 0 of 29 points last time" in map_rows(during.stdout)["10"], during.stdout
+    assert "passed (29 of 29 points)" in map_rows(after.stdout)["10"], after.stdout
     assert "not started" in map_rows(after.stdout)["B"], after.stdout
     assert last_next_line(after.stdout) == \
         "next: checkpoint B · Transcript doctor II: start it with lab-check --next", after.stdout
@@ -185,7 +185,7 @@ def test_the_next_grading_replaces_a_spoilt_record_with_a_true_one(course):
     assert "is not a progress record lab-check wrote" in graded.stderr, graded.stderr
     assert "a new one, holding this grading, takes its place" in graded.stderr, graded.stderr
     assert after.stderr == "", after.stderr
-    assert "in progress: 0 of 27 points last time" in map_rows(after.stdout)["10"], after.stdout
+    assert "in progress: 0 of 29 points last time" in map_rows(after.stdout)["10"], after.stdout
 
 
 def test_a_record_folder_that_is_a_file_costs_the_mark_not_the_grading(course):
@@ -193,7 +193,7 @@ def test_a_record_folder_that_is_a_file_costs_the_mark_not_the_grading(course):
 
     run = lab_check(course)
 
-    assert run.returncode == 1 and "score: 0 of 27 points" in run.stdout, run.stdout
+    assert run.returncode == 1 and "score: 0 of 29 points" in run.stdout, run.stdout
     assert "could not keep this grading" in run.stderr and "Traceback" not in run.stderr, \
         run.stderr
 
@@ -307,9 +307,9 @@ def test_next_keeps_a_doctor_file_it_writes_over_as_a_backup(course):
     run = lab_check(course, "--next", "--lesson", "10")
 
     assert run.returncode == 0, run.stdout + run.stderr
-    assert (course / "doctor.py.bak-1").read_text() == theirs
+    assert (course / ".lab-check" / "backups" / "doctor.py.bak-1").read_text() == theirs
     assert (course / "doctor.py").read_text() == lesson_file(course, "B", "starter.py")
-    assert "kept as doctor.py.bak-1" in run.stdout, run.stdout
+    assert "kept as .lab-check/backups/doctor.py.bak-1" in run.stdout, run.stdout
 
 
 def test_next_from_a_begun_checkpoint_grades_the_checkpoints_file(course):
@@ -322,7 +322,7 @@ def test_next_from_a_begun_checkpoint_grades_the_checkpoints_file(course):
     assert run.returncode == 1, run.stdout + run.stderr
     assert "doctor.py does not pass checkpoint B · Transcript doctor II yet" in run.stderr
     assert map_rows(shown.stdout)["B"].endswith("<- you are here"), shown.stdout
-    assert not (course / "harness.py.bak-1").exists()
+    assert not (course / ".lab-check" / "backups" / "harness.py.bak-1").exists()
 
 
 def test_next_refuses_to_write_into_the_courses_own_lessons(course):
@@ -333,7 +333,7 @@ def test_next_refuses_to_write_into_the_courses_own_lessons(course):
 
     assert run.returncode == 2, run.stdout + run.stderr
     assert "one of the course's own files" in run.stderr, run.stderr
-    assert finished.read_bytes() == before and not (course / "doctor.py.bak-1").exists()
+    assert finished.read_bytes() == before and not (course / ".lab-check" / "backups" / "doctor.py.bak-1").exists()
 
 
 def test_next_from_lesson_10_through_b_carries_the_students_harness_into_lesson_11(course):
@@ -345,7 +345,7 @@ def test_next_from_lesson_10_through_b_carries_the_students_harness_into_lesson_
     to_11 = lab_check(course, "--next")
 
     assert to_b.returncode == 0 and to_11.returncode == 0, to_b.stderr + to_11.stdout + to_11.stderr
-    assert (course / "harness.py.bak-1").read_text() == mine, "the lesson-10 file is kept"
+    assert (course / ".lab-check" / "backups" / "harness.py.bak-1").read_text() == mine, "the lesson-10 file is kept"
     carried = (course / "harness.py").read_text()
     assert carried.startswith("# lab: lesson 11"), carried[:200]
     assert "lesson 11 · The power cable starts in harness.py" in to_11.stdout, to_11.stdout
@@ -370,7 +370,7 @@ def test_next_from_a_passing_lesson_11_carries_it_into_lesson_16_which_builds_on
     run = lab_check(course, "--next")
 
     assert run.returncode == 0, run.stdout + run.stderr
-    assert (course / "harness.py.bak-1").read_text() == mine
+    assert (course / ".lab-check" / "backups" / "harness.py.bak-1").read_text() == mine
     assert "lesson 16 · The adapter starts in harness.py: your lesson 11 harness" in run.stdout
     assert "adapter (to_anthropic, to_openai, safe_trim)" in " ".join(run.stdout.split())
     carried = (course / "harness.py").read_text()
@@ -489,7 +489,7 @@ def test_every_command_of_the_readmes_course_section_does_what_it_says(course):
         assert run.returncode == status[(words[1:] or ["lab-check"])[0]], \
             f"{' '.join(words)} exited {run.returncode}:\n{run.stdout}{run.stderr}"
     assert (course / "harness.py").read_text() == lesson_file(course, "11", "starter.py")
-    assert (course / "harness.py.bak-1").read_text() == ten
+    assert (course / ".lab-check" / "backups" / "harness.py.bak-1").read_text() == ten
 
 
 def test_checkpoint_bs_edition_finds_the_doctor_file_for_the_course_map(course, tmp_path):

@@ -72,7 +72,7 @@ def test_the_seed_lessons_command_grades_every_test_of_the_starter_and_exits_1(s
 @pytest.mark.parametrize("args, phrase", [
     (["no_such_tests.py"], "there is no test file no_such_tests.py"),
     (["README.md"], "is not a Python file of tests"),
-    (["-k", "nosuchthing"], "-k 'nosuchthing' matches none of the 20 tests"),
+    (["-k", "nosuchthing"], "-k 'nosuchthing' matches none of the 22 tests"),
 ], ids=["a missing test file", "not a test file", "a -k matching nothing"])
 def test_a_run_that_can_grade_no_test_exits_2_with_a_sentence(args, phrase):
     run = lab_check("--harness", str(LESSON.finished), "--lesson", "10", *args)
@@ -385,8 +385,8 @@ def test_reset_puts_the_starter_back_and_keeps_every_earlier_file(tmp_path):
     reset.reset(harness, LESSON.starter)
 
     assert harness.read_text() == LESSON.starter.read_text()
-    assert (tmp_path / "harness.py.bak-1").read_text() == "my first try\n"
-    assert (tmp_path / "harness.py.bak-2").read_text() == "my second try\n"
+    assert (tmp_path / ".lab-check" / "backups" / "harness.py.bak-1").read_text() == "my first try\n"
+    assert (tmp_path / ".lab-check" / "backups" / "harness.py.bak-2").read_text() == "my second try\n"
     assert "harness.py.bak-1" in said, said
 
 

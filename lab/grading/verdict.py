@@ -117,7 +117,7 @@ def _compared(expected, got, naming):
         count = naming.folded(expected, want)
         fold = count if count and naming.folded(got, have) == count and index >= count else 0
         shown_want, shown_have, column, index = difference.of_shapes(want, have, index, fold)
-        lines = [_line("expected", shown_want), _line("got", shown_have),
+        lines = [_line("expected", shown_want or EMPTY), _line("got", shown_have or EMPTY),
                  _caret(column, f"first difference: messages[{index}]")]
         if both and index < min(len(expected), len(got)) and want[index] == have[index]:
             full_want, full_have, column = difference.of_messages(expected[index], got[index])
@@ -141,6 +141,9 @@ def _compared(expected, got, naming):
     return lines
 
 
+EMPTY = "(no messages)"  # an empty transcript, where a shape would be nothing at all
+
+
 def _messages(value):
     return isinstance(value, list) and all(isinstance(m, dict) for m in value)
 
@@ -153,7 +156,9 @@ def _render(value, naming):
         fold = naming.folded(value, tokens)
         return " ".join(([notation.lead_in_token(fold)] if fold else []) + tokens[fold:])
     if isinstance(value, list):
-        return lab.shape(value) if value else "(no messages)"
+        return lab.shape(value) if value else EMPTY
+    if isinstance(value, str) and not value:
+        return '"" (no text at all)'
     return str(value)
 
 

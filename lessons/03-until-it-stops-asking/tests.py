@@ -75,6 +75,11 @@ def job(student, variation, rounds, prompts=("Do the job.",), **more):
 
 # -- what the facts say ------------------------------------------------------------------------
 
+def requests(count):
+    """A count of requests in words: "1 request", "3 requests"."""
+    return f"{count} request{'' if count == 1 else 's'}"
+
+
 def calls_of(messages):
     return [block for m in messages if m.get("role") == "assistant"
             for block in m.get("content", []) if block.get("type") == "toolCall"]
@@ -159,7 +164,7 @@ def test_the_run_ends_at_the_first_reply_that_asks_for_nothing(student, variatio
     expect_run(seen, rounds, ENDS)
     expect(len(seen["requests"]) == len(rounds) + 1, ENDS,
            expected=f"{len(rounds) + 1} requests: one a turn, the last answered in words",
-           got=f"{len(seen['requests'])} requests")
+           got=requests(len(seen["requests"])))
     last = seen["record"][-1]
     expect(last.get("content") == [{"type": "text", "text": "All done."}], ENDS,
            expected='the run ends on the reply "All done."', got=seen["record"])
@@ -207,7 +212,7 @@ def test_the_calls_decide_not_the_stop_reason(student, variation):
     expect(lab.shape(seen["record"]) == wanted and len(seen["requests"]) == 3, CALLS_DECIDE,
            given="replies labelled toolUse (true), stop (with a call in it), toolUse (words only)",
            expected=f"{wanted}, in three requests",
-           got=f"{lab.shape(seen['record'])}, in {len(seen['requests'])} requests")
+           got=f"{lab.shape(seen['record'])}, in {requests(len(seen['requests']))}")
 
 
 def test_a_job_of_any_number_of_turns_is_seen_through(student, variation):
@@ -301,5 +306,5 @@ def test_any_job_is_answered_turn_by_turn_until_a_reply_asks_for_nothing(student
     expect(lab.shape(seen["record"]) == wanted and len(seen["requests"]) == len(rounds) + 1,
            ANY_JOB, given=f"a job of {len(rounds)} turns of calls, then words",
            expected=f"{wanted}, in {len(rounds) + 1} requests",
-           got=f"{lab.shape(seen['record'])}, in {len(seen['requests'])} requests")
+           got=f"{lab.shape(seen['record'])}, in {requests(len(seen['requests']))}")
     expect_tools_ran_between_requests(seen, rounds, ANY_JOB)

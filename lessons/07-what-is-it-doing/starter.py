@@ -225,7 +225,9 @@ def run_agent(model, system, messages, tools, prompt, *, max_turns=None):
     """
     # --- your code ---
     # Lesson 06's loop, as it was: the whole run happens first, and only then is anybody
-    # told about it. Make every step an event, handed out as it happens.
+    # told about it. Make every step an event, handed out as it happens. The prompt's
+    # message_end is the first turn's first message_end: after its turn_start, before
+    # the request.
     start = len(messages)
     messages.append(user_message(prompt))
     turns = 0

@@ -696,7 +696,9 @@ for story, model, options in (("answered", three_steps, {}), ("failed", outage, 
 #    protocol's events, handed out as each step happens: `agent_start`; for each turn
 #    `turn_start`, a `message_end` for each message added (the prompt, the reply, each
 #    result), `tool_execution_start` and `tool_execution_end` around each tool, `turn_end`
-#    carrying the reply; `agent_end` last, carrying the run's new messages. Append each
+#    carrying the reply; `agent_end` last, carrying the run's new messages. The prompt's
+#    `message_end` belongs to the first turn: right after its `turn_start`, before the
+#    request is made (never between `agent_start` and `turn_start`). Append each
 #    message to `messages` **before** its `message_end` is handed out. A failed reply and
 #    `max_turns` end the run the way lesson 05's loop did, with every pair closed.
 # 2. **`FinalTextRenderer`, in region 4 (about fifteen lines).** `FinalTextRenderer(out=None)`

@@ -66,6 +66,9 @@ NO_DELETIONS = ("no deletions: every message of the record that is not a tool re
 FIRST_WINS = ("the first result recorded wins, on any wreck: a call with a result anywhere in "
               "the record is shown the first one recorded for it, never a later one and never "
               "INTERRUPTED.")
+AT_THE_EDGES = ("a record's edges are places like any other: an empty record gives an empty list, "
+                "and damage at the very first message or the very last is repaired as it would "
+                "be in the middle (a call answered INTERRUPTED, an orphan left out).")
 STEERING = ("code the lesson gives you (steering, from an earlier lesson): a steer typed while a "
             "tool runs lands at the top of the next turn, after every result of the batch.")
 
@@ -370,6 +373,46 @@ def test_repair_leaves_its_input_untouched(student, variation):
         expect_untouched(record, view.input_after, f"{PURE} (on damaged.{name})",
                          kept_objects=view.input_kept_objects)
         expect_whole(view, record, PURE)
+
+
+def edge_records(variation):
+    """Three records damaged at an edge, each with the view its repair should give: a call with
+    no result at messages[0], an orphan result at messages[0], a call with no result last."""
+    ids = provider_ids(variation)
+    read = lab.call("read", {"path": "main.py"}, id=ids["c1"])
+    tests = lab.call("bash", {"command": "pytest"}, id=ids["c2"])
+    orphan = lab.tool_result(lab.call("bash", {"command": "ls"}, id=ids["o1"]), "main.py")
+    first_call = [lab.reply(read), lab.user("And the tests?")]
+    first_orphan = [orphan, lab.user("Read main.py."), lab.say("It defines main().")]
+    last = [lab.user("Run the tests."), lab.reply(tests)]
+    return [(first_call, [first_call[0], interrupted_for(ids["c1"], "read"), first_call[1]]),
+            (first_orphan, first_orphan[1:]),
+            (last, last + [interrupted_for(ids["c2"], "bash")])]
+
+
+def test_repair_holds_at_a_records_edges(student, variation):
+    empty = student.repair([])
+
+    expect(empty.messages == [], AT_THE_EDGES, given=[], expected=[], got=empty.messages)
+    for record, wanted in edge_records(variation):
+        view = student.repair(record)
+        expect_untouched(record, view.input_after, AT_THE_EDGES,
+                         kept_objects=view.input_kept_objects)
+        expect(view.messages == wanted, AT_THE_EDGES, given=record, expected=wanted,
+               got=view.messages)
+
+
+def test_view_holds_at_a_records_edges(student, variation):
+    empty = student.view([])
+
+    expect(empty.messages == [], AT_THE_EDGES, given=[], expected=[], got=empty.messages)
+    for record, wanted in edge_records(variation)[1:]:  # a request opens on a user message
+        view = student.view(record)
+        expect_untouched(record, view.input_after, AT_THE_EDGES,
+                         kept_objects=view.input_kept_objects)
+        expect(view.messages == wanted, AT_THE_EDGES, given=record, expected=wanted,
+               got=view.messages)
+        expect_valid(view.messages, AT_THE_EDGES, given=record)
 
 
 def test_view_drops_empty_failures_then_repairs_and_leaves_the_record_alone(student, variation):

@@ -965,8 +965,8 @@ lab.draw(lab.Panel("the record", record, note="Stored for good: what happened.")
 # 2. **`context_for_model(messages)`**, the upper gap, one line. Keep the filter lesson 05
 #    gave it, and pass its output through `repair_tool_history`.
 #
-# **Twenty graded tests.** Fifteen are visible on a grading platform; the last five, on
-# records hypothesis makes up, are hidden there (lab-check runs all twenty). The card tests
+# **Twenty-two graded tests.** Seventeen are visible on a grading platform; the last five, on
+# records hypothesis makes up, are hidden there (lab-check runs all twenty-two). The card tests
 # do not hand you the cards as printed: each grading puts the wreck after one or two healthy
 # turns and renames its ids the way real providers write them (`toolu_…`, `call_…`), so a
 # repair that only works at `messages[0]`, or on ids like `c1`, is caught.
@@ -999,30 +999,36 @@ lab.draw(lab.Panel("the record", record, note="Stored for good: what happened.")
 #     same messages, no message changed. <!-- test: test_repair_leaves_its_input_untouched -->
 # 11. `context_for_model` drops lesson 05's empty failure and then repairs: what it returns is
 #     valid, and the record still shows the failure and the dangling call. <!-- test: test_view_drops_empty_failures_then_repairs_and_leaves_the_record_alone -->
+# 12. At a record's edges: an empty record repairs to an empty list, and damage at the very
+#     first message (a call with no result, an orphan result) or the very last is repaired as
+#     anywhere else. <!-- test: test_repair_holds_at_a_records_edges -->
+# 13. The same edges through `context_for_model`: an empty record gives an empty view, and a
+#     record that opens on an orphan or ends on a dangling call gives one the provider
+#     accepts. <!-- test: test_view_holds_at_a_records_edges -->
 #
 # *Whole sessions on your `Harness`*
 #
-# 12. The walk-away: the consumer closes the run at `tool_execution_start`, the next two
+# 14. The walk-away: the consumer closes the run at `tool_execution_start`, the next two
 #     prompts are answered, every later request shows `INTERRUPTED` for the call, and the
 #     record keeps its hole. <!-- test: test_walk_away_at_tool_start_leaves_a_session_that_still_answers -->
-# 13. A reply fails mid-stream with a half-built `write` in it: the tool never runs, the next
+# 15. A reply fails mid-stream with a half-built `write` in it: the tool never runs, the next
 #     prompt is answered, and the record keeps the failed reply as it came. <!-- test: test_failed_reply_with_a_call_runs_no_tool_and_next_prompt_is_answered -->
-# 14. A three-call job, closed after event k for every k from 1 to 21: two more prompts are
+# 16. A three-call job, closed after event k for every k from 1 to 21: two more prompts are
 #     answered each time, and the model is never told `INTERRUPTED` about a step that ran.
 #     <!-- test: test_walking_away_after_any_event_never_bricks_the_session -->
-# 15. Lesson 09's steer still lands at the top of the next turn (no points: it guards the code
+# 17. Lesson 09's steer still lands at the top of the next turn (no points: it guards the code
 #     you were given). <!-- test: test_steering_lands_at_the_top_of_the_next_turn -->
 #
 # *On records hypothesis makes up* (results lost, late, doubled, reordered, orphaned, replies
 # failed mid-call, records cut off anywhere)
 #
-# 16. The view `context_for_model` builds is one the strict provider accepts.
+# 18. The view `context_for_model` builds is one the strict provider accepts.
 #     <!-- test: test_any_wreck_gives_a_view_the_provider_accepts -->
-# 17. Repairing the repair changes nothing. <!-- test: test_repair_of_any_wreck_is_idempotent -->
-# 18. The record handed in is left as it was. <!-- test: test_repair_of_any_wreck_leaves_its_input_untouched -->
-# 19. Every message that is not a result comes through as the very object, in its order.
+# 19. Repairing the repair changes nothing. <!-- test: test_repair_of_any_wreck_is_idempotent -->
+# 20. The record handed in is left as it was. <!-- test: test_repair_of_any_wreck_leaves_its_input_untouched -->
+# 21. Every message that is not a result comes through as the very object, in its order.
 #     <!-- test: test_repair_keeps_every_message_that_is_not_a_result_as_the_same_object -->
-# 20. Each call that has a result on the record is shown the first one recorded for its id.
+# 22. Each call that has a result on the record is shown the first one recorded for its id.
 #     <!-- test: test_repair_of_any_wreck_shows_each_call_the_first_result_recorded_for_it -->
 #
 # <details><summary>A hint, as a question</summary>

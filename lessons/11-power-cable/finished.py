@@ -458,7 +458,8 @@ def interrupted_result(call, is_read_only=None):
 #| # by the six rules of the walkthrough's "The rules of repair_history". A span runs from an
 #| # assistant message with calls to the next assistant message.
 #| #   1. a span's results move to just after its calls, in call order, the rest of the span
-#| #      after them; a result pairs only with a call of its own span;
+#| #      after them; a result pairs only with a call of its own span; two calls of a span
+#| #      with one id take that id's results in the order they were recorded;
 #| #   2. a call with no result in its span: INTERRUPTED, or INTERRUPTED_READ_ONLY when
 #| #      is_read_only(tool name) is true; such calls are listed in .interrupted, ids as sent;
 #| #   3. a result with no call in its span, or a second result for a call: left out;
@@ -466,7 +467,9 @@ def interrupted_result(call, is_read_only=None):
 #| #      result renamed too;
 #| #   5. an empty id becomes call_{m}_{c}: m the message's index in `messages`, c the call's
 #| #      index among that message's calls;
-#| #   6. an assistant message with no calls and only whitespace: dropped, ending no span.
+#| #   6. an assistant message with no calls and only whitespace: dropped, ending no span;
+#| #      empty content ([] or empty text blocks) is such a placeholder, whatever its
+#| #      stop_reason (a failed reply with no words too).
 #| # Pure (never changes `messages` or a message in it; returning the same message objects
 #| # or equal copies is both fine), idempotent, and prefix-stable: a span's output and every
 #| # id depend only on the span and what came before it.

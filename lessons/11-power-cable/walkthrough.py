@@ -831,6 +831,9 @@ else:
 #
 # 1. **Spans.** A span's results move to just after its calls, in call order; the rest of the
 #    span (a steer) keeps its order after them. A result pairs only with a call of its own span.
+#    When two calls of one span share an id, each call takes the first result with that id
+#    that no earlier call of the span has taken: they pair in the order they were recorded
+#    (the second call, renamed by rule 4, takes the second result, renamed with it).
 # 2. **A call with no result in its span** gets a stand-in under its id: `INTERRUPTED_READ_ONLY`
 #    when `is_read_only(tool name)` says the tool only reads, else `INTERRUPTED`. Those calls
 #    come back in `.interrupted`, under the ids the request carries.
@@ -841,7 +844,9 @@ else:
 # 5. **An empty id** becomes `call_{m}_{c}`: `m` the message's index in the history handed
 #    over, `c` the call's index among that message's calls.
 # 6. **An assistant message with no calls and nothing but whitespace** is dropped, as if it had
-#    never been there: it ends no span.
+#    never been there: it ends no span. Empty content is such a placeholder: `content: []`, or
+#    text blocks that hold nothing or only whitespace, whatever its `stop_reason` (a failed
+#    reply with no words and no calls is dropped too).
 #
 # And three properties, each of which a hidden test tries on histories it makes up: **pure**
 # (the list and its messages are never changed; a message that needs no change may come back

@@ -1,3 +1,4 @@
+# lab: checkpoint A  (lab-check reads this line to know which lab's tests to run)
 """Checkpoint A, "transcript doctor I": five harnesses, each one idea short of lesson 05's.
 
 auk, bittern, crane, dunlin and egret are each lesson 05's finished harness with one idea of

@@ -1,3 +1,4 @@
+# lab: checkpoint B  (lab-check reads this line to know which lab's tests to run)
 """Checkpoint B, "transcript doctor II": five harnesses, five ways of being nearly right.
 
 ash, birch, cedar, dogwood and elm are each lesson 10's finished harness with one idea of
