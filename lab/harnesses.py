@@ -89,11 +89,16 @@ def moved_past(path, lesson):
     return theirs if order.index(theirs.id) > order.index(lesson.number) else None
 
 
+def where(lab):
+    """Where in the course a lab is, as a reader says it: "lesson 11", "checkpoint B"."""
+    return f"{'checkpoint' if lab.is_checkpoint else 'lesson'} {lab.label}"
+
+
 def _this_lessons_own(lesson, shown_as, ahead):
     """The Pick for a reader whose file has moved past `lesson` to the lab `ahead`: the
     lesson's finished harness (in an edition, which holds none, its starter)."""
     label = course.label(lesson.number)
-    said = (f"{shown_as} is at lesson {ahead.label} (its first line says so), past lesson "
+    said = (f"{shown_as} is at {where(ahead)} (its first line says so), past lesson "
             f"{label}, and this lesson's examples are written for lesson {label}'s harness")
     if lesson.is_edition:
         return Pick(load_harness(lesson.starter), lesson.starter,
@@ -101,8 +106,8 @@ def _this_lessons_own(lesson, shown_as, ahead):
                     f"from. To run them on your own lesson {label} code, set {ENV} to that file")
     return Pick(load_harness(lesson.finished), lesson.finished,
                 f"{said}: they run on lesson {label}'s finished harness. To run them on your "
-                f"own lesson {label} code, set {ENV} to that file (--next kept it as "
-                "harness.py.bak-N)")
+                f"own lesson {label} code, set {ENV} to that file (--next kept it in "
+                ".lab-check/backups/, as harness.py.bak-N)")
 
 
 def with_repair(chosen, lesson=10):

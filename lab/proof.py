@@ -157,10 +157,10 @@ def moved_on_problems(lab: course.Lab, picks: list[LaterPick]) -> list[str]:
         if pick.chosen != finished:
             problems.append(f"{subject}: the examples run on {shown(pick.chosen)}, not on lesson "
                             f"{lab.label}'s finished harness")
-        elif f"is at lesson {ahead.label}" not in reason or \
+        elif f"is at {harnesses.where(ahead)}" not in reason or \
                 (pick.route == "harness.py" and not reason.startswith("harness.py")):
             problems.append(f"{subject}: the reason does not say the reader's file has moved on "
-                            f"to lesson {ahead.label}: {reason!r}")
+                            f"to {harnesses.where(ahead)}: {reason!r}")
     return problems
 
 

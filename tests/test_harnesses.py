@@ -100,6 +100,16 @@ def test_a_later_labs_file_named_in_the_environment_is_treated_as_harness_py_is(
                                     "which is at lesson 11"), chosen.reason
 
 
+def test_a_checkpoints_file_after_the_lesson_is_said_to_be_at_that_checkpoint(tmp_path):
+    project = project_with(tmp_path, lessons.lesson("A").starter.read_text())
+
+    chosen = lab.pick_harness(lesson=5, environ={}, project=project)
+
+    assert chosen.path == lessons.lesson(5).finished, f"got {chosen}"
+    assert chosen.reason.startswith("harness.py is at checkpoint A (its first line says so), "
+                                    "past lesson 05"), chosen.reason
+
+
 def test_an_earlier_labs_file_is_judged_by_what_it_does_not_by_its_line(tmp_path):
     project = project_with(tmp_path, lessons.lesson(9).finished.read_text())
 
