@@ -32,6 +32,7 @@ from .ids import empty_ids, numbered, random_ids, restarting_ids
 from .messages import call, fail, forever, reply, say, text, tool_result, user
 from .model import Request, ScriptedModel, ScriptExhausted
 from .refusals import anthropic_error, openai_error, too_long
+from .window import request_tokens, tokens
 from .shell import Shell
 from .validate import validate
 from .wire import Violation
@@ -44,6 +45,8 @@ __all__ = ["Request", "ScriptExhausted", "ScriptedModel", "Shell", "Workspace", 
 __all__ += ["Disk", "DiskFile", "PowerCut", "empty_ids", "numbered", "random_ids", "restarting_ids"]
 # Lesson 12: refusals as the providers send them (status, headers, body).
 __all__ += ["anthropic_error", "openai_error", "too_long"]
+# Lesson 13: the lab's token counter (a model with a window refuses what it counts too big).
+__all__ += ["request_tokens", "tokens"]
 # Lesson notebooks: figures drawn from transcripts, and which harness the examples run on.
 __all__ += ["Figure", "Panel", "draw", "patched", "pick_harness", "starter_harness", "with_repair"]
 
