@@ -386,6 +386,27 @@ def test_next_from_a_passing_lesson_11_carries_it_into_lesson_12_which_builds_on
     assert whole.returncode == 0, whole.stdout
 
 
+def test_next_from_a_passing_lesson_12_carries_it_into_lesson_13_which_builds_on_it(course):
+    mine = lesson_file(course, "12", "finished.py") + "\n\ndef my_own_helper():\n    return 12\n"
+    (course / "harness.py").write_text(mine)
+
+    run = lab_check(course, "--next")
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert (course / ".lab-check" / "backups" / "harness.py.bak-1").read_text() == mine
+    said = " ".join(run.stdout.split())
+    assert ("lesson 13 · The conversation that outgrew its window starts in harness.py: your "
+            "lesson 12 harness") in said
+    assert "cut (safe_cuts, choose_cut); view (context_for_model); compact (Harness)" in said
+    carried = (course / "harness.py").read_text()
+    assert carried.startswith("# lab: lesson 13") and "class Retrying" in carried, \
+        "lesson 13 builds on 12: the carried file keeps lesson 12's retries"
+    assert "def my_own_helper():" in carried, "the student's own code is carried forward"
+    (course / "harness.py").write_text(filled(carried, lesson_file(course, "13", "finished.py")))
+    whole = lab_check(course, "--lesson", "13")
+    assert whole.returncode == 0, whole.stdout
+
+
 def filled(text, finished):
     """`text` (a starter, or a file carried forward) with each of its gaps, in order, holding
     the code of the same gap of `finished`: the finished parts are then all that is graded."""
