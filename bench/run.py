@@ -411,7 +411,7 @@ def measure_cluster(copies):
     with tempfile.TemporaryDirectory(prefix="bench-cluster-") as scratch, \
             dask.config.set({"temporary-directory": scratch}), \
             LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                         dashboard_address=None) as cluster:
+                         dashboard_address="127.0.0.1:0") as cluster:
         halves = [make_submissions(pathlib.Path(scratch) / f"half-{part}", half, first=part * half)
                   for part in (0, 1)]
         for turn, (way, folder) in enumerate([("local", halves[0]), ("cluster", halves[0]),

@@ -156,10 +156,15 @@ def _instructor_options(g):
                    help="with --batch, grade only these submissions (folder names, or as the "
                         "summary shows them), again, into the results and summary already in "
                         "--output; a name may start with a dash (--only -rf)")
-    g.add_argument("--export", choices=("canvas", "csv"),
+    g.add_argument("--export", choices=("canvas", "csv", "moodle", "blackboard"),
                    help="with --batch, write the gradebook to import into the LMS: canvas "
-                        "(Canvas's gradebook import CSV, and gradebook.csv) or csv (gradebook.csv: "
-                        "a row a student, the late policy applied and shown)")
+                        "(Canvas's gradebook import CSV, and gradebook.csv), moodle (the "
+                        "assignment's grading worksheet), blackboard (a Grade Center upload) or "
+                        "csv (gradebook.csv alone: a row a student, the late policy applied and "
+                        "shown)")
+    g.add_argument("--overrides", metavar="CSV", help="with --export, grades set by hand: a "
+                   "CSV of student, lab, points and reason, applied to every export and "
+                   "recorded in summary.json")
     g.add_argument("--roster", metavar="CSV", help="with --export, the class list that names "
                    "each student from the LMS's id (Canvas's own gradebook export will do)")
     g.add_argument("--assignment", metavar="NAME", help="with --export canvas, the gradebook "
@@ -428,7 +433,8 @@ def _mistake(args):
     if batch_only and not args.batch:
         return f"{' and '.join(batch_only)} go with --batch DIR --output OUTDIR."
     exporting = [f"--{name.replace('_', '-')}" for name in ("export", "roster", "due",
-                                                           "late_policy", "assignment")
+                                                           "late_policy", "assignment",
+                                                           "overrides")
                  if getattr(args, name) and not (name == "late_policy" and args.gradescope)]
     if exporting and not args.batch:
         return f"{' and '.join(exporting)} go with --batch DIR --output OUTDIR."

@@ -76,7 +76,8 @@ def graded(tmp_path_factory):
                       str(root / "local"), "--jobs", "2", "--seed", SEED)
     with scratch(root / "dask"), \
             distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                     host="127.0.0.1", dashboard_address=None) as cluster, \
+                                     host="127.0.0.1",
+                                     dashboard_address="127.0.0.1:0") as cluster, \
             distributed.Client(cluster) as client:
         out = root / "remote"
         batch = subprocess.Popen(
@@ -149,7 +150,7 @@ def test_a_cluster_with_a_worker_that_has_other_lesson_sources_is_refused_in_one
     out = tmp_path / "out"
     with scratch(tmp_path / "dask"), \
             distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                                     host="127.0.0.1", dashboard_address=None) as cluster:
+                                     host="127.0.0.1", dashboard_address="127.0.0.1:0") as cluster:
         env = dict(os.environ, PYTHONPATH=str(other_project))
         stranger = subprocess.Popen(
             [sys.executable, "-m", "distributed.cli.dask_worker", cluster.scheduler_address,

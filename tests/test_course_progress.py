@@ -203,7 +203,7 @@ def test_a_record_folder_that_is_a_file_costs_the_mark_not_the_grading(course):
 NEXT = {"10": "next: checkpoint B · Transcript doctor II: start it with lab-check --next",
         "B": "next: lesson 11 · The power cable: start it with lab-check --next --harness "
              "doctor.py",
-        "11": "next: lesson 16 · The adapter: start it with lab-check --next",
+        "11": "next: lesson 12 · The wrong refusal: start it with lab-check --next",
         "16": "next: that was lesson 16 · The adapter, the last lab of the course"}
 
 
@@ -363,21 +363,47 @@ def test_next_from_lesson_10_through_b_carries_the_students_harness_into_lesson_
                                   f"carried file should pass every test:\n{whole.stdout}"
 
 
-def test_next_from_a_passing_lesson_11_carries_it_into_lesson_16_which_builds_on_it(course):
-    mine = lesson_file(course, "11", "finished.py")
+def test_next_from_a_passing_lesson_11_carries_it_into_lesson_12_which_builds_on_it(course):
+    mine = lesson_file(course, "11", "finished.py") + "\n\ndef my_own_helper():\n    return 11\n"
     (course / "harness.py").write_text(mine)
 
     run = lab_check(course, "--next")
 
     assert run.returncode == 0, run.stdout + run.stderr
     assert (course / ".lab-check" / "backups" / "harness.py.bak-1").read_text() == mine
-    assert "lesson 16 · The adapter starts in harness.py: your lesson 11 harness" in run.stdout
-    assert "adapter (to_anthropic, to_openai, safe_trim)" in " ".join(run.stdout.split())
+    said = " ".join(run.stdout.split())
+    assert "lesson 12 · The wrong refusal starts in harness.py: your lesson 11 harness" in said
+    assert "classify (classify, seconds_to_wait); policy (RetryPolicy); retrying (Retrying)" in said
     carried = (course / "harness.py").read_text()
-    assert carried.startswith("# lab: lesson 16") and "class RecordFile" in carried, \
-        "lesson 16 builds on 11: the carried file keeps lesson 11's record on disk"
-    (course / "harness.py").write_text(filled(carried, lesson_file(course, "16", "finished.py")))
-    whole = lab_check(course, "--lesson", "16")
+    assert carried.startswith("# lab: lesson 12") and "class RecordFile" in carried, \
+        "lesson 12 builds on 11: the carried file keeps lesson 11's record on disk"
+    assert "def my_own_helper():" in carried, "the student's own code is carried forward"
+    starter = json.loads(lab_check(course, "--lesson", "12", "--format", "json").stdout)
+    assert {t["outcome"] for t in starter["tests"]} == {"failed"}, \
+        "the carried file fails every test of lesson 12's gaps, as its starter does"
+    (course / "harness.py").write_text(filled(carried, lesson_file(course, "12", "finished.py")))
+    whole = lab_check(course, "--lesson", "12")
+    assert whole.returncode == 0, whole.stdout
+
+
+def test_next_from_a_passing_lesson_12_carries_it_into_lesson_13_which_builds_on_it(course):
+    mine = lesson_file(course, "12", "finished.py") + "\n\ndef my_own_helper():\n    return 12\n"
+    (course / "harness.py").write_text(mine)
+
+    run = lab_check(course, "--next")
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert (course / ".lab-check" / "backups" / "harness.py.bak-1").read_text() == mine
+    said = " ".join(run.stdout.split())
+    assert ("lesson 13 · The conversation that outgrew its window starts in harness.py: your "
+            "lesson 12 harness") in said
+    assert "cut (safe_cuts, choose_cut); view (context_for_model); compact (Harness)" in said
+    carried = (course / "harness.py").read_text()
+    assert carried.startswith("# lab: lesson 13") and "class Retrying" in carried, \
+        "lesson 13 builds on 12: the carried file keeps lesson 12's retries"
+    assert "def my_own_helper():" in carried, "the student's own code is carried forward"
+    (course / "harness.py").write_text(filled(carried, lesson_file(course, "13", "finished.py")))
+    whole = lab_check(course, "--lesson", "13")
     assert whole.returncode == 0, whole.stdout
 
 

@@ -30,7 +30,7 @@ from lab.course.order import Lab, label
 from lab.course.student_position import Position
 from lab.course.progress import Progress
 
-TITLE = 34   # columns for a lab's title
+TITLE = 34   # columns for a lab's title, at the least: the longest title sets it
 BUILDS = 14  # columns for what it builds on
 
 
@@ -43,14 +43,14 @@ def course_map(order: tuple[Lab, ...], present: Collection, progress: Progress |
     work = (f"Your work: {onward.shown(here.file)} ({onward.name(here.lab)})" if here is not None
             else looked or "No student file found here.")
     lines = [f"The course: {len(order)} labs, {written} written so far. {work}"]
-    part = None
+    part, width = None, max([TITLE] + [len(lab.title) + 1 for lab in order])
     for lab in order:
         if lab.part != part:
             part = lab.part
             lines += ["", part]
         builds = f"builds on {label(lab.builds_on)}" if lab.builds_on is not None else "first lab"
         you = "   <- you are here" if here is not None and here.lab.id == lab.id else ""
-        lines.append(f"  {lab.label:<3} {lab.title:<{TITLE}} {builds:<{BUILDS}} "
+        lines.append(f"  {lab.label:<3} {lab.title:<{width}} {builds:<{BUILDS}} "
                      f"{state(lab, present, progress)}{you}".rstrip())
     lines += ["", next_step(here, progress, present)]
     return "\n".join(lines) + "\n"

@@ -24,7 +24,10 @@ finds them). Into the output folder go:
                          was graded with), isolation, sha256 (of the file graded), result_file
                          and feedback_file. summary.json also records the lesson, lab-check's
                          version, the format, the class's seed and how each student's was
-                         chosen, the isolation, and whether every submission is in it.
+                         chosen, the isolation, and whether every submission is in it; a row
+                         graded again keeps its earlier gradings (regrade.py), and the
+                         export's overrides are recorded (overrides.py).
+  class.json, .html      the class at a glance (glance.py): written at the end of every run
 
 Each result is written whole or not at all (written beside its place, then renamed), and the
 summary is written again after every one, the same way: a batch stopped at any moment, even
@@ -85,6 +88,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from lab.grader import declared, finder, formats, supervise
 from lab.course import manifest
+from lab.grader import regrade
 from lab.worker import tidy
 from lab.kit.escape import csv_cell, file_name, printable, shown_name
 from lab.grader.plan import Plan
@@ -131,6 +135,7 @@ class Outcome:
     pending: list[str] = field(default_factory=list)
     interrupted: bool = False
     facts: dict[str, Any] = field(default_factory=dict)
+    glance: dict[str, Any] = field(default_factory=dict)  # the class at a glance (glance.py)
 
 
 # -- finding the submissions ---------------------------------------------------------------
@@ -267,6 +272,9 @@ def run(folder: str | os.PathLike[str], lesson: Lesson, out: str | os.PathLike[s
         entry = row(submission.name, grade, total, f"{RESULTS}/{key}{formats.EXTENSIONS[fmt]}",
                     f"{FEEDBACK}/{key}.txt", seed=plan.seed_for(submission.name),
                     note=declared.other_lab(submission.harness, lesson.number))
+        trail = regrade.keep(out, rows.get(key))  # a regrade keeps the result it replaces
+        if trail:
+            entry["earlier"] = trail
         if entry["status"] == GRADER_FAILED and (out / failure_file(submission.name)).is_file():
             entry["problem"] += f" (what it left: {failure_file(submission.name)})"
         formats.write(grade, fmt, out / entry["result_file"], show_hidden=plan.show_hidden,
@@ -296,7 +304,19 @@ def run(folder: str | os.PathLike[str], lesson: Lesson, out: str | os.PathLike[s
     outcome.facts = dict(facts, complete=not missing and not pending,
                          not_yet_graded=len(missing))
     write_summary(outcome.rows, lesson, fmt, out, facts=outcome.facts)
+    outcome.glance = _at_a_glance(outcome.rows, lesson, out, found)
     return outcome
+
+
+def _at_a_glance(rows, lesson, out, found):
+    """The class at a glance, written beside the summary as class.json and class.html."""
+    from lab.grader import glance, glance_page
+
+    files = {file_name(one.name): one.harness for one in found
+             if not one.problem and not one.folder.is_symlink()}
+    view = glance.summarize(rows, lesson, out, files)
+    glance_page.write(view, out)
+    return view
 
 
 def failure_file(name: str | bytes) -> str:
@@ -868,6 +888,10 @@ def command(args: argparse.Namespace, lesson: Lesson, plan: Plan) -> int:
               + (f"; {ungraded} could not be graded (the problem column says why)"
                  if ungraded else "")
               + f"; {facts['format']} results, feedback and summary.csv in {args.output}")
+    from lab.grader.glance import gist
+
+    for line in gist(done.glance):
+        print(f"lab_check: {line}")
     if failed:
         print(f"lab_check: the grader failed on {', '.join(failed)} (the grader's fault, not "
               "the students'): see the problem column of summary.csv, then grade them again "

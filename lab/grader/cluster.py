@@ -168,17 +168,19 @@ class Cluster:
                   jobs: int | None = None, progress_stream: TextIO | None = None,
                   on_done: Callable[[batch.Submission, Grade], object] | None = None,
                   stop: threading.Event | None = None, already: int = 0,
-                  whole: int | None = None
+                  whole: int | None = None,
+                  keep: Callable[[batch.Submission, int, str], object] | None = None
                   ) -> tuple[dict[str | bytes, Grade], list[batch.Submission]]:
         """As batch._grade_all, on the cluster: ({name: Grade}, the submissions not graded
         because the batch was stopped). `on_done` is called here, in this thread, for each as
-        it arrives. `jobs` is the workers' to decide (their threads), and is not used."""
+        it arrives, and `keep` before it with what each failed attempt left on the worker.
+        `jobs` is the workers' to decide (their threads), and is not used."""
         stop = stop or threading.Event()
         progress = Progress(len(found) if whole is None else whole, progress_stream,
                             already=already)
         grades: dict[str | bytes, Grade] = {}
 
-        def keep(one: batch.Submission, grade: Grade | None) -> None:
+        def taken(one: batch.Submission, grade: Grade | None) -> None:
             if grade is not None and one.name not in grades:
                 grades[one.name] = grade
                 if on_done:
@@ -198,13 +200,14 @@ class Cluster:
                             key=f"lab-check-{self.tag}-{file_name(one.name)}",
                             pure=False)] = one
                 for one in here:  # while the cluster grades the rest
-                    keep(one, batch._grade_one(one, lesson, scratch, plan, batch.Running(), stop))
+                    taken(one, batch._grade_one(one, lesson, scratch, plan, batch.Running(), stop,
+                                                keep))
             waiting = set(futures)
             while waiting and not stop.wait(POLL_SECONDS):
                 finished = sorted((f for f in waiting if f.done()), key=lambda f: futures[f].name)
                 waiting.difference_update(finished)
                 for future in finished:
-                    keep(futures[future], self._outcome(future, futures[future], lesson))
+                    taken(futures[future], self._outcome(future, futures[future], lesson, keep))
         finally:
             if restore:  # a second Ctrl-C while it stops must not break the stopping
                 import signal
@@ -212,7 +215,7 @@ class Cluster:
             stop.set()
             for future, one in futures.items():  # finished as it was stopped: kept
                 if one.name not in grades and future.status == "finished":
-                    keep(one, self._outcome(future, one, lesson))
+                    taken(one, self._outcome(future, one, lesson, keep))
             self.client.cancel([f for f, one in futures.items() if one.name not in grades])
             try:
                 self.client.run(stop_sent, self.tag, on_error="ignore")
@@ -229,9 +232,12 @@ class Cluster:
                 "plan": plan.as_dict(), "name": os.fsencode(one.name).hex(),
                 "file": one.harness.name, "content": content, "note": one.note}
 
-    def _outcome(self, future: Any, one: batch.Submission, lesson: Lesson) -> Grade | None:
-        """The Grade a finished future holds, with the file named as it is here; a broken
-        one when the cluster failed it; None when it was stopped before it finished."""
+    def _outcome(self, future: Any, one: batch.Submission, lesson: Lesson,
+                 keep: Callable[[batch.Submission, int, str], object] | None = None
+                 ) -> Grade | None:
+        """The Grade a finished future holds, with the file named as it is here (what its
+        failed attempts left handed to `keep`); a broken one when the cluster failed it; None
+        when it was stopped before it finished."""
         try:
             said = future.result()
         except Exception as error:  # the cluster's failure (a worker lost too often), not ours
@@ -241,6 +247,9 @@ class Cluster:
         if "mismatch" in said:
             return batch._grader_failed(lesson, one, f"the Dask worker that took it "
                                                      f"{said['mismatch']}.")
+        if keep is not None:
+            for attempt, diagnosis in said.get("left", []):
+                keep(one, attempt, diagnosis)
         if "grade" not in said:
             return None
         return replace(Grade.from_dict(said["grade"]), harness=str(one.harness))
@@ -277,7 +286,8 @@ def _at_work(name: str) -> tuple[batch.Running, threading.Event]:
 def grade_sent(order: dict[str, Any]) -> dict[str, Any]:
     """On a worker: grade the file an order carries as batch._grade_one grades one on the
     instructor's machine, in a scratch folder of this worker's; {"grade": the Grade as data},
-    {"mismatch": why this worker cannot grade it} or {"stopped": True}."""
+    {"mismatch": why this worker cannot grade it} or {"stopped": True}, with "left": what each
+    failed attempt left (batch._grade_one's `keep`)."""
     from lab.course import lesson_files as lessons
 
     why = difference(order["expected"], describe(order["lesson"], order["plan"]))
@@ -285,6 +295,7 @@ def grade_sent(order: dict[str, Any]) -> dict[str, Any]:
         return {"mismatch": why}
     lesson, plan = lessons.lesson(order["lesson"]), Plan.from_dict(order["plan"])
     running, stop = _at_work(order["batch"])
+    left: list[tuple[int, str]] = []  # what each failed attempt left, for the batch's record
     with tidy.GraderFolder("cluster") as scratch:
         folder = pathlib.Path(scratch) / "submission"
         folder.mkdir()
@@ -292,8 +303,10 @@ def grade_sent(order: dict[str, Any]) -> dict[str, Any]:
         harness.write_bytes(order["content"])
         one = batch.Submission(os.fsdecode(bytes.fromhex(order["name"])), folder, harness,
                                order["note"])
-        grade = batch._grade_one(one, lesson, scratch, plan, running, stop)
-    return {"grade": grade.as_dict()} if grade is not None else {"stopped": True}
+        grade = batch._grade_one(one, lesson, scratch, plan, running, stop,
+                                 lambda _, attempt, diagnosis: left.append((attempt, diagnosis)))
+    return ({"grade": grade.as_dict(), "left": left} if grade is not None
+            else {"stopped": True, "left": left})
 
 
 def stop_sent(name: str) -> None:

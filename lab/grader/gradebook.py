@@ -14,12 +14,17 @@ After the batch, into the output folder go:
                         the file names of Canvas's download; SIS columns and Section come from
                         the roster when one is given (Canvas's own gradebook export is one).
                         These are the columns Canvas's export has and its import reads back.
-  gradebook.csv         (--export csv, and always with canvas) one row a student: student,
+  gradebook-moodle.csv, gradebook-blackboard.csv
+                        (--export moodle, --export blackboard) Moodle's grading worksheet and
+                        Blackboard's Grade Center upload: lms_files.py
+  gradebook.csv         (--export csv, and always with the others) one row a student: student,
                         student_id, lms, submission, status, score, max_score, submitted, late,
                         late_by_hours, penalty, final_score, note: the late policy applied and
                         shown, for any LMS or a spreadsheet.
 
-The grade exported is final_score: the score less the late penalty. A submission the grader
+The grade exported is final_score: the score less the late penalty, or the points of an
+instructor's override (--overrides FILE: overrides.py), which every export carries and
+summary.json records. A submission the grader
 failed on (status "grader failed") gets no grade, an empty cell, never a zero: the LMS keeps
 what it had, and the batch says to grade it again.
 
@@ -48,10 +53,12 @@ import math
 import os
 import pathlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from lab.grader import finder
+from lab.grader import lms_files, overrides
 from lab.kit.escape import csv_cell, printable, shown_name
 
 if TYPE_CHECKING:
@@ -62,7 +69,7 @@ PLAIN_FILE = "gradebook.csv"
 CANVAS_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
 PLAIN_COLUMNS = ("student", "student_id", "lms", "submission", "status", "score", "max_score",
                  "submitted", "late", "late_by_hours", "penalty", "final_score", "note")
-EXPORTS = ("canvas", "csv")
+EXPORTS = ("canvas", "csv", "moodle", "blackboard")  # moodle, blackboard: lms_files.py
 
 
 @dataclass(frozen=True)
@@ -207,9 +214,10 @@ def check(args: argparse.Namespace
     if args.export and not args.batch:
         raise ValueError(f"--export {args.export} writes a batch's gradebook: it goes with "
                          "--batch DIR --output OUTDIR.")
-    if (args.roster or args.due or args.late_policy or args.assignment) and not args.export:
-        raise ValueError("--roster, --due, --late-policy and --assignment shape the gradebook: "
-                         "give --export canvas (or csv) too.")
+    if (args.roster or args.due or args.late_policy or args.assignment
+            or getattr(args, "overrides", None)) and not args.export:
+        raise ValueError("--roster, --due, --late-policy, --assignment and --overrides shape "
+                         "the gradebook: give --export canvas (or csv, moodle, blackboard) too.")
     roster = finder.Roster.read(args.roster) if args.roster else None
     return LatePolicy.parse(args.late_policy), parse_due(args.due), roster
 
@@ -219,8 +227,10 @@ def command(args: argparse.Namespace, lesson: Lesson) -> int:
     what they hold; the exit status (0, or 2 when it cannot be written)."""
     try:
         policy, due, roster = check(args)
+        fixes = overrides.read(args.overrides, lesson.number, _points(lesson)) \
+            if getattr(args, "overrides", None) else []
         written = export(args.batch, args.output, lesson, kind=args.export, policy=policy,
-                         due=due, roster=roster, assignment=args.assignment)
+                         due=due, roster=roster, assignment=args.assignment, fixes=fixes)
     except (ValueError, OSError) as error:
         print(f"lab_check: {error}")
         return 2
@@ -232,10 +242,12 @@ def command(args: argparse.Namespace, lesson: Lesson) -> int:
 def export(folder: str | os.PathLike[str], out: str | os.PathLike[str], lesson: Lesson, *,
            kind: str = "canvas", policy: LatePolicy = LatePolicy(),
            due: datetime.datetime | None = None, roster: finder.Roster | None = None,
-           assignment: str | None = None) -> list[str]:
+           assignment: str | None = None,
+           fixes: Sequence[overrides.Override] = ()) -> list[str]:
     """Write the gradebook of the batch graded from `folder` into `out` (summary.json there):
-    gradebook.csv always, gradebook-canvas.csv for kind "canvas". Returns the lines that say
-    what was written."""
+    gradebook.csv always, gradebook-canvas.csv for kind "canvas", Moodle's and Blackboard's
+    for theirs (lms_files.py), every one with the instructor's overrides `fixes` applied, and
+    recorded in summary.json. Returns the lines that say what was written."""
     from lab.course.manifest import title, total
 
     out = pathlib.Path(out)
@@ -246,20 +258,19 @@ def export(folder: str | os.PathLike[str], out: str | os.PathLike[str], lesson: 
                              wanted=finder.student_file(lesson))}
     points = total(lesson)
     column = assignment or f"Lesson {lesson.number}: {title(lesson)}"
-    rows, late, unmatched = [], 0, []
-    held: list[str] = []     # the grader failed on them
-    unowned: list[str] = []  # files no LMS named: whose, no one can tell
+    rows, lasts = [], []  # every row; the last row of each submission (a group's: several)
     for entry in summary.get("submissions", []):
         one = found.get(entry.get("submission"))
         for each in _students(one):
-            row = _row(entry, each, roster, policy, due, points)
-            rows.append(row)
-            late += row["late"] == "yes"
-        if row["final_score"] == "":
-            (unowned if row["owner_unknown"] else held).append(row["student"])
-        if kind == "canvas" and not row["canvas_id"] and not row["sis_user_id"] \
-                and not row["sis_login_id"]:
-            unmatched.append(row["student"])
+            rows.append(_row(entry, each, roster, policy, due, points))
+        lasts.append(rows[-1])
+    applied = overrides.apply(rows, fixes)  # before anything is written: a bad one writes nothing
+    late = sum(row["late"] == "yes" for row in rows)
+    held = [r["student"] for r in lasts if r["final_score"] == "" and not r["owner_unknown"]]
+    unowned = [r["student"] for r in lasts if r["final_score"] == "" and r["owner_unknown"]]
+    unmatched = [r["student"] for r in lasts if kind == "canvas" and not r["canvas_id"]
+                 and not r["sis_user_id"] and not r["sis_login_id"]]
+    _record(out, summary, applied)
     _write(out / PLAIN_FILE, PLAIN_COLUMNS, [{k: r[k] for k in PLAIN_COLUMNS} for r in rows])
     said = [f"{PLAIN_FILE} in {out}: {len(rows)} students, {late} late "
             f"(late policy: {policy.spec}{', due ' + due.isoformat() if due else ''})"]
@@ -277,6 +288,9 @@ def export(folder: str | os.PathLike[str], out: str | os.PathLike[str], lesson: 
                         "with no Canvas id (not from Canvas's download, not in the roster), "
                         "which Canvas could not match: "
                         f"{', '.join(unmatched[:8])}{' ...' if len(unmatched) > 8 else ''}")
+    if kind in lms_files.WRITERS:
+        said += lms_files.WRITERS[kind](rows, out, column, points, _write)
+    said += overrides.said(applied)
     if held:
         said.append(f"no grade exported for {', '.join(held[:8])}: the grader failed on them; "
                     "grade them again, then export again")
@@ -376,9 +390,27 @@ def _gradescope_times(one, submitted):
     return submitted, nothing
 
 
-def _write(path, columns, rows):
+def _points(lesson):
+    from lab.course.manifest import total
+
+    return float(total(lesson))
+
+
+def _record(out, summary, applied):
+    """The overrides of this export into summary.json (none: the key removed), so the summary
+    says which exported grades are not the grader's."""
+    if applied or "overrides" in summary:
+        from lab.grader.batch import _write_text
+
+        summary = {k: v for k, v in summary.items() if k != "overrides"}
+        if applied:
+            summary["overrides"] = applied
+        _write_text(out / "summary.json", json.dumps(summary, indent=1, ensure_ascii=False) + "\n")
+
+
+def _write(path, columns, rows, quoting=csv.QUOTE_MINIMAL):
     table = io.StringIO()
-    writer = csv.DictWriter(table, fieldnames=columns, lineterminator="\r\n")
+    writer = csv.DictWriter(table, fieldnames=columns, lineterminator="\r\n", quoting=quoting)
     writer.writeheader()
     for row in rows:
         writer.writerow({key: csv_cell(value) for key, value in row.items()})

@@ -33,6 +33,8 @@ def _token(message):
         ids = [str(block.get("id")) for block in _blocks(message) if block.get("type") == "toolCall"]
         calls = f"[{','.join(ids)}]" if ids else ""
         return "A" + calls + ("(error)" if message.get("stop_reason") == "error" else "")
+    if role == "summary":  # lesson 13: a summary the harness wrote, kept in the record
+        return "S"
     return "?"
 
 
@@ -65,6 +67,8 @@ def _line(message, clip):
         if message.get("stop_reason") == "error":
             line += f"  [error: {message.get('error_message')}]"
         return line
+    if role == "summary":
+        return f"summary -> {_quote(message.get('content'), clip)}"
     return f"not a message: {message!r}"
 
 

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 from .ids import numbered
 from .messages import fail, forever
+from .refusals import too_long
+from .window import request_tokens
 from .validate import validate
 from .wire import validate_wire
 
@@ -67,16 +69,25 @@ class ScriptedModel:
     "400 invalid_request_error: " plus the first violation's .error.
     Its replies are still the lab's messages, which is what an adapter hands back to a harness.
 
+    ScriptedModel(script, window=N) has a context window of N tokens, counted as
+    lab.request_tokens counts them (lesson 13): a request bigger than that is refused the way
+    OpenAI refuses one, lab.too_long(tokens, N) (status 400, code context_length_exceeded), and
+    an Anthropic-wire model the way Anthropic does. Size is checked first, as a provider does
+    before it reads the messages, and a refusal uses up no scripted reply.
+
     Call blocks without an id are given c1, c2, ... in the order this model hands them out;
     an explicit id is kept. `ids` names them another way, as a provider does: see lab.ids
     (ScriptedModel(script, ids=lab.restarting_ids("call_{k}")) starts again every reply).
     Replies are copies: the script itself is never changed.
     """
 
-    def __init__(self, script, ids=numbered, wire=None):
+    def __init__(self, script, ids=numbered, wire=None, window=None):
         if wire is not None:
             validate_wire([], wire)  # an unknown wire is the test's mistake: say so now
-        self.wire = wire
+        if window is not None and (isinstance(window, bool) or not isinstance(window, int)
+                                   or window < 1):
+            raise ValueError(f"window must be a whole number of tokens, 1 or more; got {window!r}")
+        self.wire, self.window = wire, window
         self._script = list(script)
         self._next = 0
         self._ids_given = 0
@@ -91,6 +102,10 @@ class ScriptedModel:
 
     def _reply(self, request):
         self.calls.append(request)
+        if self.window is not None:
+            size = request_tokens(request.system, request.messages, request.tools)
+            if size > self.window:
+                return too_long(size, self.window, self.wire or "openai")
         if self.wire is not None:
             problems = validate(on_the_wire(self.wire, request), wire=self.wire)
             if problems:
