@@ -18,9 +18,9 @@ import random
 
 import pytest
 
-from lab.grading.worker.plugin import hypothesis_profile, scenarios_of
-from lab.grading.inside.serve import Server
-from lab.grading.worker.student import Returned, Student, Value
+from lab.worker.plugin import hypothesis_profile, scenarios_of
+from lab.sandbox.serve import Server
+from lab.worker.harness_proxy import Returned, Student, Value
 
 
 def pytest_addoption(parser):

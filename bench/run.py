@@ -80,7 +80,7 @@ if __name__ == "__main__":  # run as a file: make `lab` importable, as lab/lab_c
     sys.path.insert(0, str(PROJECT))
 
 import lab  # noqa: E402
-from lab import lessons  # noqa: E402
+from lab.course import lesson_files as lessons  # noqa: E402
 from lab.docs import tables  # noqa: E402
 
 FIGURES = PROJECT / "bench" / "figures" / "run.json"
@@ -277,7 +277,7 @@ FLOOR_SESSION = re.compile(r" in (\d+(?:\.\d+)?)s")  # pytest's last line: "20 p
 
 
 def measure_watch(runs):
-    """A --watch re-grade from its warm workers (lab.grading.supervise.Warm: pytest and the
+    """A --watch re-grade from its warm workers (lab.grader.supervise.Warm: pytest and the
     plugin imported, the sandbox's zygote kept; the file rewritten as a save would), timed in
     this process from the save's grading call to its Grade (the watcher's debounce is left
     out), against the floor's test time: what pytest itself says its session took in the
@@ -286,8 +286,8 @@ def measure_watch(runs):
     sandbox and the cores allow: supervise.workers_for) and by one worker alone, and the floor
     runs it with the same seed, so that all three run the same examples. In turns, after one
     of each."""
-    from lab.grading.grade import grade
-    from lab.grading.supervise import Warm, workers_for
+    from lab.grader.grade import grade
+    from lab.grader.supervise import Warm, workers_for
 
     floor = [sys.executable, "-m", "pytest", str(LESSON.tests), "-p", "bench.inprocess",
              "-p", "hypothesis.extra.pytestplugin", "-p", "no:cacheprovider", "-q",

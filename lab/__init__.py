@@ -2,41 +2,33 @@
 
 Builders for messages, a scripted model that refuses malformed requests like a provider (and
 names its calls as one does), the strict validator it uses (for lesson 16 also on Anthropic's
-and OpenAI's wire formats: see lab.wire), ways to print a transcript, a driver for a run's
+and OpenAI's wire formats: see lab.kit.wire), ways to print a transcript, a driver for a run's
 events, an in-memory workspace with a small shell over it, and a disk that can lose power at
-any byte, and a provider's refusal as it sends it (status, headers, body: lab.refusals);
-for the lesson notebooks, SVG figures of transcripts (and lab.wire_figure, one
+any byte, and a provider's refusal as it sends it (status, headers, body: lab.kit.refusals);
+for the lesson notebooks, SVG figures of transcripts (and lab.kit.wire_figure, one
 request in several formats) and the choice of which harness the examples run on. For
-the checkpoints (A and B), lab.clinic runs a case written as plain data on a harness, lab.rules
-judges what it did, and lab.checkup grades a student's cases and diagnoses; for lesson 16, lab.loopback serves a provider's HTTP API on 127.0.0.1 and
-lab.sdk's models talk to it (or to the real API) through the official SDKs (import them by
+the checkpoints (A and B), lab.testkit.clinic runs a case written as plain data on a harness, lab.testkit.rules
+judges what it did, and lab.testkit.checkup grades a student's cases and diagnoses; for lesson 16, lab.notebook.loopback serves a provider's HTTP API on 127.0.0.1 and
+lab.notebook.sdk's models talk to it (or to the real API) through the official SDKs (import them by
 name). Importing it has no side effects.
 
-The modules imported here live in lab/student/, the folder that is all the sandbox holds of the
-lab (with this file): it is added to the package's path, so each is `lab.<name>` here, in the
-sandbox and in the browser alike. The rest of lab/ stays on the course's machine.
+The names imported here come from lab/kit/, the package that is all the sandbox holds of the
+lab (with this file), in the sandbox and in the browser alike. The rest of lab/ stays on the course's machine.
 """
 
-import os as _os
-
-_STUDENT = _os.path.join(_os.path.dirname(__file__), "student")
-if _STUDENT not in __path__:  # (a reload runs this again)
-    __path__.append(_STUDENT)
-del _os, _STUDENT
-
-from .disk import Disk, DiskFile, PowerCut
-from .display import shape, show
-from .drive import drive
-from .figures import Figure, Panel, draw
-from .ids import empty_ids, numbered, random_ids, restarting_ids
-from .messages import call, fail, forever, reply, say, text, tool_result, user
-from .model import Request, ScriptedModel, ScriptExhausted
-from .refusals import anthropic_error, openai_error, too_long
-from .window import request_tokens, tokens
-from .shell import Shell
-from .validate import validate
-from .wire import Violation
-from .workspace import Workspace
+from lab.kit.disk import Disk, DiskFile, PowerCut
+from lab.kit.display import shape, show
+from lab.kit.drive import drive
+from lab.kit.figures import Figure, Panel, draw
+from lab.kit.ids import empty_ids, numbered, random_ids, restarting_ids
+from lab.kit.messages import call, fail, forever, reply, say, text, tool_result, user
+from lab.kit.model import Request, ScriptedModel, ScriptExhausted
+from lab.kit.refusals import anthropic_error, openai_error, too_long
+from lab.kit.window import request_tokens, tokens
+from lab.kit.shell import Shell
+from lab.kit.validate import validate
+from lab.kit.wire import Violation
+from lab.kit.workspace import Workspace
 
 __all__ = ["Request", "ScriptExhausted", "ScriptedModel", "Shell", "Workspace", "call", "drive",
            "fail", "forever", "reply", "say", "shape", "show", "text", "tool_result", "user",
@@ -57,7 +49,7 @@ def __getattr__(name):
     """The notebook helpers, loaded when first asked for: they know where a lesson's files
     are, which a graded harness's sandbox does not hold."""
     if name in _HARNESSES:
-        from . import harnesses
+        from lab.notebook import harnesses
 
         return getattr(harnesses, name)
     raise AttributeError(f"module 'lab' has no attribute {name!r}")

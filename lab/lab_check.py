@@ -23,13 +23,13 @@ right and wrong; for an instructor, grade a whole class, and prove the lesson's 
     lab-check --harness doctor.py --lesson B      (checkpoint B: a letter, not a number)
 
 The harness is looked for from the working folder up to the project's folder (see
-lab/project.py); the lesson is --lesson, else the one the harness declares on its
+lab/course/harness_file.py); the lesson is --lesson, else the one the harness declares on its
 `# lab: lesson N` line, else the newest. Test files named on the command line run instead of
 the lesson's own; `tests.py`, when there is no such file where lab_check runs, is the lesson's.
     lab-check --release 10 --output DIR [--gradescope FILE.zip]   (see lab/release/)
     lab-check --site DIR [--lesson 10]          (the course as a static web site: lab/site/)
-    lab-check --new-lab 12                      (start a lab the course plans: lab/new_lab.py)
-    lab-check --prove 12 | --prove all          (the lab proof: lab/proof.py)
+    lab-check --new-lab 12                      (start a lab the course plans: lab/cli/new_lab.py)
+    lab-check --prove 12 | --prove all          (the lab proof: lab/cli/prove.py)
 
 Exit status of one grading: 0 every test passed; 1 some test failed; 2 nothing could be graded
 (no such file, not Python, a syntax error, an import that fails, a missing name, no such
@@ -41,7 +41,7 @@ keep your file as a backup and say what they did). Of a batch:
 0 every submission has its result, 3 the grader broke on some (see summary.csv), 2 no batch to
 grade, 130 stopped by Ctrl-C (every finished result kept; --resume goes on). Of --verify: 0 the lesson's tests hold, 1 some check surprised (the table says which).
 --format text|json|junit|gradescope writes the result as a person, a program, a CI system or
-Gradescope reads it (see lab/grading/formats.py); a result is written even when nothing could
+Gradescope reads it (see lab/grader/formats.py); a result is written even when nothing could
 be graded.
 """
 
@@ -54,9 +54,9 @@ import traceback
 if __package__ in (None, ""):  # run as a file: python lab/lab_check.py
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from lab import lessons, project  # noqa: E402
-from lab.grading.formats import FORMATS  # noqa: E402
-from lab.grading.inside.protocol import Limits  # noqa: E402
+from lab.course import lesson_files as lessons, harness_file as project  # noqa: E402
+from lab.grader.formats import FORMATS  # noqa: E402
+from lab.sandbox.protocol import Limits  # noqa: E402
 
 STUDENT_ONLY = ("watch", "hint", "reset", "course", "next")  # act on one student's work
 
@@ -208,7 +208,7 @@ def _instructor_options(g):
                    "under lessons/, from its entry in lessons/course.toml (see docs/new-lab.md)")
     g.add_argument("--prove", metavar="LAB", help="the lab proof, of one lab or of `all`: "
                    "composed files, anatomy, --verify, and its notebook on a real kernel, on "
-                   "its starter, its finished file and every later lab's (lab/proof.py)")
+                   "its starter, its finished file and every later lab's (lab/cli/prove.py)")
     g.add_argument("--site", metavar="DIR", help="write the course as a static web site into DIR "
                    "(every written lab a page; with --lesson, that lab's page only; see lab/site/)")
 
@@ -299,7 +299,7 @@ def _main(argv=None):
         return _batch(args, lesson, limits)
     if args.reset:
         return _reset(args, harness, lesson)
-    from lab.grading import selection
+    from lab.grader import selection
 
     try:
         tests = selection.test_files(args.tests, lesson)
@@ -339,12 +339,12 @@ def _site(args):
 
 
 def _authoring(args):
-    """--new-lab LAB and --prove LAB|all: an author's commands (lab.new_lab, lab.proof)."""
+    """--new-lab LAB and --prove LAB|all: an author's commands (lab.cli.new_lab, lab.cli.prove)."""
     option = "--new-lab" if args.new_lab is not None else "--prove"
     try:
         if _needs_extra(option):
             return 2
-        from lab import new_lab, proof
+        from lab.cli import new_lab, prove as proof
 
         return new_lab.main(args.new_lab) if args.new_lab is not None else proof.main(args.prove)
     except ModuleNotFoundError as error:
@@ -391,9 +391,9 @@ def _declared(harness):
 
 def _sources(lesson):
     """The files the lesson's finished file is made from: the changes.py of each lab its
-    harness is composed from (lab.compose), or, for a checkpoint, whose answer is not a harness,
+    harness is composed from (lab.course.compose), or, for a checkpoint, whose answer is not a harness,
     its finished.py itself. None in a student's copy, which holds no finished file."""
-    from lab import course, starter
+    from lab.course import order as course, starter
 
     if lesson.is_edition:
         return []
@@ -465,8 +465,10 @@ def _graded(args, harness, lesson, tests, limits, warm=None):
     that says so."""
     import dataclasses
 
-    from lab.grading import manifest, plan
-    from lab.grading.results import Grade
+    from lab.grader import plan
+
+    from lab.course import manifest
+    from lab.grader.results import Grade
 
     if isinstance(harness, project.NotFound):
         return Grade(lesson=lesson.number, title=manifest.title(lesson), harness=args.harness,
@@ -485,8 +487,9 @@ def _graded(args, harness, lesson, tests, limits, warm=None):
 
 def _grade(args, harness, lesson, tests, limits):
     """Grade one harness and print or write its result."""
-    from lab.grading import formats, manifest
-    from lab.grading.report import text_report
+    from lab.grader import formats
+    from lab.course import manifest
+    from lab.grader.report import text_report
 
     fmt = args.format or "text"
     result = _graded(args, harness, lesson, tests, limits)
@@ -509,13 +512,13 @@ def _grade(args, harness, lesson, tests, limits):
 
 
 def _watch(args, harness, lesson, tests, limits):
-    from lab.grading import watch
-    from lab.grading.report import text_report
+    from lab.cli import watch
+    from lab.grader.report import text_report
 
     if isinstance(harness, project.NotFound):
         print(f"lab_check: {harness}", file=sys.stderr)
         return 2
-    from lab.grading.supervise import Warm
+    from lab.grader.supervise import Warm
 
     with Warm() as warm:  # one worker for every round: pytest imported, the sandbox started
         def graded():
@@ -529,7 +532,8 @@ def _watch(args, harness, lesson, tests, limits):
 
 def _hint(args, harness, lesson, tests, limits):
     """Print the hints for the test named by --hint, or for the first test that fails."""
-    from lab.grading import hints, manifest, report
+    from lab.grader import hints, report
+    from lab.course import manifest
 
     names = [name for path in tests for name in manifest.graded_tests(pathlib.Path(path))]
     if args.hint:
@@ -558,7 +562,7 @@ def _hint(args, harness, lesson, tests, limits):
 
 def _reset(args, harness, lesson):
     """Put the lesson's starter where the harness is, keeping the student's file."""
-    from lab import reset
+    from lab.cli import reset
 
     target = harness if not isinstance(harness, project.NotFound) else (
         (project.root() or pathlib.Path.cwd()) / args.harness)
@@ -573,11 +577,11 @@ def _reset(args, harness, lesson):
 
 
 def _remember(harness, lesson, result):
-    """Keep what a student's grading found, for --course (lab.progress): only a grading of
+    """Keep what a student's grading found, for --course (lab.course.progress): only a grading of
     their own file (not one of the course's own under lessons/), of the whole lab, that the
     grader finished. Never for --verify, --batch, --format or --output, which do not come
     here."""
-    from lab import onward, position, progress
+    from lab.course import next_step as onward, student_position as position, progress
 
     if isinstance(harness, project.NotFound) or result.exit_code == 3 or (
             not result.problem and not onward.graded_whole(result, lesson)) or \
@@ -590,7 +594,7 @@ def _remember(harness, lesson, result):
 
 
 def _label(lesson):
-    from lab import course
+    from lab.course import order as course
 
     return course.label(lesson.number)
 
@@ -599,13 +603,14 @@ def _label(lesson):
 
 def _follows(args):
     """Whether a started checkpoint beside the harness counts as where the student is (see
-    lab/position.py): only when neither the file nor the lab was named."""
+    lab/course/student_position.py): only when neither the file nor the lab was named."""
     return args.harness == "harness.py" and args.lesson is None
 
 
 def _course(args, harness):
     """Print the course's map, with where the student whose work is found from here stands."""
-    from lab import course, course_map, onward, position, progress
+    from lab.course import order as course, next_step as onward, student_position as position, progress
+    from lab.cli import course_map
 
     here, marks, looked = None, None, ""
     if isinstance(harness, project.NotFound) and args.harness == "harness.py":
@@ -642,7 +647,7 @@ def _checkpoint(missing, wanted=None):
     found from here, with no harness.py found: checkpoint A's edition grades doctor_a.py with
     a bare `lab-check`, as a lesson's grades harness.py. Only checkpoint `wanted` when one is
     named (--lesson A). Else (`missing`, the NotFound for harness.py, None)."""
-    from lab.grading import manifest
+    from lab.course import manifest
 
     try:
         available = lessons.available()
@@ -664,9 +669,10 @@ def _checkpoint(missing, wanted=None):
 
 
 def _next(args, harness):
-    """Start the next lab from the student's passing file (lab/next_lab.py)."""
-    from lab import next_lab, onward, position
-    from lab.grading import selection
+    """Start the next lab from the student's passing file (lab/cli/next_lab.py)."""
+    from lab.cli import next_lab
+    from lab.course import next_step as onward, student_position as position
+    from lab.grader import selection
 
     if isinstance(harness, project.NotFound) and args.harness == "harness.py":
         harness = _checkpoint_file(harness)
@@ -698,7 +704,7 @@ def _next(args, harness):
 
 
 def _lab(lesson):
-    from lab import course
+    from lab.course import order as course
 
     return course.find(lesson.number)
 
@@ -706,10 +712,10 @@ def _lab(lesson):
 # -- for instructors ------------------------------------------------------------------------
 
 def _batch(args, lesson, limits):
-    """Grade a class (lab/grading/batch.py); Ctrl-C stops it cleanly and says how to go on."""
+    """Grade a class (lab/grader/batch.py); Ctrl-C stops it cleanly and says how to go on."""
     import dataclasses
 
-    from lab.grading import batch, gradebook, plan, selection
+    from lab.grader import batch, gradebook, plan, selection
 
     try:  # test files of one's own, found from here (each grading runs in a folder of its own)
         tests = selection.test_files(args.tests, lesson) if args.tests else []
@@ -734,7 +740,7 @@ def _batch(args, lesson, limits):
 
 
 def _verify(args, lesson, limits):
-    from lab.grading import verify
+    from lab.cli import verify
 
     checks = verify.verify(lesson, jobs=args.jobs, limits=limits)
     sys.stdout.write(verify.table(lesson, checks))

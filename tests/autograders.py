@@ -17,7 +17,7 @@ import sys
 import tempfile
 import zipfile
 
-from lab.grading import manifest
+from lab.course import manifest
 from conftest import PROJECT
 from venvs import env_first_on_path, fresh_venv, shell
 

@@ -16,7 +16,7 @@ import tempfile
 
 import pytest
 
-from lab.harnesses import load_harness as _load
+from lab.course.loading import load_harness as _load
 
 PROJECT = pathlib.Path(__file__).resolve().parent.parent
 LESSON_10 = PROJECT / "lessons" / "10-poisoned-transcript"
@@ -88,7 +88,7 @@ def pytest_sessionfinish(session):
 def pytest_unconfigure(config):
     folder = getattr(config, "_lab_suite_tmp", None)
     if folder is not None:
-        from lab.grading.tidy import remove_tree
+        from lab.worker.tidy import remove_tree
 
         remove_tree(folder)
 

@@ -1,5 +1,5 @@
 """Running a lesson's walkthrough notebook in the suite: on a real ipykernel, cell by cell, as
-the lab proof runs it (lab.kernel), so that a dead kernel or a timeout fails the test that asked.
+the lab proof runs it (lab.notebook.kernel), so that a dead kernel or a timeout fails the test that asked.
 
 A notebook run on the same harness with the same extra cells is executed once a suite run,
 whichever worker asks first: the executed notebook is kept in the run's folder (NOTEBOOKS, under
@@ -17,7 +17,7 @@ import tempfile
 
 import nbformat
 
-from lab import kernel, notebook
+from lab.notebook import kernel, ipynb as notebook
 
 CELL_TIMEOUT = kernel.CELL_TIMEOUT  # seconds for one cell (the checkpoint tests run editions by hand)
 

@@ -85,7 +85,7 @@ def environment(project):
 
 def remove_all():
     """Remove every environment made here (a plain user's leftovers in them included)."""
-    from lab.grading.tidy import remove_tree
+    from lab.worker.tidy import remove_tree
 
     while _MADE:
         remove_tree(_MADE.pop())

@@ -161,7 +161,7 @@ def test_a_canvas_id_that_is_another_students_sis_id_still_names_its_own_student
     that had it anywhere winning, so Ada's full marks were exported as Charles's (his Canvas ID
     on the line), and Ada got nothing. A Canvas id names the student whose ID it is."""
     needs_bubblewrap()
-    from lab.grading import gradebook as book
+    from lab.grader import gradebook as book
 
     case = materialise(FINAL / "canvas_ids_that_are_also_sis_ids", tmp_path / "case")
     out = tmp_path / "graded"

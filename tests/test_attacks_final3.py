@@ -25,10 +25,10 @@ def test_the_two_sandboxes_of_watch_cannot_see_each_others_tests(tmp_path):
     gone before the next one starts, so a grading of its own passes every test; under two
     kept workers a test's process of one sandbox would find the lock of the other's, and
     fail. Locks (and watches) are refused to every test's process (inside/refusals.py)."""
-    from lab import lessons
-    from lab.grading import isolation
-    from lab.grading.grade import grade
-    from lab.grading.supervise import Warm
+    from lab.course import lesson_files as lessons
+    from lab.worker import isolation
+    from lab.grader.grade import grade
+    from lab.grader.supervise import Warm
 
     if isolation.detect() != "bubblewrap" or len(os.sched_getaffinity(0)) < 2:
         pytest.fail("this machine should give bubblewrap and two cores (the suite needs both)")

@@ -15,10 +15,10 @@ import time
 import pytest
 
 from conftest import PROJECT
-from lab import lessons
-from lab.grading import manifest
-from lab.grading.escape import file_name
-from lab.grading.plan import Plan
+from lab.course import lesson_files as lessons
+from lab.course import manifest
+from lab.kit.escape import file_name
+from lab.grader.plan import Plan
 
 LESSON = lessons.lesson(10)
 LISTED = manifest.read(LESSON)["tests"]
@@ -223,7 +223,7 @@ def test_a_submission_whose_sandbox_fails_has_a_status_of_its_own_and_resume_reg
     own first check cannot see: each row says the grader failed, and --resume grades them."""
     make_class(tmp_path / "submissions", ["alice", "bob"])
     out = tmp_path / "out"
-    code = ("import sys; from lab import lessons; from lab.grading import batch, plan; "
+    code = ("import sys; from lab.course.order import lesson_files as lessons; from lab.grader import batch, plan; "
             "done = batch.run(sys.argv[1], lessons.lesson(10), sys.argv[2], "
             "plan=plan.Plan(seed=3, per_student=True)); "
             "print(sorted((r['status'], r['exit_code'], r['seed']) for r in done.rows))")
@@ -267,8 +267,8 @@ def test_every_command_the_instructor_guide_shows_for_a_class_is_one_lab_check_t
 
 
 def test_the_progress_line_says_done_of_total_elapsed_and_about_how_long_is_left():
-    from lab.grading.progress import Progress, plural
-    from lab.grading.results import Grade, Outcome
+    from lab.grader.progress_bar import Progress, plural
+    from lab.grader.results import Grade, Outcome
 
     class Log(list):
         def write(self, text):

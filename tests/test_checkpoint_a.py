@@ -15,9 +15,12 @@ import tomllib
 import pytest
 
 import lab
-from lab import casebook, clinic, course, lessons, notebook, patches, rules, starter
-from lab.grading import hints
-from lab.harnesses import load_harness, nearly_right
+from lab.notebook import casebook, ipynb as notebook
+from lab.testkit import clinic, rules
+from lab.course import order as course, lesson_files as lessons, patches, starter
+from lab.course import gap_markers
+from lab.grader import hints
+from lab.course.loading import load_harness, nearly_right
 from lab.release import leaks
 from conftest import PROJECT
 
@@ -262,7 +265,7 @@ def test_the_build_s_cell_tries_each_case_on_one_s_own_lesson_05_harness_and_a_b
     cells = json.loads((CHECKPOINT.folder / notebook.NOTEBOOK).read_text())["cells"]
     source = "".join(next(c for c in cells if c.get("id") == "try-a-case")["source"])
     own, broken = tmp_path / "harness.py", tmp_path / "broken_05.py"
-    own.write_text(starter.solve(lessons.lesson(5).finished.read_text()))  # a student's, whole
+    own.write_text(gap_markers.solve(lessons.lesson(5).finished.read_text()))  # a student's, whole
     broken.write_text(patches.apply(own.read_text(),
                                     (CHECKPOINT.folder / "harnesses" / "dunlin.patch").read_text()))
     (tmp_path / "doctor_a.py").write_text(CHECKPOINT.finished.read_text())
@@ -374,7 +377,7 @@ def test_the_edition_s_check_names_a_malformed_case_and_a_misspelt_idea_then_say
         (edition / "whole.py").unlink()
 
     assert slips.returncode == 2 and "Not ready to hand in: 3 things" in slips.stdout, slips.stdout
-    assert "case_auk() gives no case lab.clinic can run: a case has no 'prompt'" in slips.stdout
+    assert "case_auk() gives no case lab.testkit.clinic can run: a case has no 'prompt'" in slips.stdout
     assert "DIAGNOSIS[\"egret\"] is 'empty_failure_left_outt', which is no id" in slips.stdout
     assert "for crane and dunlin" in slips.stdout, slips.stdout
     assert whole.returncode == 2, whole.stdout + whole.stderr

@@ -15,10 +15,12 @@ import pytest
 from nbclient import NotebookClient
 
 import lab
-from lab import casebook, clinic, lessons, notebook, rules
-from lab import course as lab_course
-from lab.grading import hints
-from lab.harnesses import load_harness, nearly_right
+from lab.notebook import casebook, ipynb as notebook
+from lab.testkit import clinic, rules
+from lab.course import lesson_files as lessons
+from lab.course import order as lab_course
+from lab.grader import hints
+from lab.course.loading import load_harness, nearly_right
 from lab.release import leaks
 import notebooks
 from conftest import PROJECT
@@ -392,7 +394,7 @@ def test_lab_check_in_the_edition_grades_nothing_and_says_where_it_is_graded(edi
 
 REPLAY = """
 import json, sys
-from lab import casebook
+from lab.notebook import casebook
 name, case = json.loads(sys.argv[1])  # a session the release saved, by its key
 try:
     casebook.visit(name, case)

@@ -17,8 +17,8 @@ import psutil
 import pytest
 
 from conftest import CACHES, PROJECT
-from lab import lessons
-from lab.grading import tidy
+from lab.course import lesson_files as lessons
+from lab.worker import tidy
 
 LESSON = lessons.lesson(10)
 SEED = "7"

@@ -1,5 +1,5 @@
 """One course from one source: the order in lessons/course.toml, and every lab's harness
-composed from the changes of the labs before it (lab.compose), never copied."""
+composed from the changes of the labs before it (lab.course.compose), never copied."""
 
 import pathlib
 import shutil
@@ -8,8 +8,10 @@ import sys
 
 import pytest
 
-from lab import absorb, carry, compose, course, lessons, patches, starter
-from lab.harnesses import nearly_right
+from lab.course import (decompose as absorb, carry_forward as carry, compose, order as course, lesson_files as lessons, patches, starter)
+
+from lab.course import gap_markers
+from lab.course.loading import nearly_right
 from conftest import PROJECT
 
 SEED_ORDER = ["01", "02", "03", "04", "05", "A", "06", "07", "08", "09", "10", "B",
@@ -18,7 +20,7 @@ CHECKPOINT_B = PROJECT / "lessons" / "B-transcript-doctor-ii"
 
 
 def rebuild(project, *options):
-    return subprocess.run([sys.executable, "-m", "lab.starter", *options], cwd=project,
+    return subprocess.run([sys.executable, "-m", "lab.course.starter", *options], cwd=project,
                           capture_output=True, text=True, timeout=120)
 
 
@@ -92,11 +94,11 @@ def test_where_names_a_labs_files_and_every_source_its_harness_is_composed_from(
 def test_every_composed_and_generated_file_is_current():
     run = rebuild(PROJECT, "--check")
 
-    assert run.returncode == 0, f"stale files; run `python -m lab.starter`:\n{run.stdout}{run.stderr}"
+    assert run.returncode == 0, f"stale files; run `python -m lab.course.starter`:\n{run.stdout}{run.stderr}"
 
 
 def test_sixteen_is_elevens_harness_with_the_adapter_after_it():
-    eleven, sixteen = (compose.parse(starter.solve(lessons.lesson(n).finished.read_text()))
+    eleven, sixteen = (compose.parse(gap_markers.solve(lessons.lesson(n).finished.read_text()))
                        for n in (11, 16))
 
     assert sixteen.regions[:-1] == eleven.regions
@@ -110,7 +112,7 @@ def test_a_one_line_change_to_lesson_01_reaches_every_lab_built_on_it(scratch):
     stale = rebuild(scratch, "--check")
     made = rebuild(scratch)
     harnesses = subprocess.run(
-        [sys.executable, "-c", "import pathlib; from lab.harnesses import nearly_right\n"
+        [sys.executable, "-c", "import pathlib; from lab.course.loading import nearly_right\n"
          "for p in sorted(pathlib.Path('lessons/B-transcript-doctor-ii').rglob('*.patch'), key=lambda p: p.stem):\n"
          "    print(p.stem, nearly_right(p).SYSTEM)"],
         cwd=scratch, capture_output=True, text=True, timeout=60)
@@ -268,7 +270,7 @@ def test_a_patch_is_applied_word_for_word_or_not_at_all():
 # -- carrying a student's own file forward --
 
 def test_carrying_lesson_10s_reference_forward_gives_exactly_lesson_11s_starter():
-    ten = starter.solve(lessons.lesson(10).finished.read_text())
+    ten = gap_markers.solve(lessons.lesson(10).finished.read_text())
 
     carried = carry.carry_forward(ten, course.find(11))
 
@@ -277,7 +279,7 @@ def test_carrying_lesson_10s_reference_forward_gives_exactly_lesson_11s_starter(
 
 
 def test_what_the_next_lab_does_not_change_stays_the_students_word_for_word():
-    ten = starter.solve(lessons.lesson(10).finished.read_text())
+    ten = gap_markers.solve(lessons.lesson(10).finished.read_text())
     mine = ten.replace('return {"role": "user", "content": text}',
                        'return dict(role="user", content=text)  # my own way')
 
@@ -294,7 +296,7 @@ def test_a_file_that_is_not_a_harness_cannot_be_carried_and_says_where():
 
 def test_lessons_01_to_10_compose_to_lesson_10s_harness_each_adding_to_the_one_before():
     chain = course.chain(course.find(10))
-    names = [compose.parse(starter.solve((link.folder / "finished.py").read_text())).names()
+    names = [compose.parse(gap_markers.solve((link.folder / "finished.py").read_text())).names()
              for link in chain if link.changes is not None]
 
     assert [link.label for link in chain] == ["01", "02", "03", "04", "05", "06", "07", "08", "09", "10"]
@@ -317,7 +319,7 @@ def test_each_labs_sources_hold_only_what_it_adds_and_edit_what_it_keeps(lab):
 
     assert lab.changes.read_text() == changes and (lab.edits.read_text() if lab.edits else None) == patch, (
         f"lab {lab.label}'s changes.py restates lines of its parent's harness (or misses a "
-        f"shorter form): run `python -m lab.starter --absorb {lab.label}` and commit")
+        f"shorter form): run `python -m lab.course.starter --absorb {lab.label}` and commit")
 
 
 def test_absorbing_an_edited_finished_file_gives_changes_that_compose_it_back(scratch):

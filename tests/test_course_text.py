@@ -20,8 +20,8 @@ import re
 
 import pytest
 
-from lab import course, tomlread
-from lab.notebook import SOURCE
+from lab.course import order as course, tomlread
+from lab.notebook.ipynb import SOURCE
 
 WRITTEN = [lab for lab in course.labs() if lab.written]
 LESSONS = [lab for lab in WRITTEN if not lab.is_checkpoint]

@@ -1,4 +1,4 @@
-"""The run-as-a-table figures of lessons 07 and 08 (lab.timeline), as a real kernel draws them
+"""The run-as-a-table figures of lessons 07 and 08 (lab.notebook.timeline), as a real kernel draws them
 from the cell's own run: on the finished harness they show the lesson's rule kept, on the
 starter they show the lesson's failure, and on both they are well-formed SVG with their number.
 
@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from lab import lessons
+from lab.course import lesson_files as lessons
 import notebooks
 
 

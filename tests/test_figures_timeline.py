@@ -1,4 +1,4 @@
-"""lab.timeline: a run drawn as a table, one row a moment, is well-formed SVG that says what it
+"""lab.notebook.timeline: a run drawn as a table, one row a moment, is well-formed SVG that says what it
 was given, whatever it was given."""
 
 import xml.etree.ElementTree as ElementTree
@@ -6,7 +6,8 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 
 import lab
-from lab import harnesses, lessons, timeline
+from lab.notebook import harnesses, timeline
+from lab.course import lesson_files as lessons
 
 SVG_ROOT = "{http://www.w3.org/2000/svg}svg"
 

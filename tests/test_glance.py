@@ -11,8 +11,9 @@ import pytest
 
 from cdp import Browser
 from conftest import PROJECT
-from lab import lessons
-from lab.grading import fingerprint, manifest
+from lab.course import lesson_files as lessons
+from lab.grader import fingerprint
+from lab.course import manifest
 
 LESSON = lessons.lesson(10)
 LISTED = manifest.read(LESSON)["tests"]

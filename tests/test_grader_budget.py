@@ -1,16 +1,16 @@
 """The grader's own CPU budget for a test, reached by a real submission through a real lab-check.
 
-The plugin (lab/grading/worker/plugin.py) runs each test with a budget of the grader's own CPU
+The plugin (lab/worker/plugin.py) runs each test with a budget of the grader's own CPU
 time, GRADER_FACTOR times the time limit: what the student hands over can make the grader work
 that long and no longer, and then the test fails as the student's, saying why. The submission
-here is a checkpoint-B doctor whose cases keep inside every cap of lab.clinic, yet each is as
+here is a checkpoint-B doctor whose cases keep inside every cap of lab.testkit.clinic, yet each is as
 costly to run as the caps allow, and a test runs it twice (on the finished harness, then on
 the nearly-right one).
 
 How many seconds that costs depends on the machine, and a budget is in seconds: a fixed limit
 would let a fast machine finish the work inside the budget, and the test would fail there
 alone. So the test counts the work first: it does, in this process, what the grader does for
-the test (lab.clinic's visit of the case on the finished harness, the same code on the same
+the test (lab.testkit.clinic's visit of the case on the finished harness, the same code on the same
 Python; the test makes two such visits), in CPU seconds (process time, which a loaded machine
 does not stretch), and grades with the time limit that makes the budget half of that work,
 through lab-check's documented --time-limit (Plan.limits, protocol.Limits.seconds), as an
@@ -39,9 +39,9 @@ def cost_of_the_test_in_cpu_seconds():
     """The grader's CPU seconds for test_ash_case on the costly doctor, on this machine now: it
     visits the case on the finished harness and on ash, and judges both; one visit is timed
     here (the run on the finished harness), and the test costs at least twice that."""
-    from lab import clinic
-    from lab.checkup import Checkup
-    from lab.lessons import lesson
+    from lab.testkit import clinic
+    from lab.testkit.checkup import Checkup
+    from lab.course.lesson_files import lesson
 
     spec = importlib.util.spec_from_file_location("costly_doctor", SUBMISSION)
     doctor = importlib.util.module_from_spec(spec)

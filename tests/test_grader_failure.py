@@ -2,7 +2,7 @@
 
 The failure is real and certain: a `sitecustomize` module, on the PYTHONPATH the batch hands
 on to its graders, adds an audit hook (sys.addaudithook) to every Python the batch starts;
-in the worker alone (the process that imports lab.grading.worker.checks, after it has started
+in the worker alone (the process that imports lab.worker.checks, after it has started
 the sandbox) it writes a line on stderr and ends with exit status 1, with no frame sent: the
 first N times, counted in a file. The batch, its grader and the worker are the real ones.
 """
@@ -13,8 +13,8 @@ import subprocess
 import sys
 
 from conftest import PROJECT
-from lab import lessons
-from lab.grading import batch
+from lab.course import lesson_files as lessons
+from lab.grader import batch
 
 LESSON = lessons.lesson(10)
 LAST_WORDS = "the worker's last words before it dies"
@@ -22,7 +22,7 @@ HOOK = '''
 import os, sys
 
 def _hook(event, args, _count={count!r}, _times={times}):
-    if event == "import" and args and args[0] == "lab.grading.worker.checks":
+    if event == "import" and args and args[0] == "lab.worker.checks":
         with open(_count, "a+") as file:
             file.seek(0)
             if len(file.read()) >= _times:

@@ -13,8 +13,8 @@ import zipfile
 
 import pytest
 
-from lab import lessons
-from lab.grading import manifest
+from lab.course import lesson_files as lessons
+from lab.course import manifest
 from lab.release import leaks
 from autograders import SYSTEM_PYTHON, assert_gradescope_shape, build, install, open_folder, \
     submit, system_python

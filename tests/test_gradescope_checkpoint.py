@@ -12,8 +12,8 @@ import zipfile
 
 import pytest
 
-from lab import lessons
-from lab.grading import manifest
+from lab.course import lesson_files as lessons
+from lab.course import manifest
 from lab.release import gradescope, leaks
 from autograders import assert_gradescope_shape, build, install, open_folder, submit, \
     system_python
@@ -49,7 +49,7 @@ def test_zip_carries_the_harnesses_and_the_base_harness_for_the_grader_alone(
 
     found = leaks.leaks_in(path, checkpoint)
 
-    assert f"lessons/{base}/finished.py" in names and "lab/starter.py" in names
+    assert f"lessons/{base}/finished.py" in names and "lab/course/starter.py" in names
     assert {f"{own}/harnesses/{p.name}" for p in (checkpoint.folder / "harnesses").glob("*.patch")} <= names
     assert {f"{own}/ideas.toml", f"{own}/tests.py", f"{own}/manifest.toml"} <= names
     assert f"{base}/finished.py" in " ".join(kept) and all(k.startswith("lessons/") for k in kept)

@@ -20,8 +20,8 @@ from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
-from lab import lessons
-from lab.grading import manifest
+from lab.course import lesson_files as lessons
+from lab.course import manifest
 from lab.release import pins
 from autograders import assert_gradescope_shape, build, install, open_folder, submit
 from venvs import python_of

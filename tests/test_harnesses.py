@@ -5,7 +5,8 @@ import sys
 import pytest
 
 import lab
-from lab import harnesses, lessons
+from lab.notebook import harnesses
+from lab.course import lesson_files as lessons
 
 LESSON = lessons.lesson(10)
 FINISHED, STARTER = LESSON.finished, LESSON.starter

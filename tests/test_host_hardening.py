@@ -22,12 +22,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import PROJECT
-from lab import lessons
-from lab.grading import batch, formats, manifest, preflight
-from lab.grading.escape import csv_cell, file_name, printable, shown_name
-from lab.grading.results import Grade, Outcome
-from lab.grading.tally import NEVER_REPORTED, Reported, reconcile
-from lab.grading.tidy import remove_tree
+from lab.course import lesson_files as lessons
+from lab.grader import batch, formats, preflight
+from lab.course import manifest
+from lab.kit.escape import csv_cell, file_name, printable, shown_name
+from lab.grader.results import Grade, Outcome
+from lab.grader.outcomes import NEVER_REPORTED, Reported, reconcile
+from lab.worker.tidy import remove_tree
 
 LESSON = lessons.lesson(10)
 TOTAL = manifest.total(LESSON)
@@ -383,7 +384,7 @@ def test_a_csv_cell_is_quoted_only_when_it_would_start_a_formula():
 DEPTH = 5000
 BUILD_AND_REMOVE = textwrap.dedent("""
     import json, os, sys
-    from lab.grading.tidy import remove_tree
+    from lab.worker.tidy import remove_tree
 
     top, outside_file, outside_folder, depth = sys.argv[1:4] + [int(sys.argv[4])]
     os.mkdir(top)

@@ -12,10 +12,12 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from conftest import LESSON_10, PROJECT
-from lab import lessons
-from lab.grading import formats, manifest, verify
-from lab.grading.progress import Progress
-from lab.grading.results import Grade, Outcome
+from lab.course import lesson_files as lessons
+from lab.grader import formats
+from lab.course import manifest
+from lab.cli import verify
+from lab.grader.progress_bar import Progress
+from lab.grader.results import Grade, Outcome
 
 LESSON = lessons.lesson(10)
 LISTED = tomllib.loads((LESSON_10 / "manifest.toml").read_text())["tests"]
@@ -222,7 +224,7 @@ def batch(tmp_path_factory):
         (submissions / name).mkdir()
         (submissions / name / "harness.py").write_text(text)
     (submissions / "no_harness").mkdir()
-    # no Python file at all (a lone misnamed .py is graded, with a note: lab.grading.finder)
+    # no Python file at all (a lone misnamed .py is graded, with a note: lab.grader.finder)
     (submissions / "no_harness" / "harness.txt").write_text(LESSON.finished.read_text())
 
     run = lab_check("--lesson", "10", "--batch", str(submissions), "--output", str(out),

@@ -12,9 +12,9 @@ import subprocess
 import sys
 
 from conftest import PROJECT
-from lab import lessons
-from lab.grading import manifest
-from lab.grading.formats import FORMATS
+from lab.course import lesson_files as lessons
+from lab.course import manifest
+from lab.grader.formats import FORMATS
 from lab.release import edition
 
 LESSON = lessons.lesson(10)
@@ -86,7 +86,7 @@ def test_a_download_graded_by_a_real_batch_says_what_became_of_each_file(tmp_pat
 
 def export_index(submissions):
     """submission_metadata.yml as Gradescope's "Export Submissions" writes it (the form
-    lab.grading.finder.GRADESCOPE_EXPORT describes): {folder: (created_at, [(name, sid)])}."""
+    lab.grader.finder.GRADESCOPE_EXPORT describes): {folder: (created_at, [(name, sid)])}."""
     lines = []
     for folder, (created, people) in submissions.items():
         lines += [f"{folder}:", "  :submitters:"]

@@ -27,8 +27,8 @@ import pytest
 import plain_user
 from conftest import CACHES, PROJECT
 from test_untrusted import BASES, MODES, SEED, lab_check, submission_folder
-from lab.grading.inside import refusals
-from lab.grading.tidy import remove_tree
+from lab.sandbox import refusals
+from lab.worker.tidy import remove_tree
 
 PROBE = PROJECT / "tests" / "submissions" / "channels" / "keeps_kernel_objects.py"
 NAME = "lab-kernel-mark"  # the probe's name for every mark
@@ -129,7 +129,7 @@ def _sysv_marks():
 
 def clear_marks():
     """Remove the probe's marks from the machine, wherever a failing grading left them."""
-    from lab.grading.inside import ipc
+    from lab.sandbox import ipc
 
     for kind, number in _sysv_marks():
         ipc.remove_one(kind, number)

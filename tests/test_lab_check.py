@@ -9,8 +9,9 @@ import sys
 import pytest
 
 import lab
-from lab import lessons
-from lab.grading import batch, verify
+from lab.course import lesson_files as lessons
+from lab.grader import batch
+from lab.cli import verify
 from conftest import PROJECT, load_harness
 
 LESSON = lessons.lesson(10)

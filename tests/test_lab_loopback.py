@@ -1,6 +1,6 @@
 """Lesson 16, beyond the anchors: the adapter drives the official SDKs. A harness whose model is
-lab.sdk's AnthropicModel or OpenAIModel, behind the lesson's Adapter, talks through the real
-`anthropic` and `openai` clients to lab.loopback.Loopback, a server on 127.0.0.1 that speaks
+lab.notebook.sdk's AnthropicModel or OpenAIModel, behind the lesson's Adapter, talks through the real
+`anthropic` and `openai` clients to lab.notebook.loopback.Loopback, a server on 127.0.0.1 that speaks
 each provider's HTTP API, checks every request with the lab's wire validator and answers from
 a script. No network beyond the loopback interface."""
 
@@ -15,9 +15,9 @@ import pytest
 
 import lab
 from conftest import load_harness
-from lab import lessons
-from lab.loopback import Loopback
-from lab.sdk import AnthropicModel, OpenAIModel
+from lab.course import lesson_files as lessons
+from lab.notebook.loopback import Loopback
+from lab.notebook.sdk import AnthropicModel, OpenAIModel
 
 import anthropic  # the SDKs are in the test extra, which the suite is run with
 import openai

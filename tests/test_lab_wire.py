@@ -195,7 +195,7 @@ def test_an_unknown_wire_is_refused_at_once():
 
 
 def test_wire_shapes_name_roles_blocks_and_ids():
-    from lab.wire import shape
+    from lab.kit.wire import shape
 
     assert shape([user(words("Go.")), ASK, {"role": "user", "content": "Hi."}], "anthropic") == \
         "user[text] assistant[text,use(c1),use(c2)] user[text]"

@@ -1,6 +1,6 @@
-"""Every written lab of the course, held to the lab proof (`lab-check --prove`, lab/proof.py),
+"""Every written lab of the course, held to the lab proof (`lab-check --prove`, lab/cli/prove.py),
 step by step: its generated files are what their sources make, its folder has a lesson's
-anatomy (lab.anatomy), its tests tell right answers from wrong (`lab-check --verify`), a
+anatomy (lab.course.anatomy), its tests tell right answers from wrong (`lab-check --verify`), a
 reader whose file is at any later lab is given the lab's finished harness and told so, and its
 notebook runs on a real kernel, without a traceback, on its starter, on its finished file and
 on every harness the picker chooses for a later lab's file.
@@ -17,7 +17,9 @@ import sys
 
 import pytest
 
-from lab import anatomy, course, kernel, lessons, proof
+from lab.course import anatomy, order as course, lesson_files as lessons
+from lab.notebook import kernel
+from lab.cli import prove as proof
 import notebooks
 from conftest import PROJECT
 

@@ -1,5 +1,5 @@
 """Lesson 01 beyond what tests/test_labs.py proves of every lab: its notebook picks a harness by
-what it does (its ready.py, lab.readiness), its hints point at the notebook and give
+what it does (its ready.py, lab.course.readiness), its hints point at the notebook and give
 none of the answer away, and its gaps can be filled in the order the report names them: with
 only the first gap filled, that gap's tests pass."""
 
@@ -12,9 +12,12 @@ import tomllib
 import pytest
 
 import lab
-from lab import harnesses, readiness, lessons, starter
-from lab.grading import hints, manifest
-from lab.harnesses import load_harness
+from lab.notebook import harnesses
+from lab.course import readiness, lesson_files as lessons, starter
+from lab.course import gap_markers
+from lab.grader import hints
+from lab.course import manifest
+from lab.notebook.harnesses import load_harness
 from lab.release.leaks import answer_lines
 from conftest import PROJECT
 
@@ -39,16 +42,16 @@ def with_gaps_filled(text, filled):
     out, state, gap = [], "outside", -1
     for line in text.splitlines(keepends=True):
         marker = line.strip()
-        if marker == starter.BEGIN:
+        if marker == gap_markers.BEGIN:
             state, gap = "finished", gap + 1
-        elif marker == starter.SWAP:
+        elif marker == gap_markers.SWAP:
             state = "starter"
-        elif marker == starter.END:
+        elif marker == gap_markers.END:
             state = "outside"
         elif state == "outside" or (state == "finished" and gap in filled):
             out.append(line)
         elif state == "starter" and gap not in filled:
-            quoted = starter.QUOTED.match(line.rstrip("\n"))
+            quoted = gap_markers.QUOTED.match(line.rstrip("\n"))
             out.append(quoted.group(1) + (quoted.group(2) or "") + "\n")
     return "".join(out)
 
@@ -120,7 +123,7 @@ def test_with_only_the_first_gap_the_report_names_filled_its_tests_pass(tmp_path
     order = list(manifest.read(LESSON)["gaps"])
     text = FINISHED.read_text()
     in_file = ["words", "ask", "keep"]  # the gaps as they come in the file, top to bottom
-    assert starter.gap_count(text) == len(in_file) == len(order), order
+    assert gap_markers.gap_count(text) == len(in_file) == len(order), order
     harness = tmp_path / "harness.py"
     harness.write_text(with_gaps_filled(text, {in_file.index(order[0])}))
 

@@ -1,5 +1,5 @@
 """Lesson 02's notebook picks its harness by what the harness does: one that answers a tool call
-with a toolResult under the call's id (its ready.py, lab.readiness), the student's own once it
+with a toolResult under the call's id (its ready.py, lab.course.readiness), the student's own once it
 does, the finished one until then; and lesson 10's harness, whose run_agent is a generator of
 events, is not mistaken for a lesson 02 harness."""
 
@@ -8,8 +8,9 @@ import sys
 import pytest
 
 import lab
-from lab import harnesses, readiness, lessons
-from lab.harnesses import load_harness
+from lab.notebook import harnesses
+from lab.course import readiness, lesson_files as lessons
+from lab.notebook.harnesses import load_harness
 
 LESSON = lessons.lesson(2)
 FINISHED, STARTER = LESSON.finished, LESSON.starter
@@ -64,7 +65,8 @@ def test_lesson_10s_harness_is_not_taken_for_a_lesson_02_harness():
 def test_every_graded_test_has_hints_and_a_section_the_notebook_has():
     import re
 
-    from lab.grading import hints, manifest
+    from lab.grader import hints
+    from lab.course import manifest
 
     guide = hints.guide(LESSON)
     headings = {line.lstrip("# ").strip() for line in

@@ -1,5 +1,5 @@
 """Lesson 03's notebook picks its harness by what the harness does: one whose run_agent keeps
-going until a reply asks for nothing, answering a whole batch first (its ready.py, lab.readiness),
+going until a reply asks for nothing, answering a whole batch first (its ready.py, lab.course.readiness),
 the student's own once it does, the finished one until then; and neither lesson 02's one round
 nor lesson 10's generator of events is mistaken for it."""
 
@@ -8,8 +8,9 @@ import sys
 import pytest
 
 import lab
-from lab import harnesses, readiness, lessons
-from lab.harnesses import load_harness
+from lab.notebook import harnesses
+from lab.course import readiness, lesson_files as lessons
+from lab.notebook.harnesses import load_harness
 
 LESSON = lessons.lesson(3)
 FINISHED, STARTER = LESSON.finished, LESSON.starter

@@ -1,6 +1,6 @@
 """Lesson 04's notebook picks its harness by what the harness does: one whose run_tool answers a
 tool that raises, and a tool nobody has, with is_error results, and whose str_arg refuses a
-number (its ready.py, lab.readiness); lesson 10's harness, whose run_agent is a generator
+number (its ready.py, lab.course.readiness); lesson 10's harness, whose run_agent is a generator
 of events, is not mistaken for one. And every graded test has hints and a section the notebook
 has."""
 
@@ -10,9 +10,11 @@ import sys
 import pytest
 
 import lab
-from lab import harnesses, readiness, lessons
-from lab.grading import hints, manifest
-from lab.harnesses import load_harness
+from lab.notebook import harnesses
+from lab.course import readiness, lesson_files as lessons
+from lab.grader import hints
+from lab.course import manifest
+from lab.notebook.harnesses import load_harness
 
 LESSON = lessons.lesson(4)
 FINISHED, STARTER = LESSON.finished, LESSON.starter

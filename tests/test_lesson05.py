@@ -1,6 +1,6 @@
 """Lesson 05's notebook picks its harness by what the harness does: one whose run_agent stops a
 runaway at max_turns with a recorded stop, acts on none of a failed reply, and whose view leaves
-an empty failure out (its ready.py, lab.readiness); the student's own once it does, the
+an empty failure out (its ready.py, lab.course.readiness); the student's own once it does, the
 finished one until then; and neither lesson 04's loop nor lesson 10's generator of events is
 mistaken for it."""
 
@@ -9,8 +9,9 @@ import sys
 import pytest
 
 import lab
-from lab import harnesses, readiness, lessons
-from lab.harnesses import load_harness
+from lab.notebook import harnesses
+from lab.course import readiness, lesson_files as lessons
+from lab.notebook.harnesses import load_harness
 
 LESSON = lessons.lesson(5)
 FINISHED, STARTER = LESSON.finished, LESSON.starter

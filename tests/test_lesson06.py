@@ -1,6 +1,6 @@
 """Lesson 06's notebook picks its harness by what the harness does: one whose read tool stops
 at the budget and names the offset to read on from, and whose bash tool keeps a long output's
-end (its ready.py, lab.readiness), the student's own once it does, the finished one until
+end (its ready.py, lab.course.readiness), the student's own once it does, the finished one until
 then. Its hints point at headings the notebook has and give no line of the answer, and the
 budget's edges that issue 19 found in the first draft stay fixed in the finished harness."""
 
@@ -11,8 +11,9 @@ import tomllib
 import pytest
 
 import lab
-from lab import harnesses, readiness, lessons
-from lab.harnesses import load_harness
+from lab.notebook import harnesses
+from lab.course import readiness, lesson_files as lessons
+from lab.notebook.harnesses import load_harness
 
 LESSON = lessons.lesson(6)
 FINISHED, STARTER = LESSON.finished, LESSON.starter
@@ -80,7 +81,8 @@ def test_the_drafts_edges_stay_fixed_in_the_finished_harness():
 
 
 def test_every_graded_test_has_hints_and_a_section_the_notebook_has():
-    from lab.grading import hints, manifest
+    from lab.grader import hints
+    from lab.course import manifest
 
     guide = hints.guide(LESSON)
     headings = {line.lstrip("# ").strip() for line in
@@ -132,7 +134,7 @@ def test_a_budget_counted_in_characters_fails_the_bytes_test_on_every_seed():
     until the two counts differ. The variation is the grader's, random.Random("seed:test")."""
     import random
 
-    from lab.grading.verdict import GradeFailure
+    from lab.testkit.verdict import GradeFailure
 
     graded = graded_tests_module()
     test = graded.test_a_budget_counts_bytes_of_utf8_not_characters

@@ -1,6 +1,6 @@
 """Lesson 07's notebook picks its harness by what the harness does: one whose run_agent hands
 out a job's events as they happen, recording each message before it announces it, and whose
-FinalTextRenderer calls a walked-away run no success (its ready.py, lab.readiness); the
+FinalTextRenderer calls a walked-away run no success (its ready.py, lab.course.readiness); the
 student's own once it does, the finished one until then."""
 
 import sys
@@ -8,8 +8,9 @@ import sys
 import pytest
 
 import lab
-from lab import harnesses, readiness, lessons
-from lab.harnesses import load_harness
+from lab.notebook import harnesses
+from lab.course import readiness, lesson_files as lessons
+from lab.notebook.harnesses import load_harness
 
 LESSON = lessons.lesson(7)
 FINISHED, STARTER = LESSON.finished, LESSON.starter

@@ -9,8 +9,9 @@ import sys
 import pytest
 
 import lab
-from lab import harnesses, readiness, lessons
-from lab.harnesses import load_harness
+from lab.notebook import harnesses
+from lab.course import readiness, lesson_files as lessons
+from lab.notebook.harnesses import load_harness
 
 LESSON = lessons.lesson(8)
 FINISHED, STARTER = LESSON.finished, LESSON.starter

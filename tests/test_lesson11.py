@@ -16,8 +16,12 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from lab import course, lessons, notebook, starter
-from lab.grading import batch, hints, manifest
+from lab.course import order as course, lesson_files as lessons, starter
+
+from lab.course import gap_markers
+from lab.notebook import ipynb as notebook
+from lab.grader import batch, hints
+from lab.course import manifest
 import notebooks
 from conftest import PROJECT
 from notebooks import printed
@@ -51,7 +55,7 @@ def test_harness_py_stays_the_home_labs_starter_with_a_later_lesson_beside_it():
     assert course.home().id == 10
     assert made[PROJECT / "harness.py"] == made[lessons.lesson(10).starter], \
         "harness.py should be made from lesson 10's finished file, the README's first lab"
-    assert made[LESSON.starter] == starter.make_starter(LESSON.finished.read_text())
+    assert made[LESSON.starter] == gap_markers.make_starter(LESSON.finished.read_text())
 
 
 # -- the gaps, filled in the order the report names them --
@@ -63,7 +67,7 @@ def finished_definitions_by_gap(finished_text, gaps):
     definition (a function's body, a method of a class) makes that whole definition the
     gap's."""
     tree, lines = ast.parse(finished_text), finished_text.splitlines(keepends=True)
-    marks = [n for n, line in enumerate(lines, 1) if line.strip() in (starter.BEGIN, starter.SWAP)]
+    marks = [n for n, line in enumerate(lines, 1) if line.strip() in (gap_markers.BEGIN, gap_markers.SWAP)]
     owner = {name: gap for gap, meta in gaps.items() for name in meta.get("names", [])}
     found = {gap: [] for gap in gaps}
     for begin, swap in zip(marks[::2], marks[1::2]):

@@ -15,9 +15,10 @@ import tomllib
 import pytest
 
 import lab
-from lab import lessons
-from lab.grading import hints, manifest
-from lab.starter import BEGIN, END
+from lab.course import lesson_files as lessons
+from lab.grader import hints
+from lab.course import manifest
+from lab.course.starter import BEGIN, END
 
 LESSON = lessons.lesson(12)
 

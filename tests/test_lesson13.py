@@ -12,8 +12,8 @@ import math
 import pytest
 
 import lab
-from lab import lessons
-from lab.harnesses import load_harness
+from lab.course import lesson_files as lessons
+from lab.notebook.harnesses import load_harness
 
 
 def compact(value):

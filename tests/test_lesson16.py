@@ -20,7 +20,8 @@ import nbformat
 import pytest
 
 import lab
-from lab import course, lessons, notebook
+from lab.course import order as course, lesson_files as lessons
+from lab.notebook import ipynb as notebook
 import notebooks
 from conftest import PROJECT, load_harness
 from notebooks import printed
@@ -173,7 +174,7 @@ def test_committed_notebook_is_exactly_what_its_source_makes():
 
     assert COMMITTED.read_text(encoding="utf-8") == made, (
         f"{COMMITTED.relative_to(PROJECT)} is not what {SOURCE.relative_to(PROJECT)} makes; "
-        "edit the source, then run `python -m lab.notebook` from the project root")
+        "edit the source, then run `python -m lab.notebook.ipynb` from the project root")
 
 
 def test_the_notebook_says_which_lesson_it_builds_on_and_which_are_missing():
@@ -339,7 +340,8 @@ def test_the_next_lab_comes_from_the_course_file(executed):
 # -- the hints: two a test, each section a heading the notebook has, none a line of the answer --
 
 def test_every_graded_test_has_two_hints_and_a_section_the_notebook_has():
-    from lab.grading import hints, manifest
+    from lab.grader import hints
+    from lab.course import manifest
 
     guide = hints.guide(LESSON)
     headings = {line.lstrip("# ").strip() for line in SOURCE.read_text().splitlines()
@@ -368,7 +370,7 @@ def test_no_hint_and_no_line_of_the_text_holds_a_line_of_the_finished_gap():
 
 
 def test_an_editions_readme_counts_the_gaps_its_manifest_has():
-    from lab.grading import manifest
+    from lab.course import manifest
     from lab.release import readme
 
     for number in (10, 11, 16):

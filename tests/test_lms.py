@@ -1,5 +1,5 @@
 """From an LMS's download to its gradebook (issue 22): the one way a student's file is found
-(lab.grading.finder, shared by the batch and Gradescope's autograder), every file name and zip
+(lab.grader.finder, shared by the batch and Gradescope's autograder), every file name and zip
 taken as hostile; Canvas's, Moodle's and Blackboard's names grouped by student; a roster; a
 declared late policy; and a real `lab-check --batch ... --export canvas` on a flat Canvas-style
 download whose gradebook CSV is read back as Canvas reads it."""
@@ -16,9 +16,10 @@ import zipfile
 import pytest
 
 from conftest import PROJECT
-from lab import lessons
-from lab.grading import finder, gradebook, manifest
-from lab.grading.gradebook import LatePolicy
+from lab.course import lesson_files as lessons
+from lab.grader import finder, gradebook
+from lab.course import manifest
+from lab.grader.gradebook import LatePolicy
 from lab.release import autograder
 
 LESSON = lessons.lesson(10)
@@ -402,7 +403,7 @@ def test_a_folder_of_nothing_but_files_no_lms_named_is_refused_as_the_wrong_fold
 # -- Gradescope's export of a whole assignment ---------------------------------------------
 
 # As Gradescope's "Export Submissions" lays it out: a folder per submission, and an index keyed
-# by those folders (see lab.grading.finder.GRADESCOPE_EXPORT for where the form is documented).
+# by those folders (see lab.grader.finder.GRADESCOPE_EXPORT for where the form is documented).
 EXPORT_INDEX = """\
 submission_301:
   :submitters:

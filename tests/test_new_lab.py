@@ -161,7 +161,7 @@ def test_a_new_lab_filled_in_passes_the_lab_proof_touching_only_its_folder_and_t
         f"expected the skeleton itself short of a lesson, on its placeholders:\n{unfinished}")
 
     fill_in(folder)
-    for remake in ("lab.starter", "lab.notebook"):
+    for remake in ("lab.course.starter", "lab.notebook.ipynb"):
         done = subprocess.run([sys.executable, "-m", remake], cwd=copy, capture_output=True,
                               text=True, timeout=300)
         assert done.returncode == 0, done.stdout + done.stderr

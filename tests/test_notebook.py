@@ -18,7 +18,8 @@ from jinja2 import DictLoader
 from nbconvert import HTMLExporter
 
 from cdp import CHROMIUM, Browser
-from lab import lessons, notebook
+from lab.course import lesson_files as lessons
+from lab.notebook import ipynb as notebook
 import notebooks
 from seed_outputs import SEED
 
@@ -50,7 +51,7 @@ def test_committed_notebook_is_exactly_what_its_source_makes():
     assert committed == made, (
         f"{COMMITTED.relative_to(lessons.PROJECT)} is not what "
         f"{SOURCE.relative_to(lessons.PROJECT)} makes; edit the source, then run "
-        "`python -m lab.notebook` from the project root")
+        "`python -m lab.notebook.ipynb` from the project root")
 
 
 def test_committed_notebook_is_valid_nbformat_with_every_output_stripped():

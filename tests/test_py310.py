@@ -14,7 +14,8 @@ import sys
 
 import tomli
 
-from lab import lessons, module_run, tomlread
+from lab.course import lesson_files as lessons, tomlread
+from lab.grader import module_run
 from lab.release import classroom, gradescope, readme
 
 PROJECT = lessons.PROJECT
@@ -75,7 +76,7 @@ def test_a_module_run_never_imports_from_the_working_folder(tmp_path):
     assert missing.returncode != 0 and "No module named probe_here" in missing.stderr
     # the arguments arrive as -m would pass them: sys.argv[0] the module's file, then its own
     (tmp_path / "sys_argv.py").write_text("")
-    said = subprocess.run(module_run.command("lab.grading.worker.main", "--not-a-number"),
+    said = subprocess.run(module_run.command("lab.worker.main", "--not-a-number"),
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert "invalid literal for int() with base 10: '--not-a-number'" in said.stderr, said.stderr
 
@@ -124,7 +125,7 @@ def _actionlint():
 def test_the_classroom_workflow_lints_clean_with_actionlint(tmp_path):
     lint = _actionlint()
     lesson = lessons.lesson(10)
-    from lab.grading import manifest
+    from lab.course import manifest
     listed = manifest.read(lesson)["tests"]
     tests = [(n, m["points"]) for n, m in listed.items() if m["visibility"] == "visible"]
     facts = readme.Facts(lesson=10, title=manifest.title(lesson), visible=len(tests),
@@ -158,8 +159,10 @@ def test_when_nothing_is_graded_every_classroom_runner_fails_with_the_reason(tmp
 
     import yaml
 
-    from lab.grading import formats, manifest
-    from lab.grading.results import Grade
+    from lab.grader import formats
+
+    from lab.course import manifest
+    from lab.grader.results import Grade
 
     lesson = lessons.lesson(10)
     listed = manifest.read(lesson)["tests"]

@@ -25,8 +25,8 @@ from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
-from lab import lessons
-from lab.grading import manifest
+from lab.course import lesson_files as lessons
+from lab.course import manifest
 from lab.release import classroom, leaks, visible
 from conftest import PROJECT
 from seed_outputs import SEED
@@ -296,7 +296,7 @@ def test_classroom_workflow_run_step_by_step_gives_the_reporter_the_manifests_po
 def test_the_edition_installed_as_a_wheel_would_be_holds_every_module_of_its_lab(edition,
                                                                                  tmp_path):
     """pip's non-editable install copies only the packages pyproject.toml names: a folder of
-    modules it leaves out (lab/grading/inside has no __init__.py) is missing there, and so is
+    modules it leaves out (lab/sandbox has no __init__.py) is missing there, and so is
     the sandbox's side of lab_check."""
     target = tmp_path / "site-packages"
     done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
@@ -308,5 +308,5 @@ def test_the_edition_installed_as_a_wheel_would_be_holds_every_module_of_its_lab
                if "__pycache__" not in p.parts}
     installed = {p.relative_to(target).as_posix() for p in (target / "lab").rglob("*.py")
                  if "__pycache__" not in p.parts}
-    assert "lab/grading/inside/zygote.py" in shipped, sorted(shipped)
+    assert "lab/sandbox/zygote.py" in shipped, sorted(shipped)
     assert shipped - installed == set(), f"not installed: {sorted(shipped - installed)}"

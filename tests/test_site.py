@@ -19,9 +19,9 @@ import tempfile
 
 import pytest
 
-from lab import lessons
-from lab.grading import formats
-from lab.grading.results import Grade, Outcome
+from lab.course import lesson_files as lessons
+from lab.grader import formats
+from lab.grader.results import Grade, Outcome
 from lab.release import leaks
 from lab.site import browser_support, leak_check, markdown
 
@@ -77,8 +77,8 @@ def test_questions_are_marked_by_markdown_it():
 
 def test_a_cell_that_needs_a_process_says_so():
     assert "starts a process" in browser_support.why_not("import subprocess\nsubprocess.run([])")
-    assert "local socket" in browser_support.why_not("from lab.loopback import Loopback")
-    assert "course's machine" in browser_support.why_not("from lab.casebook import replay")
+    assert "local socket" in browser_support.why_not("from lab.notebook.loopback import Loopback")
+    assert "course's machine" in browser_support.why_not("from lab.notebook.casebook import replay")
     assert browser_support.why_not("import lab\nawait lab.drive(h.prompt('x'))") == ""
 
 

@@ -12,12 +12,12 @@ import pytest
 
 from course_copy import scratch_course
 
-from lab import course, lessons
-from lab.carry import carry_forward
-from lab.grading.results import Grade, Outcome
-from lab.next_lab import Refused, start_next
-from lab.position import Position
-from lab.starter import BEGIN, END, SWAP
+from lab.course import order as course, lesson_files as lessons
+from lab.course.carry_forward import carry_forward
+from lab.grader.results import Grade, Outcome
+from lab.cli.next_lab import Refused, start_next
+from lab.course.student_position import Position
+from lab.course.starter import BEGIN, END, SWAP
 
 
 def lab_check(copy, *args):
@@ -58,7 +58,7 @@ def test_the_command_next_prints_for_a_checkpoint_grades_that_checkpoint(
 
 @pytest.mark.parametrize("checkpoint", ["A", "B"])
 def test_a_checkpoints_file_says_its_lab_on_its_first_line(checkpoint):
-    from lab import project
+    from lab.course import harness_file as project
 
     starter = lessons.lesson(checkpoint).starter
     student = lessons.PROJECT / {"A": "doctor_a.py", "B": "doctor.py"}[checkpoint]
@@ -267,7 +267,7 @@ def run_agent(model, system, messages, tools, prompt):
 
 
 def test_a_report_counts_one_request_as_one_request_not_one_requests(tmp_path):
-    from lab.starter import solve
+    from lab.course.starter import solve
 
     harness = tmp_path / "harness.py"
     harness.write_text(solve(lesson_text("03", "finished.py")) + ONE_REQUEST)
@@ -284,7 +284,7 @@ def test_a_report_counts_one_request_as_one_request_not_one_requests(tmp_path):
 
 def test_an_empty_transcript_is_written_as_no_messages_never_as_nothing():
     import lab as kit
-    from lab.grading.verdict import explain
+    from lab.testkit.verdict import explain
 
     said = [explain("rule", expected=[], got=[kit.user("hi")]),
             explain("rule", expected=[kit.user("hi")], got=[]),

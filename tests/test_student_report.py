@@ -16,11 +16,16 @@ import pytest
 
 from conftest import LESSON_10, PROJECT
 import lab
-from lab import lessons, project, reset, starter
-from lab.display import LEGEND
-from lab.grading import difference, hints, manifest, watch
-from lab.grading.results import Grade, Outcome
-from lab.grading.verdict import explain, objections
+from lab.course import lesson_files as lessons, harness_file as project, starter
+from lab.course import gap_markers
+from lab.cli import reset
+from lab.kit.display import LEGEND
+from lab.testkit import difference
+from lab.grader import hints
+from lab.course import manifest
+from lab.cli import watch
+from lab.grader.results import Grade, Outcome
+from lab.testkit.verdict import explain, objections
 
 LESSON = lessons.lesson(10)
 SEED_COMMAND = ["--harness", "harness.py", "--lesson", "10", "tests.py"]  # the lesson prints it
@@ -263,7 +268,7 @@ def test_inside_a_project_the_harness_is_looked_for_up_to_the_projects_folder(tm
 
 
 def test_the_starter_declares_its_lesson():
-    made = starter.make_starter(LESSON.finished.read_text())
+    made = gap_markers.make_starter(LESSON.finished.read_text())
 
     assert (PROJECT / "harness.py").read_text() == made
     assert project.declared_lesson(PROJECT / "harness.py") == "10"
@@ -369,8 +374,8 @@ def finished_gap_lines(text):
     inside, found = False, []
     for line in text.splitlines():
         marker = line.strip()
-        if marker in (starter.BEGIN, starter.SWAP):
-            inside = marker == starter.BEGIN
+        if marker in (gap_markers.BEGIN, gap_markers.SWAP):
+            inside = marker == gap_markers.BEGIN
         elif inside and marker and any(c.isalnum() for c in marker):
             found.append(marker)
     return found
@@ -407,7 +412,7 @@ def test_a_grade_line_of_a_report_made_from_outcomes_counts_them():
 
 
 def grade_text(grade):
-    from lab.grading.report import text_report
+    from lab.grader.report import text_report
     return text_report(grade, LESSON)
 
 

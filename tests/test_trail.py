@@ -13,8 +13,8 @@ import sys
 import pytest
 
 from conftest import PROJECT
-from lab import lessons
-from lab.grading import manifest
+from lab.course import lesson_files as lessons
+from lab.course import manifest
 
 LESSON = lessons.lesson(10)
 LISTED = manifest.read(LESSON)["tests"]

@@ -40,9 +40,9 @@ import pytest
 
 import plain_user
 from conftest import CACHES, LESSON_10, PROJECT
-from lab.grading.inside import ipc, landlock, linux
-from lab.grading.tidy import remove_tree
-from lab.grading.inside.protocol import Limits
+from lab.sandbox import ipc, landlock, linux
+from lab.worker.tidy import remove_tree
+from lab.sandbox.protocol import Limits
 
 SUBMISSIONS = PROJECT / "tests" / "submissions"
 BASES = {"finished": LESSON_10 / "finished.py", "starter": LESSON_10 / "starter.py"}
@@ -647,7 +647,7 @@ def test_the_bundle_is_the_student_folder_and_importing_lab_there_needs_nothing_
     imports load every module the bundle holds, each from the bundle, and need nothing more."""
     import json
 
-    from lab.grading.worker import bundle, launch
+    from lab.worker import bundle, launch
 
     code = ("import json, sys; sys.path[:0] = [sys.argv[1]]; "
             "import lab, lab.wire_figure, damaged, lab_inside.zygote; "
@@ -672,21 +672,21 @@ def test_the_bundle_is_the_student_folder_and_importing_lab_there_needs_nothing_
     expected = sorted([*(f"lab/{relative}" for relative in bundle.lab_files()),
                        *(f"lab_inside/{path.name}" for path in bundle.INSIDE.glob("*.py")),
                        "damaged.py"])
-    assert held == expected, f"the bundle holds {held}, not lab/__init__.py, lab/student/, " \
-                             "lab/grading/inside/ and damaged.py"
-    assert used == [f for f in held if f != "lab/student/__init__.py"], (
+    assert held == expected, f"the bundle holds {held}, not lab/__init__.py, lab/kit/, " \
+                             "lab/sandbox/ and damaged.py"
+    assert used == [f for f in held if f != "lab/kit/__init__.py"], (
         f"import lab and the zygote load {used}; the bundle holds {held}")
     assert sorted(name.split(".", 1)[1] if "." in name else "__init__"
                   for name in files if name.split(".")[0] == "lab") == sorted(bundle.modules())
 
 
 def test_no_module_of_the_student_folder_imports_anything_outside_it():
-    """Each module of lab/student/ (and lab/__init__.py) imports the standard library and its
+    """Each module of lab/kit/ (and lab/__init__.py) imports the standard library and its
     neighbours, no more, wherever the import stands (in a function too); and no module of lab/
     shadows one of the folder's."""
     import ast
 
-    from lab.grading.worker import bundle
+    from lab.worker import bundle
 
     ours = set(bundle.modules())
     lazy = {("__init__.py", "harnesses")}  # lab.pick_harness and its kin: notebooks only
@@ -715,15 +715,16 @@ def test_no_module_of_the_student_folder_imports_anything_outside_it():
                 found.append(f"{relative}:{node.lineno} imports {name}")
     assert not found, "the student folder reaches outside itself:\n" + "\n".join(found)
     shadows = {path.stem for path in bundle.LAB.glob("*.py")} & (ours - {"__init__"})
-    assert not shadows, f"lab/ and lab/student/ both have {shadows}"
+    assert not shadows, f"lab/ and lab/kit/ both have {shadows}"
 
 
-def test_the_student_folder_is_no_package_of_its_own():
-    import lab.wire
+def test_the_kit_is_one_package_and_each_of_its_files_one_module():
+    import lab.kit.wire
 
-    with pytest.raises(ImportError, match="import its modules as lab's own"):
-        import lab.student.wire  # noqa: F401 (a second copy of lab.wire, refused)
-    assert "lab.student.wire" not in sys.modules and sys.modules["lab.wire"] is lab.wire
+    assert lab.Violation is lab.kit.wire.Violation
+    with pytest.raises(ModuleNotFoundError):
+        import lab.wire  # noqa: F401 (a kit module has one name, lab.kit.<name>, never a second)
+    assert "lab.wire" not in sys.modules
 
 
 # -- a grading stopped from outside leaves nothing behind --------------------------------------
@@ -799,8 +800,8 @@ def _wait_for(condition, seconds, what):
 def test_a_kept_worker_grades_each_round_on_the_file_as_it_is_then():
     """lab-check --watch grades every save on one worker (pytest imported, the sandbox kept):
     each round still grades the file as that round found it, and the worker is the same."""
-    from lab.grading.grade import grade
-    from lab.grading.supervise import Warm
+    from lab.grader.grade import grade
+    from lab.grader.supervise import Warm
 
     lesson, scores, workers = lessons_10(), [], set()
     with tempfile.TemporaryDirectory() as folder, Warm() as warm:
@@ -819,9 +820,9 @@ def test_kept_workers_side_by_side_grade_as_one_worker_does():
     """Where the sandbox has namespaces of its own and the machine two cores, --watch shares
     the tests between two kept workers: every test is run once, by one of them, and each
     outcome is what a grading of its own gives, for the finished file and the starter."""
-    from lab.grading import isolation
-    from lab.grading.grade import grade
-    from lab.grading.supervise import Warm
+    from lab.worker import isolation
+    from lab.grader.grade import grade
+    from lab.grader.supervise import Warm
 
     if isolation.detect() != "bubblewrap" or len(os.sched_getaffinity(0)) < 2:
         pytest.fail("this machine should give bubblewrap and two cores (the suite needs both)")
@@ -843,7 +844,7 @@ def test_the_frames_of_workers_side_by_side_are_made_one_in_the_order_collected(
     """merged: the first Problem wins (each worker checked the same import); else the shares,
     every other test each, are put back in turn, with the longer time and only the walls both
     sandboxes had."""
-    from lab.grading.supervise import merged
+    from lab.grader.supervise import merged
 
     def test(name):
         return {"test": name, "outcome": "passed"}
@@ -858,6 +859,6 @@ def test_the_frames_of_workers_side_by_side_are_made_one_in_the_order_collected(
 
 
 def lessons_10():
-    from lab import lessons
+    from lab.course import lesson_files as lessons
 
     return lessons.lesson(10)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import sys
 
-from . import blocks
-from .made import EVERY, rewrite
+from lab.docs import blocks
+from lab.docs.made import EVERY, rewrite
 
 
 def main(argv: list[str] | None = None) -> int:

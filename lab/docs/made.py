@@ -6,7 +6,7 @@ import pathlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import blocks, options, tables
+from lab.docs import blocks, options, tables
 
 PROJECT = pathlib.Path(__file__).resolve().parents[2]
 FIGURES = PROJECT / "bench" / "figures"
@@ -25,7 +25,7 @@ class Made:
 
 
 def _course_map() -> str:
-    from ..course_map import fresh
+    from lab.cli.course_map import fresh
     return "```text\n" + fresh() + "```\n"
 
 

@@ -10,7 +10,7 @@ def reference(parser: argparse.ArgumentParser | None = None) -> str:
     """Markdown: for each group of the parser, a heading and one line an option, its
     invocation as `--help` writes it (`--hint [TEST]`, `--export {canvas,csv}`) and its help."""
     if parser is None:
-        from ..lab_check import parser as lab_check_parser
+        from lab.lab_check import parser as lab_check_parser
         parser = lab_check_parser()
     formatter = parser._get_formatter()
     lines = [f"Usage: `{' '.join(formatter._format_usage(parser.usage, parser._actions, [], '').split())}`"
@@ -32,6 +32,6 @@ def reference(parser: argparse.ArgumentParser | None = None) -> str:
 def documented(parser: argparse.ArgumentParser | None = None) -> list[str]:
     """Every option string the parser takes (`--harness`, `-k`, ...), for the suite's checks."""
     if parser is None:
-        from ..lab_check import parser as lab_check_parser
+        from lab.lab_check import parser as lab_check_parser
         parser = lab_check_parser()
     return [flag for action in parser._actions for flag in action.option_strings]

@@ -21,14 +21,14 @@ def main(args, lesson):
               "Gradescope autograder with --gradescope FILE.zip, or both; nothing else goes "
               "with it.", file=sys.stderr)
         return 2
-    from . import edition, gradescope, leaks, pins
+    from lab.release import edition, gradescope, leaks, pins
 
     if edition.held_back(lesson):
         print(f"lab_check: lesson {lesson.number} is not handed out yet: "
               f"{edition.held_back(lesson)}.", file=sys.stderr)
         return 2
     if getattr(args, "late_policy", None):
-        from ..grading.gradebook import LatePolicy
+        from lab.grader.gradebook import LatePolicy
 
         try:
             LatePolicy.parse(args.late_policy)

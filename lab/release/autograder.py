@@ -4,19 +4,19 @@
 
 Gradescope lays a submission out under ROOT (AUTOGRADER_ROOT, else /autograder): the student's
 files in ROOT/submission, the results expected in ROOT/results/results.json. The file graded
-is found as a batch finds it (lab.grading.finder.in_folder): submission/harness.py (or the
+is found as a batch finds it (lab.grader.finder.in_folder): submission/harness.py (or the
 file the lab's manifest names, `student_file`: a checkpoint's doctor.py), in any case; failing
 that, one a folder down (the student uploaded a folder) or in a zip; failing
 that, the only Python file there is, under whatever name. Several Python files and none called
 harness.py, two harness.py as good as each other, a link, or nothing at all, is a score of 0
 with a sentence saying what to upload. The grade is written in Gradescope's format
-(lab.grading.formats.gradescope), each test with the manifest's visibility, and the overall
+(lab.grader.formats.gradescope), each test with the manifest's visibility, and the overall
 output, which every student sees, naming and counting the visible tests only (all of them with
 --show-hidden, which `lab-check --release N --gradescope FILE.zip --show-hidden` bakes into
 run_autograder); what lab_check would print goes to stdout, which Gradescope keeps from the
 student (it names hidden tests).
 
-It grades under the plan of every instructor's grading (lab.grading.plan.for_gradescope):
+It grades under the plan of every instructor's grading (lab.grader.plan.for_gradescope):
 isolated, never without a sandbox, and without namespaces only once setup.sh has closed the
 project's folder to other users. A failure of the grader's own is never the student's zero:
 when no sandbox can start here, or the grader breaks while grading, no results.json is written
@@ -26,7 +26,7 @@ whenever results.json was written: a low score is not a failure of the grader; 2
 
 With --late-policy (baked in by `lab-check --release N --gradescope FILE.zip --late-policy
 10%/day`), a submission that Gradescope's submission_metadata.json dates after its due date
-loses what the policy says (lab.grading.gradebook.LatePolicy): the overall score is lowered
+loses what the policy says (lab.grader.gradebook.LatePolicy): the overall score is lowered
 and the output's first line says by how much and why, naming the due date. That date is the
 student's own when the metadata's entry for the student gives one (an extension), else the
 assignment's; results.json's extra_data says which was used.
@@ -41,17 +41,18 @@ import shutil
 import sys
 import tempfile
 
-from .. import lessons
-from ..grading import finder, formats, gradebook, manifest, plan
-from ..grading.report import text_report
-from ..grading.results import Grade
+from lab.course import lesson_files as lessons
+from lab.grader import finder, formats, gradebook, plan
+from lab.course import manifest
+from lab.grader.report import text_report
+from lab.grader.results import Grade
 
 HARNESS = "harness.py"
 
 
 def find_submission(folder, staging=None, wanted=HARNESS):
     """(the file to grade or None, a sentence for the student or ""), found as the batch finds
-    one (lab.grading.finder.in_folder): `wanted` (harness.py, or the lab's manifest's
+    one (lab.grader.finder.in_folder): `wanted` (harness.py, or the lab's manifest's
     student_file) in any case, one folder down, in a zip (read into `staging`, a private
     folder), else the only Python file."""
     return finder.in_folder(folder, staging, wanted)
@@ -66,7 +67,7 @@ def late(results, root, policy):
     """`results` (Gradescope's dict) with the declared late `policy` applied by Gradescope's
     ROOT/submission_metadata.json: the due date is the student's own when the metadata gives
     one (an extension; on a group submission the latest of the group's, see
-    lab.grading.gradebook.gradescope_due), else the assignment's. extra_data records which
+    lab.grader.gradebook.gradescope_due), else the assignment's. extra_data records which
     (due_date, due_date_from). A submission after it loses the penalty from the overall score,
     and the output's first line says so and names the date; one on time by an extension is told
     so in that line. Unchanged when there is no policy, or no metadata with a due date."""
@@ -170,7 +171,7 @@ def main(argv=None):
     parser.add_argument("--show-hidden", action="store_true",
                         help="let the overall output name and count the hidden tests too")
     parser.add_argument("--late-policy", metavar="POLICY",
-                        help="take points off late work (lab.grading.gradebook.LatePolicy), "
+                        help="take points off late work (lab.grader.gradebook.LatePolicy), "
                              "by submission_metadata.json's times")
     args = parser.parse_args(argv)
     try:

@@ -17,7 +17,7 @@ disagree with each other and with lab-check (15/22 against 16.13 and 73.33/100).
 visible test is a runner of its own (t01, t02, ... in the manifest's order), its max_score the
 test's points and its one test scored 0 or all of them: every way of adding up is then the
 same sum, the one lab-check prints. One step grades (`lab_check --format classroom`, once,
-lab.grading.formats) and a few lines of Python split its result into one output a runner;
+lab.grader.formats) and a few lines of Python split its result into one output a runner;
 when nothing could be graded (the file does not import) every runner fails with the reason.
 Only the visible tests are in a student's repository, so only they are graded here; the hidden
 ones are graded on Gradescope or with --batch. The install is the lab alone (pip install -e .):

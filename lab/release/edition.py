@@ -11,7 +11,7 @@ What goes in, at the top of DIR:
     tests.py           the visible graded tests (lab.release.visible)
     manifest.toml      their points, gaps and visibility; [submission] counts the rest
     scenarios.py       the lesson's scenarios, which the graded tests drive the harness with
-    ready.py           what the notebook needs of harness.py before it runs on it (lab.readiness)
+    ready.py           what the notebook needs of harness.py before it runs on it (lab.course.readiness)
     hints.toml         the lesson's hints, when it has some
     course.toml        the course's order (lessons/course.toml, each unwritten lab's folder
                        emptied), so that `lab-check --course` and a passing report's `next:`
@@ -25,7 +25,7 @@ What goes in, at the top of DIR:
 
 The lesson's files sit at the top, beside harness.py, so that the seed lesson's command,
 `python lab/lab_check.py --harness harness.py --lesson 10 tests.py`, works word for word there
-(lab.lessons finds the lesson by the manifest's `lesson = N`). What stays out: finished.py,
+(lab.course.lesson_files finds the lesson by the manifest's `lesson = N`). What stays out: finished.py,
 right/ and wrong/, the hidden tests and their manifest entries, and every line of the gaps'
 code (lab.release.leaks proves it, notebook outputs included).
 
@@ -34,20 +34,21 @@ built on lesson 10's finished harness) names them in [release] grader_only. Its 
 carries none of them, and so cannot grade itself: lab_check there says so and grades nothing,
 there is no Classroom workflow, and the README says the file is graded on submission. Its
 notebook's examples, which examine harnesses of that kind, are run on the grader's side while
-the edition is made, and their sessions saved into it (sessions.json, see lab.casebook).
+the edition is made, and their sessions saved into it (sessions.json, see lab.notebook.casebook).
 """
 
 import pathlib
 import re
 import shutil
-from lab import tomlread
+from lab.course import tomlread
 
 import nbformat
 
-from .. import casebook, course, lessons, notebook
-from ..grading import manifest
-from ..starter import make_starter
-from . import classroom, outputs, readme, visible
+from lab.notebook import casebook, ipynb as notebook
+from lab.course import order as course, lesson_files as lessons
+from lab.course import manifest
+from lab.course.gap_markers import make_starter
+from lab.release import classroom, saved_outputs as outputs, readme, visible
 
 # Parts of the lab that only an instructor runs: they need the finished files, or make copies.
 INSTRUCTOR_ONLY = ("release", "site", "notebook.py", "starter.py", "grading/verify.py", "new_lab.py",
@@ -123,7 +124,7 @@ def course_copy():
     """lessons/course.toml as an edition carries it: word for word, but that a lab with no
     graded tests yet (lessons 01 to 09 hold only their harness's source today) has its folder
     emptied, since in a student's copy the folder field is all that says a lab is written
-    (lab.onward.written)."""
+    (lab.course.next_step.written)."""
     text = (lessons.LESSONS / course.COURSE).read_text(encoding="utf-8")
     unwritten = {lab.label for lab in course.labs() if not lab.written}
     blocks = text.split("\n[[lab]]\n")
@@ -165,7 +166,7 @@ def copy_lab(target):
 
 def lab_packages(lab_folder):
     """The dotted names of the lab's packages in a copy, for pyproject.toml: every folder that
-    holds a module, with an __init__.py or not (lab/grading/inside has none: in the sandbox it
+    holds a module, with an __init__.py or not (lab/sandbox has none: in the sandbox it
     is the namespace package lab_inside)."""
     root = lab_folder.parent
     return sorted({".".join(module.parent.relative_to(root).parts)

@@ -18,18 +18,18 @@ the zip's root:
     lessons/NN-name/  tests.py (all of them), manifest.toml, scenarios.py, starter.py, hints
 
 Never in it: the lesson's finished.py, right/, wrong/. On Gradescope the grader runs as root
-and the student's code as a user of its own (lab.grading.isolation), which can read nothing
+and the student's code as a user of its own (lab.worker.isolation), which can read nothing
 under lessons/: a submission that goes looking finds the lab, which holds no answer, and
 nothing else.
 
 A checkpoint (A, B) grades a student's doctor file against harnesses that are an earlier lab's
-finished harness with one idea taken out (lab.checkup, lab.harnesses): its tests need what its
+finished harness with one idea taken out (lab.testkit.checkup, lab.notebook.harnesses): its tests need what its
 manifest's [release] grader_only names (harnesses/, the walkthrough's patch) and the base lab's
 finished.py, which the grader patches. Its zip carries them under lessons/ with the tests, where
 setup.sh makes them root's alone like the hidden tests (`grader_kept` lists them, for the leak
-check), and lab/starter.py, which fills the base harness's gaps. The base lab's folder holds
+check), and lab/course/starter.py, which fills the base harness's gaps. The base lab's folder holds
 that finished.py and a tests.py with no test in it, so that the course still finds the lab
-(lab.course: a lab is written once its folder has a tests.py); none of its own tests.
+(lab.course.order: a lab is written once its folder has a tests.py); none of its own tests.
 """
 
 import pathlib
@@ -38,9 +38,10 @@ import shutil
 import tempfile
 import zipfile
 
-from .. import course, lessons, module_run
-from ..grading import manifest
-from . import edition, pins, readme
+from lab.course import order as course, lesson_files as lessons
+from lab.grader import module_run
+from lab.course import manifest
+from lab.release import edition, pins, readme
 
 LESSON_FILES = ("tests.py", "manifest.toml", "scenarios.py", "starter.py", "hints.toml")
 SETUP = """#!/usr/bin/env bash

@@ -1,7 +1,7 @@
 """Whether any of a lesson's answer reached a folder meant for students or for a platform.
 
 The answer is the code of the lesson's gaps: in finished.py, the lines between
-`# --- your code ---` and `# --- starter ---` (see lab.starter). A line of it counts as the
+`# --- your code ---` and `# --- starter ---` (see lab.course.starter). A line of it counts as the
 answer when it says something: not blank, not mere punctuation (a lone `)` or `\"\"\"`), not
 a line the starter itself gives (a line both files have is no secret), and not a line of the
 course's library, lab/, which every copy ships whole. Every file of the folder is searched,
@@ -17,9 +17,9 @@ import re
 import tempfile
 import zipfile
 
-from .. import lessons
-from ..grading import manifest
-from ..starter import BEGIN, END, SWAP, make_starter
+from lab.course import lesson_files as lessons
+from lab.course import manifest
+from lab.course.gap_markers import BEGIN, END, SWAP, make_starter
 
 SAYS_SOMETHING = re.compile(r"[A-Za-z0-9]")
 ANSWER_FILES = ("finished.py",)
@@ -111,7 +111,7 @@ def leaks_in(path, lesson):
             names = archive.namelist()
         kept = ()
         if "run_autograder" in names:
-            from .gradescope import grader_kept
+            from lab.release.gradescope import grader_kept
 
             kept = grader_kept(lesson)
         return leaks(scratch, lesson, kept=kept)

@@ -36,7 +36,7 @@ from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
-from .. import lessons, tomlread
+from lab.course import lesson_files as lessons, tomlread
 
 # The newest minor version of Python the file is read back for. uv's resolution holds for every
 # Python from the floor up; the check reads the markers for each released minor version.

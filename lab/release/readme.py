@@ -6,10 +6,10 @@ commands are in fenced `sh` blocks under "## 1. Install" and "## 2. Check": the 
 them from there, word for word, so the README cannot drift from what works.
 """
 
-from lab import tomlread
+from lab.course import tomlread
 from dataclasses import dataclass
 
-from .. import lessons
+from lab.course import lesson_files as lessons
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import pathlib
 import shutil
 import subprocess
 
-from . import browser_support, pyodide_files
+from lab.site import browser_support, pyodide_files
 
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
 COPIED = ("site.css", "course.js", "run.js")

@@ -5,40 +5,40 @@ started, and no file of the course's machine read. A cell that needs one of thos
 module that is not handed to students, runs only in the notebook; `why_not` says so in a
 sentence the page shows in place of the Run button, found from the cell's own source.
 
-Pyodide is given only the lab's student-facing modules (lab/__init__.py and the lab/student/
-folder, laid out as in the source and the sandbox: lab.grading.worker.bundle's `lab_files`,
+Pyodide is given only the lab's student-facing modules (lab/__init__.py and the lab/kit/
+folder, laid out as in the source and the sandbox: lab.worker.bundle's `lab_files`,
 what a graded harness may import), three notebook helpers that read no file and import no more
-than those (lab.gaps: whether a harness defines a gap's names yet; lab.timeline: a run's
-moments drawn as a table, as lab.figures draws; lab.pick: the Pick the browser's harnesses.py
+than those (lab.notebook.gaps: whether a harness defines a gap's names yet; lab.notebook.timeline: a run's
+moments drawn as a table, as lab.figures draws; lab.notebook.harness_choice: the Pick the browser's harnesses.py
 shares with the notebook's), the project's damaged.py, and two files of this package's
-browser/ folder: lab.harnesses as a browser has it, and the cell runner. No grader module,
+browser/ folder: lab.notebook.harnesses as a browser has it, and the cell runner. No grader module,
 test, right or wrong answer, or finished harness.
 """
 
 import ast
 import pathlib
 
-from ..grading.worker import bundle
+from lab.worker import bundle
 
 LAB = pathlib.Path(__file__).resolve().parent.parent
 BROWSER = pathlib.Path(__file__).resolve().parent / "browser"
-# The browser's stand-in for lab.harnesses has these; the notebook's has more.
+# The browser's stand-in for lab.notebook.harnesses has these; the notebook's has more.
 BROWSER_HARNESSES = {"pick_harness", "with_repair", "starter_harness", "patched", "load_harness"}
-NOTEBOOK_HELPERS = ("gaps", "timeline", "pick")
+NOTEBOOK_HELPERS = ("gaps", "timeline", "harness_choice")
 CANNOT = {"subprocess": "starts a process", "socket": "opens a socket",
           "threading": "starts a thread", "multiprocessing": "starts a process",
           "http": "talks HTTP", "urllib": "talks to the network", "asyncio.subprocess": "starts a process",
-          "lab.loopback": "serves a provider's API on a local socket, from a thread",
-          "lab.sdk": "talks HTTP through the official SDKs"}
+          "lab.notebook.loopback": "serves a provider's API on a local socket, from a thread",
+          "lab.notebook.sdk": "talks HTTP through the official SDKs"}
 
 
 def python_files(project):
     """{path in Pyodide's home: text} for every Python file the browser is given."""
     files = {f"lab/{relative}": path.read_text(encoding="utf-8")
              for relative, path in bundle.lab_files().items()}
-    files.update({f"lab/{name}.py": (LAB / f"{name}.py").read_text(encoding="utf-8")
-                  for name in NOTEBOOK_HELPERS})
-    files["lab/harnesses.py"] = (BROWSER / "harnesses.py").read_text(encoding="utf-8")
+    files.update({f"lab/notebook/{name}.py": (LAB / "notebook" / f"{name}.py").read_text(encoding="utf-8")
+                  for name in ("__init__", *NOTEBOOK_HELPERS)})
+    files["lab/notebook/harnesses.py"] = (BROWSER / "harnesses.py").read_text(encoding="utf-8")
     files["_course_runner.py"] = (BROWSER / "runner.py").read_text(encoding="utf-8")
     damaged = pathlib.Path(project) / "damaged.py"
     if damaged.is_file():
@@ -59,8 +59,9 @@ def needs(source):
         tree = ast.parse(source)
     except SyntaxError:
         return ""  # a cell that uses top-level await parses; anything else shows its own error
-    shipped = {"lab", "harnesses", "lab.harnesses",
-               *(f"lab.{name}" for name in (*bundle.modules(), *NOTEBOOK_HELPERS))}
+    shipped = {"lab", "harnesses", "lab.notebook", "lab.notebook.harnesses",
+               *(f"lab.{name}" for name in bundle.modules()),
+               *(f"lab.notebook.{name}" for name in NOTEBOOK_HELPERS)}
     for node in ast.walk(tree):
         names = []
         if isinstance(node, ast.Import):
@@ -80,5 +81,5 @@ def needs(source):
     return ""
 
 
-_NOTEBOOK_ONLY = {"harnesses", "casebook", "clinic", "loopback", "sdk", "course",
-                  "notebook", "lessons", "rules", "nearly_right"}
+_NOTEBOOK_ONLY = {"harnesses", "casebook", "clinic", "loopback", "sdk", "course", "testkit",
+                  "lessons", "rules", "nearly_right"}

@@ -1,12 +1,12 @@
 """`lab-check --site DIR`: the course as a static folder, from the lessons' own sources.
 
-    DIR/index.html            the course map (lab.site.course_map)
+    DIR/index.html            the course map (lab.site.front_page)
     DIR/<lab>/index.html      each written lab's page (lab.site.page), e.g. DIR/10/index.html
     DIR/<lab>/edition-<lab>.zip  the student's edition of the lab (lab.release.edition)
     DIR/assets/               the styles, scripts, CodeMirror and Pyodide (lab.site.assets)
 
 Each lab's edition is built with its notebook, which runs the walkthrough (made from
-walkthrough.py by lab.notebook) on a real kernel; the page is made from that notebook, so its
+walkthrough.py by lab.notebook.ipynb) on a real kernel; the page is made from that notebook, so its
 text, figures and saved outputs are the ones the student's copy carries, and nothing of a
 lesson is written twice. Then the release's leak check runs over the whole site (lab.site.
 leak_check) and the build refuses to finish if any line of an answer is there. It reports each
@@ -20,11 +20,12 @@ from dataclasses import dataclass
 
 import nbformat
 
-from .. import course, lessons, notebook
-from ..grading import manifest
-from ..release import edition, outputs as release_outputs
-from ..starter import make_starter
-from . import assets, course_map, leak_check, page
+from lab.course import order as course, lesson_files as lessons
+from lab.notebook import ipynb as notebook
+from lab.course import manifest
+from lab.release import edition, saved_outputs as release_outputs
+from lab.course.gap_markers import make_starter
+from lab.site import assets, front_page as course_map, leak_check, page
 
 READING = ("site.css", "course.js", "run.js", "editor.js")  # what every lab page loads
 

@@ -10,7 +10,7 @@ import html
 import pathlib
 import re
 
-from ..release import leaks as release_leaks
+from lab.release import leaks as release_leaks
 
 TAG = re.compile(r"<[^<>]*>")
 

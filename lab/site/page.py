@@ -12,7 +12,7 @@ outputs, as the student's edition does, and never the finished harness.
 import html
 from dataclasses import dataclass
 
-from . import browser_support, markdown, outputs
+from lab.site import browser_support, markdown, cell_outputs as outputs
 
 SETUP_CELL = "setup"  # the notebook's cell that finds the project folder and picks a harness
 

@@ -8,12 +8,11 @@ grade a checkpoint's cases (`Checkup`). Nothing else of the grader is theirs to 
 lab's internals may move, and this face stays.
 """
 
-from lab.checkup import Checkup
-from lab.grading.notation import Record
-from lab.grading.problems import StudentRaised
-from lab.grading.verdict import GradeFailure, expect, expect_untouched, objections
-from lab.grading.worker.student import PowerCut
-from lab.wire import shape as wire_shape
+from lab.testkit.checkup import Checkup
+from lab.testkit.notation import Record
+from lab.testkit.verdict import GradeFailure, expect, expect_untouched, objections
+from lab.testkit.problems import PowerCut, StudentRaised
+from lab.kit.wire import shape as wire_shape
 
 __all__ = ["Checkup", "GradeFailure", "PowerCut", "Record", "StudentRaised", "expect",
            "expect_untouched", "objections", "wire_shape"]

@@ -10,9 +10,9 @@
 
 # Lesson 02, "Prose is not protocol": the source of walkthrough.ipynb.
 #
-# Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook`
+# Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook.ipynb`
 # to write the notebook again (outputs stripped). The format is Jupytext's percent format
-# (see lab/notebook.py); the block above is its header, the notebook's metadata.
+# (see lab/notebook/ipynb.py); the block above is its header, the notebook's metadata.
 # tests/test_labs.py runs the committed notebook on a real kernel, on the finished harness and
 # on the starter, and holds its text against the seed lesson's anatomy.
 

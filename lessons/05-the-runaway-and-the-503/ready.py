@@ -1,9 +1,10 @@
 """What lesson 05's notebook needs of a harness before its examples run on the reader's own
-file (the contract is lab.readiness's)."""
+file (the contract is lab.course.readiness's)."""
 
 import copy
 
-from lab import call, fail, reply, ScriptedModel, shape, text, user, validate
+from lab import call, fail, reply, ScriptedModel, shape, text, user
+from lab.kit import validate
 
 DOES = "stops a runaway and survives a provider failure"
 DOES_NOT = "does not stop a runaway and survive a provider failure"

@@ -1,5 +1,5 @@
 """What lesson 07's notebook needs of a harness before its examples run on the reader's own
-file (the contract is lab.readiness's)."""
+file (the contract is lab.course.readiness's)."""
 
 from lab import call, reply, ScriptedModel, shape, text
 

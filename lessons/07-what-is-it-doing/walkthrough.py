@@ -10,9 +10,9 @@
 
 # Lesson 07, "What is it doing?": the source of walkthrough.ipynb.
 #
-# Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook`
+# Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook.ipynb`
 # to write the notebook again (outputs stripped). The format is Jupytext's percent format
-# (see lab/notebook.py); the block above is its header, the notebook's metadata.
+# (see lab/notebook/ipynb.py); the block above is its header, the notebook's metadata.
 
 # %% [markdown]
 # # 07 · What is it doing?
@@ -189,7 +189,7 @@ print("the record:", lab.shape(record))
 # steps, placed between the two events they ran between.
 
 # %% id="figure-7-2"
-from lab import timeline
+from lab.notebook import timeline
 
 ran, record, rows, announced, started, behind = [], [], [], 0, set(), 0
 run = harness.run_agent(lab.ScriptedModel([lab.forever(three_steps)]), harness.SYSTEM, record,

@@ -10,9 +10,9 @@
 
 # Lesson 08, "Two writers, one list": the source of walkthrough.ipynb.
 #
-# Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook`
+# Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook.ipynb`
 # to write the notebook again (outputs stripped). The format is Jupytext's percent format
-# (see lab/notebook.py); the block above is its header, the notebook's metadata.
+# (see lab/notebook/ipynb.py); the block above is its header, the notebook's metadata.
 
 # %% [markdown]
 # # 08 · Two writers, one list
@@ -700,7 +700,7 @@ print("is_running:", h.is_running, "  the record:", lab.shape(h.messages))
 # situation is played on a fresh harness, and then a second `prompt()` is tried.
 
 # %% id="figure-8-3"
-from lab import timeline
+from lab.notebook import timeline
 
 
 async def situation(make, story):

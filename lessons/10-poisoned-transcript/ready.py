@@ -1,9 +1,10 @@
 """What lesson 10's notebook needs of a harness before its examples run on the reader's own
-file (the contract is lab.readiness's)."""
+file (the contract is lab.course.readiness's)."""
 
 import copy
 
-from lab import call, reply, text, user, validate
+from lab import call, reply, text, user
+from lab.kit import validate
 
 DOES = "repairs a dangling call"
 DOES_NOT = "does not repair a dangling call"

@@ -10,9 +10,9 @@
 
 # Lesson 10, "The poisoned transcript": the source of walkthrough.ipynb.
 #
-# Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook`
+# Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook.ipynb`
 # to write the notebook again (outputs stripped). The format is Jupytext's percent format
-# (see lab/notebook.py); the block above is its header, the notebook's metadata.
+# (see lab/notebook/ipynb.py); the block above is its header, the notebook's metadata.
 # tests/test_notebook.py proves the committed notebook is what this makes,
 # runs it on a real kernel, and checks what its cells print against the lesson.
 

@@ -1,9 +1,10 @@
 """What lesson 11's notebook needs of a harness before its examples run on the reader's own
-file (the contract is lab.readiness's)."""
+file (the contract is lab.course.readiness's)."""
 
 import copy
 
-from lab import call, reply, tool_result as result_for, user, validate
+from lab import call, reply, tool_result as result_for, user
+from lab.kit import validate
 
 DOES = "picks a record up after a crash"
 DOES_NOT = "does not pick a record up after a crash"

@@ -1,6 +1,6 @@
 # Lesson 11, "The power cable": the source of walkthrough.ipynb.
 #
-# Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook`
+# Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook.ipynb`
 # to write the notebook again (outputs stripped). tests/test_lesson11.py proves the committed
 # notebook is what this makes and runs it on a real kernel: on the finished harness, on the
 # starter, on a correct harness that is not the finished one, and in the student's edition.

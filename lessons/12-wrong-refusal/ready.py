@@ -1,5 +1,5 @@
 """What lesson 12's notebook needs of a harness before its examples run on the reader's own
-file (the contract is lab.readiness's)."""
+file (the contract is lab.course.readiness's)."""
 
 from lab import ScriptedModel, anthropic_error, openai_error, say, shape
 

@@ -10,9 +10,9 @@
 
 # Lesson 12, "The wrong refusal": the source of walkthrough.ipynb.
 #
-# Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook`
+# Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook.ipynb`
 # to write the notebook again (outputs stripped). The format is Jupytext's percent format
-# (see lab/notebook.py). tests/test_labs.py runs it on a real kernel, on the finished harness
+# (see lab/notebook/ipynb.py). tests/test_labs.py runs it on a real kernel, on the finished harness
 # and on the starter.
 
 # %% [markdown]

@@ -1,5 +1,5 @@
 """What lesson 13's notebook needs of a harness before its examples run on the reader's file
-(see lab/readiness.py): six reads in a window of 400 tokens all answered, no request over the
+(see lab/course/readiness.py): six reads in a window of 400 tokens all answered, no request over the
 window refused, and a summary of the harness's own kept in the record."""
 
 import lab

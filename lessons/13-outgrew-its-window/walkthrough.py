@@ -1,6 +1,6 @@
 # Lesson 13, "The conversation that outgrew its window": the source of walkthrough.ipynb.
 #
-# Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook`
+# Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook.ipynb`
 # to write the notebook again (outputs stripped). The suite proves the committed notebook is
 # what this makes and runs it on a real kernel, on the finished harness and on the starter.
 # Every cell uses only names the starter defines; a cell that needs a gap the reader has not

@@ -10,7 +10,7 @@
 
 # Lesson 16, "The adapter": the source of walkthrough.ipynb.
 #
-# Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook`
+# Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook.ipynb`
 # to write the notebook again (outputs stripped). tests/test_lesson16.py proves the committed
 # notebook is what this makes and runs it on a real kernel, on the finished harness, on the
 # starter and on a second correct harness.
@@ -51,9 +51,9 @@ if str(ROOT) not in sys.path:
 
 import damaged
 import lab
-from lab.gaps import filled
-from lab.wire import shape as wire_shape
-from lab.wire_figure import side_by_side
+from lab.notebook.gaps import filled
+from lab.kit.wire import shape as wire_shape
+from lab.kit.wire_figure import side_by_side
 
 GAP = "the adapter's gap (region 8 of harness.py)"
 chosen = lab.pick_harness(lesson=16)
@@ -714,7 +714,7 @@ if filled(harness, "to_anthropic", where=GAP):
 # ## Beyond the anchors: the official SDKs
 #
 # The scripted model checks a request and answers from a script; a real provider is an HTTP
-# API behind an SDK. `lab.sdk` has two models that speak to one: `AnthropicModel(client)` sends
+# API behind an SDK. `lab.notebook.sdk` has two models that speak to one: `AnthropicModel(client)` sends
 # what your `Adapter` hands it with `client.messages.create`, `OpenAIModel(client)` with
 # `client.chat.completions.create`, and each turns the response back into the lab's assistant
 # message (its text and `toolCall` blocks, `stop_reason` `"toolUse"` or `"stop"`).
@@ -745,7 +745,7 @@ if filled(harness, "to_anthropic", where=GAP):
 # </details>
 #
 # The next cell runs a session through the official `anthropic` and `openai` clients, with
-# your adapter in between, against `lab.loopback.Loopback`: a server on 127.0.0.1 that speaks
+# your adapter in between, against `lab.notebook.loopback.Loopback`: a server on 127.0.0.1 that speaks
 # each provider's HTTP API, checks every request with the lab's wire validator, and answers
 # from a script. Nothing leaves your machine. With an API key, set `LAB_PROVIDER=anthropic`
 # (or `openai`) before starting Jupyter, and the same cell talks to the real API instead,
@@ -754,7 +754,7 @@ if filled(harness, "to_anthropic", where=GAP):
 # %% id="sdk-session"
 import os
 
-from lab.loopback import Loopback
+from lab.notebook.loopback import Loopback
 
 REAL = os.environ.get("LAB_PROVIDER", "")   # "anthropic" or "openai": the real API instead
 
@@ -767,7 +767,7 @@ async def sdk_session(wire):
     except ImportError as missing:
         print(f"this cell needs the SDKs: pip install anthropic openai ({missing})")
         return
-    from lab.sdk import AnthropicModel, OpenAIModel
+    from lab.notebook.sdk import AnthropicModel, OpenAIModel
 
     sdk, model_for = {"anthropic": (anthropic.Anthropic, AnthropicModel),
                       "openai": (openai.OpenAI, OpenAIModel)}[wire]
@@ -1039,7 +1039,7 @@ if filled(harness, "to_anthropic", "to_openai", "safe_trim", where=GAP):
 # the cell below reads the course file.
 
 # %% id="next"
-from lab import course
+from lab.course import order as course
 
 this = next((lab for lab in course.labs() if lab.id == 16), None)
 coming = course.after(this) if this else None

@@ -3,9 +3,9 @@
     lab-check --harness doctor_a.py --lesson A
 
 Your file is asked for plain data only, in a process of its own: DIAGNOSIS, and what each
-case_<name>() returns. Everything else happens on the grader's side: lab.checkup has
-lab.clinic run the case on the nearly-right harness it names and on lesson 05's finished
-harness, and lab.rules judge the two sessions. The five are patches (harnesses/) against
+case_<name>() returns. Everything else happens on the grader's side: lab.testkit.checkup has
+lab.testkit.clinic run the case on the nearly-right harness it names and on lesson 05's finished
+harness, and lab.testkit.rules judge the two sessions. The five are patches (harnesses/) against
 lesson 05's finished harness, which only the grader holds.
 
 For each harness, its case first: it scores when it breaks a rule on the harness and none on

@@ -10,11 +10,11 @@
 
 # Checkpoint A, "Transcript doctor I": the source of walkthrough.ipynb.
 #
-# Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook`
+# Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook.ipynb`
 # to write the notebook again (outputs stripped). tests/test_labs.py and
 # tests/test_checkpoint_a.py run the committed notebook on a real kernel: in the course's
 # project, where finch and lesson 05's finished harness run live, and in a student's edition,
-# where their sessions are replayed from sessions.json (lab.casebook).
+# where their sessions are replayed from sessions.json (lab.notebook.casebook).
 
 # %% [markdown]
 # # A · Transcript doctor I
@@ -37,7 +37,7 @@
 import os
 import pathlib
 import sys
-from lab import tomlread
+from lab.course import tomlread
 
 here = pathlib.Path.cwd().resolve()
 ROOT = next((folder for folder in (here, *here.parents) if (folder / "lab").is_dir()
@@ -49,7 +49,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import lab
-from lab import casebook, clinic, lessons, rules
+from lab.notebook import casebook
+from lab.testkit import clinic, rules
+from lab.course import lesson_files as lessons
 
 book = casebook.of("A")
 IDEAS = tomlread.loads((lessons.lesson("A").folder / "ideas.toml").read_text())["ideas"]
@@ -164,7 +166,7 @@ rules.picture(on_finch, breach, title="Figure A.1 · finch's record: a user mess
 # order; `"prompts"`, typed one after another; and `"max_turns"`, the limit handed to
 # `run_agent`, if the run should have one. Lesson 05's harness is a `run_agent` function, not
 # a `Harness` with events, so a case here runs every prompt to its end: there is no walking
-# away yet (checkpoint B has that). The docstring of `lab.clinic` has the whole form.
+# away yet (checkpoint B has that). The docstring of `lab.testkit.clinic` has the whole form.
 #
 # A visit keeps three things to read: `seen.records`, the record after each prompt
 # (`records[0]` after the first); `seen.requests`, each request with `.messages` (what the
@@ -419,7 +421,7 @@ print(lab.show(seen.requests[1].messages[1:2], clip=80))
 # ### The build
 #
 # **Spec.** `case_<name>()` returns a case (plain data: dicts, lists, strings, numbers) that
-# `lab.clinic` can run on a `run_agent` harness; on the harness `<name>` it must break at
+# `lab.testkit.clinic` can run on a `run_agent` harness; on the harness `<name>` it must break at
 # least one of the rules printed above, and on lesson 05's finished harness none.
 # `DIAGNOSIS[<name>]` is one id of `ideas.toml`: the idea `<name>` lacks. Each harness lacks
 # exactly one, no two the same.
@@ -451,7 +453,7 @@ print(lab.show(seen.requests[1].messages[1:2], clip=80))
 #
 # Grade it with `lab-check --harness doctor_a.py --lesson A` where the five harnesses are (the
 # course's own project, or the grader when you hand it in). In a student's copy, a bare
-# `lab-check` checks what it can without them: that every case is one `lab.clinic` can run and
+# `lab-check` checks what it can without them: that every case is one `lab.testkit.clinic` can run and
 # every diagnosis an id of `ideas.toml`, five different ones. **Hand in** `doctor_a.py` where
 # your course collects it (on Gradescope, upload the file); you may hand it in again after
 # reading the report, as often as your course allows, and the last one counts. Each hand-in
@@ -485,7 +487,7 @@ print(lab.show(seen.requests[1].messages[1:2], clip=80))
 # `doctor_a.py`.
 
 # %% id="try-a-case"
-from lab.harnesses import load_harness
+from lab.notebook.harnesses import load_harness
 
 LESSON_05 = ""   # the path of your own lesson 05 harness.py, e.g. "../05-.../harness.py"
 BROKEN = ""      # a copy of it with one idea taken out by hand, e.g. "broken_05.py"
@@ -529,7 +531,7 @@ if not LESSON_05:
 # never names the idea.
 
 # %% id="after-pass"
-from lab.harnesses import load_harness
+from lab.notebook.harnesses import load_harness
 
 FIVE = ("auk", "bittern", "crane", "dunlin", "egret")
 
@@ -631,7 +633,7 @@ if doctor is not None:
 #
 # ### Common answers, and what each one misses
 #
-# - *"To check the case is valid."* `lab.clinic` checks that a case is well formed before
+# - *"To check the case is valid."* `lab.testkit.clinic` checks that a case is well formed before
 #   either harness runs it. The finished harness checks something else: that the session is
 #   fair.
 # - *"Because the finished harness is the answer to compare with."* It is, but the comparison

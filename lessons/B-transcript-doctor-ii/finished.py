@@ -5,7 +5,7 @@ ash, birch, cedar, dogwood and elm are each lesson 10's finished harness with on
 lessons 5 to 10 missing. You do not get their code; you get what they do. For each of them,
 in this order:
 
-1. case_<name>() returns a case: plain data describing one session (see lab.clinic for the
+1. case_<name>() returns a case: plain data describing one session (see lab.testkit.clinic for the
    form: the record the harness starts from, the tools and what each does, the model's
    replies, the prompts and when to walk away). It must break a rule of the course on that
    harness and none on lesson 10's finished harness.
@@ -14,7 +14,7 @@ in this order:
 
 The grader asks this file for DIAGNOSIS and for what each case_<name>() returns, and nothing
 else; it runs every case itself, on its own copies of the harnesses, and judges the sessions
-by the rules in lab/rules.py. The walkthrough (walkthrough.ipynb) shows how to read what a
+by the rules in lab/testkit/rules.py. The walkthrough (walkthrough.ipynb) shows how to read what a
 session did. The five harnesses are the grader's, so your cases run on them where it is:
 
     lab-check --harness doctor.py --lesson B

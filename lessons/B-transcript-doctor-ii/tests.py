@@ -3,9 +3,9 @@
     lab-check --harness doctor.py --lesson B
 
 Your file is asked for plain data only, in a process of its own: DIAGNOSIS, and what each
-case_<name>() returns. Everything else happens here, on the grader's side: lab.clinic runs
+case_<name>() returns. Everything else happens here, on the grader's side: lab.testkit.clinic runs
 the case on the nearly-right harness it names and on lesson 10's finished harness, and
-lab.rules judges the two sessions. The five are patches (harnesses/) against lesson 10's
+lab.testkit.rules judges the two sessions. The five are patches (harnesses/) against lesson 10's
 finished harness, which only the grader holds: a student's copy has neither, so it is graded
 where they are.
 
@@ -21,7 +21,7 @@ import pathlib
 from lab.testkit import Checkup
 
 # The grading itself (running a case on both harnesses, judging a diagnosis with its evidence)
-# is lab.checkup's, shared with checkpoint A.
+# is lab.testkit.checkup's, shared with checkpoint A.
 checkup = Checkup(pathlib.Path(__file__).resolve().parent, base="10")
 
 

@@ -1,10 +1,10 @@
 # Checkpoint B, "Transcript doctor II": the source of walkthrough.ipynb.
 #
-# Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook`
+# Edit this file, never the .ipynb; then, from the project root, run `python -m lab.notebook.ipynb`
 # to write the notebook again (outputs stripped). tests/test_checkpoint_b.py proves the
 # committed notebook is what this makes and runs it on a real kernel: in the course's project,
 # where fir and lesson 10's finished harness run live, and in a student's edition, where their
-# sessions are replayed from sessions.json (lab.casebook).
+# sessions are replayed from sessions.json (lab.notebook.casebook).
 
 # %% [markdown]
 # # B · Transcript doctor II
@@ -27,7 +27,7 @@
 import os
 import pathlib
 import sys
-from lab import tomlread
+from lab.course import tomlread
 
 here = pathlib.Path.cwd().resolve()
 ROOT = next((folder for folder in (here, *here.parents) if (folder / "lab").is_dir()
@@ -39,7 +39,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import lab
-from lab import casebook, clinic, lessons, rules
+from lab.notebook import casebook
+from lab.testkit import clinic, rules
+from lab.course import lesson_files as lessons
 
 IDEAS = tomlread.loads((lessons.lesson("B").folder / "ideas.toml").read_text())["ideas"]
 if casebook.live():
@@ -160,7 +162,7 @@ rules.picture(on_fir, breach, title="Figure B.1 · fir after a walk-away: the re
 #
 # A case is a dict: the record the harness starts from, the session's tools and what each
 # does, the model's replies in order, and the prompts, each run to its end or walked away from
-# after a number of events (the docstring of `lab.clinic` has the whole form). Walking away
+# after a number of events (the docstring of `lab.testkit.clinic` has the whole form). Walking away
 # after event *k* is the user closing the lid at exactly that moment, so you need to know
 # which event is which. Count them in a run with one call, on the finished harness:
 
@@ -390,7 +392,7 @@ for found in rules.judge(seen):
 # ### The build
 #
 # **Spec.** `case_<name>()` returns a case (plain data: dicts, lists, strings, numbers) that
-# `lab.clinic` can run; on the harness `<name>` it must break at least one of the rules
+# `lab.testkit.clinic` can run; on the harness `<name>` it must break at least one of the rules
 # printed above, and on lesson 10's finished harness none. `DIAGNOSIS[<name>]` is one id of
 # `ideas.toml`: the idea `<name>` lacks. Every harness lacks exactly one, no two the same.
 #
@@ -452,7 +454,7 @@ for found in rules.judge(seen):
 # case would have caught fir: most cases aimed at another idea do not, which is the point.
 
 # %% id="after-pass"
-from lab.harnesses import load_harness
+from lab.notebook.harnesses import load_harness
 
 FIVE = ("ash", "birch", "cedar", "dogwood", "elm")
 

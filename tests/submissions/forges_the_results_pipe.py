@@ -2,7 +2,7 @@
 # args: --time-limit 3 -k "orphan or steering"
 # exit: 1
 # closing: 1 passed, 1 failed
-# Finds the worker (the process running lab.grading.supervise, whose last word is the number
+# Finds the worker (the process running lab.grader.supervise, whose last word is the number
 # of its results pipe) and every pipe of the grading's processes, opens each through
 # /proc/PID/fd, and writes into it a report in which every test of the lesson passed. The
 # sandbox hides the worker (bubblewrap), or the worker is another user's (uid), or it is
@@ -46,7 +46,7 @@ def _targets():
             words = open(f"/proc/{name}/cmdline", "rb").read().split(b"\0")
         except OSError:
             continue
-        if b"lab.grading.supervise" in words:
+        if b"lab.grader.supervise" in words:
             for word in reversed(words):
                 if word.isdigit():
                     yield f"/proc/{name}/fd/{word.decode()}"

