@@ -730,7 +730,9 @@ def _batch(args, lesson, limits):
         print(f"lab_check: {error}", file=sys.stderr)
         return 2
     try:
-        status = batch.command(args, lesson, chosen)
+        from lab.grader.cluster import open_for
+
+        status = batch.command(args, lesson, chosen, open_grid=open_for)
         return (gradebook.command(args, lesson) or status) if args.export and status in (0, 3) \
             else status
     except KeyboardInterrupt:  # before the grading began, or as it ended

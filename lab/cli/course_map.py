@@ -91,14 +91,3 @@ def fresh(lab: str = "01") -> str:
     first command), nothing graded yet; `lab` names another lab to stand at."""
     return course_map(course.labs(), lessons.available(), Progress(course.PROJECT),
                       Position(pathlib.Path(onward.HARNESS), course.find(lab)))
-
-
-def main(argv: list[str] | None = None) -> int:
-    """python -m lab.cli.course_map [--check]: as python -m lab.docs, which rewrites (or, with
-    --check, checks) the README's map with every other generated block."""
-    from lab.docs.__main__ import main as rewrite_documents
-    return rewrite_documents(argv)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

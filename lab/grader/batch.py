@@ -84,7 +84,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from lab.grader import declared, finder, formats, supervise
 from lab.course import manifest
@@ -94,13 +94,28 @@ from lab.kit.escape import csv_cell, file_name, printable, shown_name
 from lab.grader.plan import Plan
 from lab.grader.progress_bar import Progress, plural
 from lab.grader.results import VERSION, Grade
+from lab.grader.whole_file import write_text as _write_text
 from lab.sandbox.protocol import Limits
 
 if TYPE_CHECKING:
     from lab.course.lesson_files import Lesson
-    from lab.grader.cluster import Cluster
 
 PROJECT = pathlib.Path(__file__).resolve().parent.parent.parent
+
+
+class Grid(Protocol):
+    """Somewhere else to grade a batch's submissions (lab.grader.cluster.Cluster, a Dask
+    cluster): the same contract as this module's own _grade_all, and a close."""
+
+    def grade_all(self, found: Sequence[Submission], lesson: Lesson, plan: Plan, *,
+                  jobs: int | None = ..., progress_stream: TextIO | None = ...,
+                  on_done: Callable[[Submission, Grade], object] | None = ...,
+                  stop: threading.Event | None = ..., already: int = ...,
+                  whole: int | None = ...) -> tuple[dict[str | bytes, Grade], list[Submission]]:
+        ...
+
+    def close(self) -> None:
+        ...
 HARNESS = "harness.py"
 STDERR_LINES = 20  # of a grader that left no result, the last lines of stderr shown
 RESULTS = "results"    # the folder of the instructor's result files, inside the output folder
@@ -214,7 +229,7 @@ def run(folder: str | os.PathLike[str], lesson: Lesson, out: str | os.PathLike[s
         resume: bool = False, only: Sequence[str] = (), progress_stream: TextIO | None = None,
         stop: threading.Event | None = None, limits: Limits | None = None,
         select: str | None = None, tests: Iterable[str | os.PathLike[str]] = (),
-        isolated: bool = True, cluster: Cluster | None = None) -> Outcome:
+        isolated: bool = True, cluster: Grid | None = None) -> Outcome:
     """Grade the submissions in `folder` on `lesson` under `plan` into the folder `out`, as the
     module docstring says, and return the Outcome. `resume`: grade only what is not yet graded;
     `only`: names of submissions to grade again into the results there. `stop`, a
@@ -480,16 +495,6 @@ def _as_handed_in(harness, folder):
 def _instructors_heading(entry):
     return (f"(the instructor's copy: it names the hidden tests too. The student's is "
             f"{entry['feedback_file']}.)\n\n")
-
-
-def _write_text(path, text):
-    """Write `text` to `path` whole or not at all."""
-    path = pathlib.Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False,
-                                     prefix=f".{path.name}.", suffix=".part") as part:
-        part.write(text)
-    os.replace(part.name, path)
 
 
 # -- grading many ---------------------------------------------------------------------------
@@ -838,7 +843,8 @@ def write_summary(rows: Sequence[Mapping[str, Any]], lesson: Lesson, fmt: str,
 
 # -- the command ----------------------------------------------------------------------------
 
-def command(args: argparse.Namespace, lesson: Lesson, plan: Plan) -> int:
+def command(args: argparse.Namespace, lesson: Lesson, plan: Plan,
+            open_grid: Callable[[str | None, Lesson, Plan], Grid | None] = lambda *_: None) -> int:
     """lab-check --batch: check the machine can grade, run the batch, say what it did and how
     to go on; the exit status (0 every submission has its result, 3 the grader failed on
     some, 2 no batch to grade, 130 stopped by Ctrl-C)."""
@@ -852,11 +858,9 @@ def command(args: argparse.Namespace, lesson: Lesson, plan: Plan) -> int:
     if problem:
         print(f"lab_check: {problem}", file=sys.stderr)
         return 2
-    from lab.grader.cluster import open_for
-
     grid = None
     try:
-        grid = open_for(getattr(args, "cluster", None), lesson, plan)
+        grid = open_grid(getattr(args, "cluster", None), lesson, plan)
         done = run(args.batch, lesson, args.output, fmt=args.format, jobs=args.jobs, plan=plan,
                    resume=args.resume, only=args.only or (), cluster=grid)
     except ValueError as error:

@@ -23,6 +23,7 @@ from typing import Any
 
 from lab.kit.figures import GREEN, INK, MUTED, RED, SANS  # lab/kit/figures.py, as lab.figures
 from lab.grader.glance import HTML_FILE, JSON_FILE
+from lab.grader.whole_file import write_text
 
 BAR_W, CHART_H, RATE_ROW, RATE_W, LABEL_W, PAD = 46, 180, 22, 300, 280, 14
 GRID, FILL = "#dddddd", "#5b7db1"
@@ -31,8 +32,8 @@ GRID, FILL = "#dddddd", "#5b7db1"
 def write(view: Mapping[str, Any], out: str | os.PathLike[str]) -> None:
     """class.json and class.html of `view` into the folder `out`."""
     out = pathlib.Path(out)
-    _write_text(out / JSON_FILE, json.dumps(view, indent=1, ensure_ascii=False) + "\n")
-    _write_text(out / HTML_FILE, page(view))
+    write_text(out / JSON_FILE, json.dumps(view, indent=1, ensure_ascii=False) + "\n")
+    write_text(out / HTML_FILE, page(view))
 
 
 def distribution_svg(spread: Mapping[str, Any], total: float) -> str:
@@ -154,9 +155,3 @@ def _text(x: float, y: float, words: str, colour: str, anchor: str) -> str:
 
 def _fit(text: str, most: int) -> str:
     return text if len(text) <= most else text[:most - 1] + "…"
-
-
-def _write_text(path: pathlib.Path, text: str) -> None:
-    from lab.grader.batch import _write_text as whole
-
-    whole(path, text)
