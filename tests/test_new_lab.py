@@ -1,9 +1,12 @@
-"""A new lab, as its author makes it: `lab-check --new-lab 12` in a scratch copy of the project,
-every place its skeleton marks TO WRITE written (minimally: one gap, one test, a walkthrough
-with the parts of a lesson), the generated files remade by the course's own commands, and the
-lab proof, `lab-check --prove 12`, passes. The copy is a git repository committed before the
-first command, so what the whole process touched is read off `git status`: the lab's folder
-and lessons/course.toml, nothing else.
+"""A new lab, as its author makes it, in a scratch copy of the project: the course plans a lab
+(an entry in lessons/course.toml, placed before lesson 16 and built on lesson 11, so that a later
+lab is written and the moved-on step has files to prove), `lab-check --new-lab 17` makes its
+folder, every place its skeleton marks TO WRITE is written (minimally: one gap, one test, a
+walkthrough with the parts of a lesson), the generated files are remade by the course's own
+commands, and the lab proof, `lab-check --prove 17`, passes. The copy is a git repository
+committed once the entry is planned, so what the rest touched is read off `git status`: the
+lab's folder and its `folder` line in lessons/course.toml, nothing else. The lab is the test's
+own, so the test holds however far the real course is written.
 """
 
 import re
@@ -14,9 +17,30 @@ import pytest
 
 from course_copy import scratch_course
 
-NEW = "12"
+NEW = "17"
+PLANNED = """[[lab]]
+id = "17"
+title = "A lab the suite made"
+part = "Meeting the world"
+builds_on = "11"
+minutes = 30
+adds = "say its words in capitals"
+folder = ""
+released = true
 
-# The walkthrough a minimal lab 12 might have: each part of a lesson's anatomy, briefly.
+[[lab]]
+id = "18"
+title = "(to be written)"
+part = "Meeting the world"
+builds_on = "17"
+minutes = 30
+adds = "(not named yet)"
+folder = ""
+released = false
+
+"""
+
+# The walkthrough a minimal lab 17 might have: each part of a lesson's anatomy, briefly.
 QUESTION = """
 # %% [markdown]
 # ### Question {n}
@@ -53,9 +77,9 @@ WALKTHROUGH = """# ---
 # ---
 
 # %% [markdown]
-# # 12 · The wrong refusal
+# # 17 · A lab the suite made
 #
-# *Meeting the world · about 50 minutes · one lab · builds on 11 · The power cable*
+# *Meeting the world · about 30 minutes · one lab · builds on 11 · The power cable*
 #
 # A provider refuses a request and the harness reads the wrong thing into it.
 
@@ -70,7 +94,7 @@ if str(ROOT) not in sys.path:
 
 import lab
 
-chosen = lab.pick_harness(lesson=12)
+chosen = lab.pick_harness(lesson=17)
 harness = chosen.module
 print(chosen)
 
@@ -83,10 +107,10 @@ def filled(words):
 
 # %%
 record = [lab.user("Refuse me."), lab.say(filled("refused"))]
-lab.draw(record, title="Figure 12.1  A refusal, said in capitals")
+lab.draw(record, title="Figure 17.1  A refusal, said in capitals")
 
 # %%
-lab.draw(record, record, title="Figure 12.2  The same refusal, twice")
+lab.draw(record, record, title="Figure 17.2  The same refusal, twice")
 
 # %% [markdown]
 # ## Common answers, and what each one misses
@@ -112,7 +136,7 @@ lab.draw(record, record, title="Figure 12.2  The same refusal, twice")
 #
 # ## Wrapping up
 #
-# You built a gap that says its words in capitals. Next: lesson 13.
+# You built a gap that says its words in capitals. Next: lesson 16.
 """
 
 
@@ -144,18 +168,23 @@ def fill_in(folder):
 def copy(tmp_path_factory):
     folder = scratch_course(tmp_path_factory.mktemp("new-lab"))
     (folder / ".gitignore").write_text("__pycache__/\n.hypothesis/\n")
+    plan = folder / "lessons" / "course.toml"
+    text = plan.read_text(encoding="utf-8")
+    before_16 = text.index("[[lab]]\nid = \"16\"")
+    plan.write_text(text[:before_16] + PLANNED + text[before_16:], encoding="utf-8")
     git(folder, "init", "-q")
     git(folder, "add", "-A")
-    git(folder, "commit", "-q", "-m", "the course before lab 12")
+    git(folder, "commit", "-q", "-m", "the course, planning lab 17")
     return folder
 
 
 def test_a_new_lab_filled_in_passes_the_lab_proof_touching_only_its_folder_and_the_course(copy):
     made = run(copy, "--new-lab", NEW)
     assert made.returncode == 0, made.stdout + made.stderr
-    folder = copy / "lessons" / "12-the-wrong-refusal"
-    unfinished = subprocess.run([sys.executable, "-c", "from lab import anatomy, course; "
-                                 f"print(anatomy.problems(course.find({NEW})))"], cwd=copy,
+    assert made.stdout.startswith("made lessons/17-a-lab-the-suite-made/"), made.stdout
+    folder = copy / "lessons" / "17-a-lab-the-suite-made"
+    unfinished = subprocess.run([sys.executable, "-c", "from lab.course import anatomy, order; "
+                                 f"print(anatomy.problems(order.find({NEW})))"], cwd=copy,
                                 capture_output=True, text=True, timeout=60)
     assert "still marked TO WRITE" in unfinished.stdout, (
         f"expected the skeleton itself short of a lesson, on its placeholders:\n{unfinished}")
@@ -173,11 +202,12 @@ def test_a_new_lab_filled_in_passes_the_lab_proof_touching_only_its_folder_and_t
                      proved.stdout), proved.stdout
     touched = sorted(line[3:] for line in git(copy, "status", "--porcelain",
                                               "--untracked-files=all").splitlines())
-    outside = [path for path in touched if not path.startswith("lessons/12-the-wrong-refusal/")
+    outside = [path for path in touched if not path.startswith("lessons/17-a-lab-the-suite-made/")
                and path != "lessons/course.toml"]
     assert outside == [], f"expected only the lab's folder and course.toml touched; also {outside}"
-    assert "lessons/course.toml" in touched and \
-        'folder = "12-the-wrong-refusal"' in git(copy, "diff", "lessons/course.toml")
+    changed = [line for line in git(copy, "diff", "-U0", "lessons/course.toml").splitlines()
+               if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+    assert changed == ['-folder = ""', '+folder = "17-a-lab-the-suite-made"'], changed
 
 
 def test_a_lab_that_has_a_folder_is_not_made_again(copy):
@@ -188,7 +218,7 @@ def test_a_lab_that_has_a_folder_is_not_made_again(copy):
 
 
 def test_a_lab_with_no_title_yet_is_not_made(copy):
-    untitled = run(copy, "--new-lab", "13")
+    untitled = run(copy, "--new-lab", "18")
 
     assert untitled.returncode == 2, untitled.stdout + untitled.stderr
     assert "has no title yet" in untitled.stderr, untitled.stderr

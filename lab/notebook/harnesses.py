@@ -141,6 +141,7 @@ def starter_harness(lesson=10):
     return load_harness(lessons.lesson(lesson).starter, name="harness_starter")
 
 
+@contextlib.contextmanager
 def patched(module, **replacements):
     """Inside the block, `module` has the given names set to the given values; afterwards
     the old values are back, however the block ended. Only names the module already has can

@@ -1,8 +1,7 @@
 """What lesson 02's notebook needs of a harness before its examples run on the reader's own
 file (the contract is lab.course.readiness's)."""
 
-from lab import call, reply, ScriptedModel, text, Workspace
-from lab.kit import validate
+from lab import call, reply, ScriptedModel, text, Workspace, validate
 
 DOES = "answers a tool call with a toolResult"
 DOES_NOT = "does not answer a tool call with a toolResult"

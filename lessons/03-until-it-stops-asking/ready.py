@@ -1,8 +1,7 @@
 """What lesson 03's notebook needs of a harness before its examples run on the reader's own
 file (the contract is lab.course.readiness's)."""
 
-from lab import call, reply, ScriptedModel, shape, text
-from lab.kit import validate
+from lab import call, reply, ScriptedModel, shape, text, validate
 
 DOES = "keeps going until the model stops asking"
 DOES_NOT = "does not keep going until the model stops asking"

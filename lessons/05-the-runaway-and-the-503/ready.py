@@ -3,8 +3,7 @@ file (the contract is lab.course.readiness's)."""
 
 import copy
 
-from lab import call, fail, reply, ScriptedModel, shape, text, user
-from lab.kit import validate
+from lab import call, fail, reply, ScriptedModel, shape, text, user, validate
 
 DOES = "stops a runaway and survives a provider failure"
 DOES_NOT = "does not stop a runaway and survive a provider failure"

@@ -3,8 +3,7 @@ file (the contract is lab.course.readiness's)."""
 
 import copy
 
-from lab import call, reply, text, user
-from lab.kit import validate
+from lab import call, reply, text, user, validate
 
 DOES = "repairs a dangling call"
 DOES_NOT = "does not repair a dangling call"

@@ -3,8 +3,7 @@ file (the contract is lab.course.readiness's)."""
 
 import copy
 
-from lab import call, reply, tool_result as result_for, user
-from lab.kit import validate
+from lab import call, reply, tool_result as result_for, user, validate
 
 DOES = "picks a record up after a crash"
 DOES_NOT = "does not pick a record up after a crash"

@@ -1,8 +1,7 @@
 """What lesson 16's notebook needs of a harness before its examples run on the reader's own
 file (the contract is lab.course.readiness's)."""
 
-from lab import call, reply, text, user
-from lab.kit import validate
+from lab import call, reply, text, user, validate
 
 DOES = "translates the view for both wires"
 DOES_NOT = "does not translate the view for both wires"
