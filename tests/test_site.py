@@ -84,8 +84,8 @@ def test_a_cell_that_needs_a_process_says_so():
 
 def test_pyodide_gets_no_grader_module():
     files = browser_support.python_files(PROJECT)
-    lab = {path.split("/")[1] for path in files if path.startswith("lab/")}
-    assert "harnesses.py" in lab and "lessons.py" not in lab and "grading" not in lab
+    folders = {path.split("/")[1] for path in files if path.startswith("lab/")}
+    assert "lab/notebook/harnesses.py" in files and folders == {"__init__.py", "kit", "notebook"}, folders
     assert not any("finished" in path or "wrong" in path for path in files)
 
 

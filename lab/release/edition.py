@@ -51,8 +51,9 @@ from lab.course.gap_markers import make_starter
 from lab.release import classroom, saved_outputs as outputs, readme, visible
 
 # Parts of the lab that only an instructor runs: they need the finished files, or make copies.
-INSTRUCTOR_ONLY = ("release", "site", "notebook.py", "starter.py", "grading/verify.py", "new_lab.py",
-                   "proof.py", "anatomy.py", "kernel.py")
+INSTRUCTOR_ONLY = ("release", "site", "docs", "notebook/ipynb.py", "notebook/__main__.py",
+                   "notebook/kernel.py", "course/starter.py", "course/anatomy.py", "cli/verify.py",
+                   "cli/new_lab.py", "cli/prove.py")
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
 LESSON_FILES = ("scenarios.py", "ideas.toml", "ready.py")
 WORKFLOW = pathlib.Path(".github", "workflows", "classroom.yml")

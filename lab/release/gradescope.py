@@ -186,7 +186,8 @@ def _carry_grader_files(lesson, folder):
     shutil.copyfile(base.finished, folder / "lessons" / base.folder.name / "finished.py")
     (folder / "lessons" / base.folder.name / "tests.py").write_text(
         BASE_TESTS.format(checkpoint=lesson.number))
-    shutil.copyfile(lessons.PROJECT / "lab" / "starter.py", folder / "lab" / "starter.py")
+    shutil.copyfile(lessons.PROJECT / "lab" / "course" / "starter.py",
+                    folder / "lab" / "course" / "starter.py")
 
 
 def requirements():

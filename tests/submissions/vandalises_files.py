@@ -38,7 +38,7 @@ def _harness_paths():
 def _attempts():
     harnesses = _harness_paths()
     targets = [*harnesses, *(p.parent / "notes.txt" for p in harnesses), _PROJECT / "damaged.py", _PROJECT / "harness.py",
-               _PROJECT / "lab" / "grading" / "verdict.py", _PROJECT / "lab" / "student" / "validate.py",
+               _PROJECT / "lab" / "testkit" / "verdict.py", _PROJECT / "lab" / "kit" / "validate.py",
                _PROJECT / "lessons" / "10-poisoned-transcript" / "tests.py",
                _PROJECT / "lessons" / "10-poisoned-transcript" / "finished.py"]
     for path in targets:
