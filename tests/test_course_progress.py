@@ -16,7 +16,7 @@ import pytest
 
 from conftest import PROJECT
 from course_copy import scratch_course
-from lab.course.starter import BEGIN, END, SWAP
+from lab.course.gap_markers import BEGIN, END, SWAP
 
 ORDER = ["01", "02", "03", "04", "05", "A", "06", "07", "08", "09", "10", "B", "11", "12", "13",
          "14", "15", "16"]

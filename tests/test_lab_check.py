@@ -21,7 +21,9 @@ RULE_OF = {"test_missing_result_gets_interrupted_right_after_its_call": "card 1"
            "test_first_of_two_results_for_one_call_wins": "card 4",
            "test_view_drops_empty_failures_then_repairs_and_leaves_the_record_alone": "the view",
            "test_valid_transcript_comes_back_equal_holding_the_same_objects":
-               "a valid transcript comes back equal"}
+               "a valid transcript comes back equal",
+           "test_repair_holds_at_a_records_edges": "a record's edges are places like any other",
+           "test_view_holds_at_a_records_edges": "a record's edges are places like any other"}
 
 
 def lab_check(*args, cwd=PROJECT):

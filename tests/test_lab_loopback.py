@@ -77,7 +77,7 @@ def test_anthropic_requests_carry_the_system_field_and_tools_in_anthropics_form(
     assert second["system"] == harness.SYSTEM
     assert second["tools"] == [{"name": "read", "description": "Read a file.",
                                 "input_schema": read_tool()["parameters"]}]
-    assert lab.wire.shape(second["messages"], "anthropic") == (
+    assert lab.kit.wire.shape(second["messages"], "anthropic") == (
         "user[text] assistant[text,use(toolu_0001),use(toolu_0002)] "
         "user[result(toolu_0001),result(toolu_0002)]")
 
@@ -88,7 +88,7 @@ def test_openai_requests_carry_the_system_prompt_as_the_first_message(harness):
     second = server.requests[1]
     assert second["messages"][0] == {"role": "system", "content": harness.SYSTEM}
     assert second["tools"][0]["type"] == "function"
-    assert lab.wire.shape(second["messages"], "openai") == (
+    assert lab.kit.wire.shape(second["messages"], "openai") == (
         "system user assistant[call_0001,call_0002] tool(call_0001) tool(call_0002)")
     assert json.loads(second["messages"][2]["tool_calls"][0]["function"]["arguments"]) == {
         "path": "a.py"}

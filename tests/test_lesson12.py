@@ -18,7 +18,7 @@ import lab
 from lab.course import lesson_files as lessons
 from lab.grader import hints
 from lab.course import manifest
-from lab.course.starter import BEGIN, END
+from lab.course.gap_markers import BEGIN, END
 
 LESSON = lessons.lesson(12)
 

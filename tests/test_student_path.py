@@ -17,7 +17,7 @@ from lab.course.carry_forward import carry_forward
 from lab.grader.results import Grade, Outcome
 from lab.cli.next_lab import Refused, start_next
 from lab.course.student_position import Position
-from lab.course.starter import BEGIN, END, SWAP
+from lab.course.gap_markers import BEGIN, END, SWAP
 
 
 def lab_check(copy, *args):
@@ -267,7 +267,7 @@ def run_agent(model, system, messages, tools, prompt):
 
 
 def test_a_report_counts_one_request_as_one_request_not_one_requests(tmp_path):
-    from lab.course.starter import solve
+    from lab.course.gap_markers import solve
 
     harness = tmp_path / "harness.py"
     harness.write_text(solve(lesson_text("03", "finished.py")) + ONE_REQUEST)

@@ -1033,7 +1033,7 @@ if filled(harness, "to_anthropic", "to_openai", "safe_trim", where=GAP):
 # could run side by side run one after the other. That is lesson 15's problem, going async,
 # and lessons 13 to 15 are still to be written.
 #
-# **Previous:** 12 · The wrong refusal.
+# **Previous:** 13 · The conversation that outgrew its window.
 #
 # **Next:** nothing yet. Lessons 13 to 15 are planned, and will come before this one;
 # the cell below reads the course file.

@@ -15,7 +15,7 @@ import lab
 import lab.kit.model
 import lab.kit.validate
 
-lab.validate = lab.model.validate = lab.validate.validate = lambda messages: []
+lab.validate = lab.kit.model.validate = lab.kit.validate.validate = lambda messages: []
 lab.ScriptedModel.complete = lambda self, system, messages, tools: lab.say("Fine.")
 PATCHED = [name for name in sys.modules if name.startswith(("lab.grader", "lab.worker", "lab.testkit"))]  # none to patch
 
