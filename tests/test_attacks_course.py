@@ -161,7 +161,7 @@ def test_next_carries_a_harness_with_a_page_break_forward_whole(course):
     assert run.returncode == 0, run.stdout + run.stderr
     assert (course / ".lab-check" / "backups" / "harness.py.bak-1").read_text(encoding="utf-8") == mine
     carried = (course / "harness.py").read_text(encoding="utf-8")
-    assert carried.startswith("# lab: lesson 16"), carried[:200]
+    assert carried.startswith("# lab: lesson 12"), carried[:200]
     try:
         ast.parse(carried)
     except SyntaxError as error:

@@ -223,7 +223,7 @@ def test_a_submission_whose_sandbox_fails_has_a_status_of_its_own_and_resume_reg
     own first check cannot see: each row says the grader failed, and --resume grades them."""
     make_class(tmp_path / "submissions", ["alice", "bob"])
     out = tmp_path / "out"
-    code = ("import sys; from lab.course.order import lesson_files as lessons; from lab.grader import batch, plan; "
+    code = ("import sys; from lab.course import lesson_files as lessons; from lab.grader import batch, plan; "
             "done = batch.run(sys.argv[1], lessons.lesson(10), sys.argv[2], "
             "plan=plan.Plan(seed=3, per_student=True)); "
             "print(sorted((r['status'], r['exit_code'], r['seed']) for r in done.rows))")

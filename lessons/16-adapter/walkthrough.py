@@ -24,7 +24,7 @@
 # it talks to a provider that does not, and the first tool call it makes brings the session
 # down.
 #
-# Lessons 13 to 15 are not in this course yet, and nothing here needs them, nor lesson 12:
+# Lessons 14 to 15 are not in this course yet, and nothing here needs them, nor lessons 12 and 13:
 # this lab takes the view lesson 11 left you (lesson 10's repair, with every repeated id
 # renamed) and sends it to Anthropic's Messages API and OpenAI's Chat Completions. New here?
 # Start at lesson 01, or carry on: every lab is self-contained.
