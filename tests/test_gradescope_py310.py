@@ -118,7 +118,7 @@ def test_pins_of_what_is_installed_here_are_refused_for_a_python_they_leave_out(
     # requirements.txt as the zip used to have it: every package as installed here, no marker
     here = pins.installed_here(pins.dependencies())
     as_installed = "".join(f"{name}=={version}\n" for name, version in sorted(here.items()))
-    floors = {name: SpecifierSet(importlib.metadata.metadata(name)["Requires-Python"] or ">=3")
+    floors = {name: SpecifierSet(importlib.metadata.metadata(name).get("Requires-Python") or ">=3")
               for name in here}
     # the newest Python floor among them, and the minor version just below it
     strictest = max(here, key=lambda name: min(
