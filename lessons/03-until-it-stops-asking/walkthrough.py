@@ -717,7 +717,7 @@ print("a system message in the record:", any(m["role"] == "system" for m in reco
 # appending each result, and only then goes round again. The calls decide, not the
 # `stop_reason`; and there is no fixed number of turns.
 #
-# **One gap, in region 3 (the loop), about eight lines:** the body of `run_agent`, below the
+# **One gap, in region 3 (the loop), about eight lines in all:** the body of `run_agent`, below the
 # two lines that record the prompt. The starter is lesson 02's one round: the reply's calls
 # answered, the model asked once more, and the run over, whatever that answer holds.
 #
