@@ -480,7 +480,8 @@ starts = [i for i, m in enumerate(record) if m["role"] == "assistant"]
 print()
 for turn, (begin, end) in enumerate(zip(starts, starts[1:] + [len(record)]), 1):
     request = model.calls[turn - 1].messages if turn <= len(model.calls) else []
-    print(f"turn {turn}: request of {len(request):2} messages -> {lab.shape(record[begin:end])}")
+    print(f"turn {turn}: request of {lab.counted(len(request), 'message'):>11} -> "
+          f"{lab.shape(record[begin:end])}")
 print()
 print("requests sent:", len(model.calls), "  calc.py fixed:", ws.read_text("calc.py") == FIXED)
 
