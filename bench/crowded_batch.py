@@ -41,7 +41,7 @@ LAB_CHECK = str(PROJECT / "lab" / "lab_check.py")
 CORPUS = PROJECT / "tests" / "submissions"
 SEED = 33  # the class's seed, given to the batch and to each alone grading
 # Hostile submissions from the suite's corpus: each is its base harness with the file appended
-# (or the whole file, for `none`), as tests/test_untrusted.py grades them.
+# (the starter where the file names none: the thief, as tests/test_untrusted.py grades it).
 HOSTILE = ("hangs_at_import", "runs_for_ever_in_small_steps", "exits_at_import",
            "sys_exit_during_a_test", "os_exit_during_a_test", "vandalises_files",
            "monkeypatches_the_lab", "monkeypatches_pytest_and_rewrites_tests",
@@ -88,7 +88,7 @@ def kinds(lesson) -> list[tuple[str, str]]:
         text = (CORPUS / f"{name}.py").read_text()
         base = re.search(r"^# base: (\w+)", text, re.M)
         found.append((f"hostile-{name.rsplit('/', 1)[-1]}",
-                      bases[base.group(1) if base else "none"] + "\n" + text))
+                      bases[base.group(1) if base else "starter"] + "\n" + text))
     found.append(("hostile-syntax_error", lesson.starter.read_text() + SYNTAX_ERROR))
     return found
 
