@@ -480,8 +480,8 @@ def crowded_only(copies, machine, began):
 
 
 def crowded_rows(crowd):
-    rows = len(crowd.rows)
-    held = rows - len({w.split(":", 1)[0] for w in crowd.wrong})
+    rows, wrong = len(crowd.rows), {sentence.split(":", 1)[0] for sentence in crowd.wrong}
+    held = sum(row["submission"] not in wrong for row in crowd.rows)
     return [(f"batch of {crowd.copies} submissions of lesson 10, hostile ones among them, "
              f"--jobs 2, beside {crowd.beside} batches of lesson 11 ({crowd.beside_rows} rows)",
              f"{seconds(crowd.seconds)} ({rows / crowd.seconds:.2f} submissions/s)", "", "",
