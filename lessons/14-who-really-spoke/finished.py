@@ -541,7 +541,7 @@ def is_summary(message):
     """A summary the harness wrote into the record: {"role": "summary", "content": its text,
     "first_kept": the index in the record of the first message it does not stand for}. It is
     the harness's, so it is never sent as it is stored: see summary_message."""
-    return message["role"] == "summary"
+    return isinstance(message, dict) and message.get("role") == "summary"
 
 
 def latest_summary(messages):
