@@ -28,6 +28,7 @@ from typing import Any
 from lab.kit.drive import drive
 
 PATIENCE = 2000  # turns of the event loop a tool waits for something before it gives up
+TIDY = 3  # turns a stopped tool takes to tidy up, as a process that is killed takes to exit
 RUN_ENDED = "the run ended"  # the line logged when the first run is over, however it ended
 
 
@@ -60,8 +61,9 @@ async def waited(condition: Callable[[], bool]) -> bool:
 def step_tool(desk: Desk, on_start: Callable[[str], Any] | None = None) -> dict[str, Any]:
     """The `step` tool, async. Its arguments say what it does: "id" names it in the log;
     "meet": wait until that id has started too; "after": wait until that id has finished;
-    "hang": wait until stopped; "fail": raise ValueError with that text. `on_start(id)` is
-    called as it starts (a frontend's hand: steer, abort, cancel)."""
+    "hang": wait until stopped; "fail": raise ValueError with that text. Stopped (cancelled),
+    it takes TIDY turns to tidy up before its finally. `on_start(id)` is called as it starts
+    (a frontend's hand: steer, abort, cancel)."""
 
     async def execute(arguments: dict[str, Any]) -> str:
         me = str(arguments["id"])
@@ -86,6 +88,8 @@ def step_tool(desk: Desk, on_start: Callable[[str], Any] | None = None) -> dict[
             return f"step {me} done"
         except asyncio.CancelledError:
             desk.note(f"cancelled {me}")
+            for _ in range(TIDY):  # tidying up takes a moment: whoever stopped it must wait
+                await asyncio.sleep(0)
             raise
         finally:
             desk.going.discard(me)
