@@ -16,12 +16,15 @@ that "hangs" waits the same way, so a harness that never stops it still finishes
                       "after": "c2", "hang": true, "fail": "why"}
     note_tool(desk)   a plain (not async) tool that finishes the moment it is called
     run_job(harness, model, prompt, stop=..., then=..., steer_at=..., log=...)  the job, read
-                      as a frontend reads it, stopped as `stop` says; plain facts back
+                      as a frontend reads it, stopped as `stop` says; plain facts back. It
+                      runs its own event loop (in a thread of its own inside a notebook,
+                      whose kernel runs one already), so it can be called from plain code.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -135,8 +138,18 @@ def run_job(harness: Any, model: Any, prompt: str, *, stop: Sequence[Any] | None
     had PATIENCE more turns, the answer to each of `then`, and the record at the end.
     RUN_ENDED is logged the moment the first run is over for its caller.
     """
-    return asyncio.run(_job(harness, model, prompt, list(stop or []), list(then), steer_at,
-                            Desk(log)))
+    return _run(_job(harness, model, prompt, list(stop or []), list(then), steer_at, Desk(log)))
+
+
+def _run(coroutine):
+    """asyncio.run(coroutine), in a thread of its own when this thread already runs an event
+    loop (a notebook's kernel does), since asyncio.run cannot be nested."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 async def _job(harness, model, prompt, stop, then, steer_at, desk):
@@ -207,7 +220,7 @@ def run_unstarted(harness: Any, model: Any, how: str) -> dict[str, Any]:
     """A run handed out by prompt() and then closed ("close") or dropped ("drop") before its
     first step: whether the harness was running before and after, and the next prompt's
     answer (or what prompt() raised)."""
-    return asyncio.run(_unstarted(harness, model, how))
+    return _run(_unstarted(harness, model, how))
 
 
 async def _unstarted(harness, model, how):
@@ -229,7 +242,7 @@ async def _unstarted(harness, model, how):
 def run_twice(harness: Any, model: Any) -> dict[str, Any]:
     """prompt() again after the first run's first event: what it raised (None: nothing), and
     the first run's remaining event types."""
-    return asyncio.run(_twice(harness, model))
+    return _run(_twice(harness, model))
 
 
 async def _twice(harness, model):
