@@ -351,12 +351,13 @@ for line in facts["lines"]:
 
 # %% [markdown]
 # The caller got its `CancelledError` and the screen stopped. At that moment `c2` was still
-# going, and the record held a reply whose two calls had no results. Read the log below "the
-# run ended": `c2` went on by itself after the run it belonged to was over, and was stopped
-# only when the cell's whole event loop shut down (`asyncio.run` cancels whatever is left when
-# it finishes). In a program that runs for hours, an editor or a server, nothing shuts down,
-# and the type check, or a test run that writes files, runs to its end after the user said
-# stop. The prompt after it was answered only because lesson 10's repair made up two results
+# going, and the record held a reply whose two calls had no results. Read the log: `c1` was
+# cancelled and tidied up; `c2` started, and after that there is no line about it at all.
+# Nobody told it anything. It went on waiting after the run it belonged to was over, and was
+# stopped only when the cell's whole event loop shut down (`asyncio.run` cancels whatever is
+# left when it finishes), after the log was taken. In a program that runs for hours, an
+# editor or a server, nothing shuts down, and the type check, or a test run that writes
+# files, runs to its end after the user said stop. The prompt after it was answered only because lesson 10's repair made up two results
 # in the view; the record itself says nothing about what became of either call.
 #
 # `c1` was cancelled with the run. Why was `c2` not?
