@@ -168,7 +168,8 @@ print("the record:", lab.shape(facts["record"]))
 # asked to run.
 #
 # </details>
-#
+
+# %% [markdown]
 # ## What async changes for a frontend
 #
 # Your loop is now an `async def` with `yield` in it: an **asynchronous generator**. A frontend
@@ -201,7 +202,8 @@ print("the record:", lab.shape(facts["record"]))
 # lesson keeps lesson 07's protocol as it was, and the cell after the next question shows it.
 #
 # </details>
-#
+
+# %% [markdown]
 # ## Starting every call first
 #
 # To run the two searches together, the loop has to start `c2` before it waits for `c1`. In
@@ -235,7 +237,8 @@ print("the record:", lab.shape(facts["record"]))
 # happened to finish, which changes from run to run. The next question is about that order.
 #
 # </details>
-#
+
+# %% [markdown]
 # ## Results in call order
 #
 # The cell after the question runs a job where `c1` waits for `c2` to *finish* (`"after":
@@ -385,7 +388,8 @@ for line in facts["lines"]:
 # is not garbage. It runs until it finishes, or until the event loop itself is shut down.
 #
 # </details>
-#
+
+# %% [markdown]
 # ## CancelledError is not an Exception
 #
 # So the tools' part of the run needs a way out that stops what it started. Your first
@@ -451,7 +455,8 @@ print("KeyboardInterrupt is an Exception: ", issubclass(KeyboardInterrupt, Excep
 # stop, which does end in a failed reply, is the `abort` below.
 #
 # </details>
-#
+
+# %% [markdown]
 # ## What the record says about a stopped call
 #
 # The `finally` cancels the tasks that are still running. Cancelling only *asks*: the
@@ -676,7 +681,8 @@ for label, module in (("the starter", starter), ("the chosen harness", harness))
 # gets past the `yield` it stood at. What is at stake is what it already started.
 #
 # </details>
-#
+
+# %% [markdown]
 # ## Compared with pi-mono
 #
 # pi-mono (`badlogic/pi-mono`) runs the tool calls of one reply together by default, and stops
