@@ -70,7 +70,7 @@ def test_course_lists_every_lab_in_order_and_nothing_started_before_any_grading(
     assert all(rows[lab].endswith("not written yet") for lab in ORDER if lab not in WRITTEN), \
         run.stdout
     assert "builds on 09" in rows["10"] and "builds on 10" in rows["B"], run.stdout
-    assert "builds on 10" in rows["11"] and "builds on 11" in rows["16"], run.stdout
+    assert "builds on 10" in rows["11"] and "builds on 15" in rows["16"], run.stdout
     assert "The poisoned transcript" in rows["10"] and "Transcript doctor II" in rows["B"]
     assert {"10", "B", "11", "16"} <= WRITTEN
     assert [lab for lab in ORDER if "not started" in rows[lab]] == \
@@ -404,6 +404,44 @@ def test_next_from_a_passing_lesson_12_carries_it_into_lesson_13_which_builds_on
     assert "def my_own_helper():" in carried, "the student's own code is carried forward"
     (course / "harness.py").write_text(filled(carried, lesson_file(course, "13", "finished.py")))
     whole = lab_check(course, "--lesson", "13")
+    assert whole.returncode == 0, whole.stdout
+
+
+def test_next_from_a_passing_lesson_14_carries_it_into_lesson_15_which_builds_on_it(course):
+    mine = lesson_file(course, "14", "finished.py") + "\n\ndef my_own_helper():\n    return 14\n"
+    (course / "harness.py").write_text(mine)
+
+    run = lab_check(course, "--next")
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert (course / ".lab-check" / "backups" / "harness.py.bak-1").read_text() == mine
+    said = " ".join(run.stdout.split())
+    assert "lesson 15 · Going async starts in harness.py: your lesson 14 harness" in said
+    assert "together (run_tools); stopped (run_tools); door (Harness)" in said
+    carried = (course / "harness.py").read_text()
+    assert carried.startswith("# lab: lesson 15") and "def attached_file(" in carried, \
+        "lesson 15 builds on 14: the carried file keeps lesson 14's notes"
+    assert "def my_own_helper():" in carried, "the student's own code is carried forward"
+    (course / "harness.py").write_text(filled(carried, lesson_file(course, "15", "finished.py")))
+    whole = lab_check(course, "--lesson", "15")
+    assert whole.returncode == 0, whole.stdout
+
+
+def test_next_from_a_passing_lesson_15_carries_it_into_lesson_16_which_builds_on_it(course):
+    mine = lesson_file(course, "15", "finished.py") + "\n\ndef my_own_helper():\n    return 15\n"
+    (course / "harness.py").write_text(mine)
+
+    run = lab_check(course, "--next")
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    said = " ".join(run.stdout.split())
+    assert "lesson 16 · The adapter starts in harness.py: your lesson 15 harness" in said
+    carried = (course / "harness.py").read_text()
+    assert carried.startswith("# lab: lesson 16") and "async def run_tools(" in carried, \
+        "lesson 16 builds on 15: the carried file keeps lesson 15's async loop"
+    assert "def my_own_helper():" in carried, "the student's own code is carried forward"
+    (course / "harness.py").write_text(filled(carried, lesson_file(course, "16", "finished.py")))
+    whole = lab_check(course, "--lesson", "16")
     assert whole.returncode == 0, whole.stdout
 
 
