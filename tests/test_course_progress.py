@@ -407,42 +407,42 @@ def test_next_from_a_passing_lesson_12_carries_it_into_lesson_13_which_builds_on
     assert whole.returncode == 0, whole.stdout
 
 
-def test_next_from_a_passing_lesson_14_carries_it_into_lesson_15_which_builds_on_it(course):
-    mine = lesson_file(course, "14", "finished.py") + "\n\ndef my_own_helper():\n    return 14\n"
+def carried_on(course, parent):
+    """Put a passing lesson-`parent` file with a helper of the student's own in harness.py and
+    run --next: what it said (on one line), and the file it left."""
+    mine = lesson_file(course, parent, "finished.py") + "\n\ndef my_own_helper():\n    return 1\n"
     (course / "harness.py").write_text(mine)
-
     run = lab_check(course, "--next")
-
     assert run.returncode == 0, run.stdout + run.stderr
     assert (course / ".lab-check" / "backups" / "harness.py.bak-1").read_text() == mine
-    said = " ".join(run.stdout.split())
+    carried = (course / "harness.py").read_text()
+    assert "def my_own_helper():" in carried, "the student's own code is carried forward"
+    return " ".join(run.stdout.split()), carried
+
+
+def passes_once_filled(course, carried, lab):
+    (course / "harness.py").write_text(filled(carried, lesson_file(course, lab, "finished.py")))
+    whole = lab_check(course, "--lesson", lab)
+    assert whole.returncode == 0, whole.stdout
+
+
+def test_next_from_a_passing_lesson_14_carries_it_into_lesson_15_which_builds_on_it(course):
+    said, carried = carried_on(course, "14")
+
     assert "lesson 15 · Going async starts in harness.py: your lesson 14 harness" in said
     assert "together (run_tools); stopped (run_tools); door (Harness)" in said
-    carried = (course / "harness.py").read_text()
     assert carried.startswith("# lab: lesson 15") and "def attached_file(" in carried, \
         "lesson 15 builds on 14: the carried file keeps lesson 14's notes"
-    assert "def my_own_helper():" in carried, "the student's own code is carried forward"
-    (course / "harness.py").write_text(filled(carried, lesson_file(course, "15", "finished.py")))
-    whole = lab_check(course, "--lesson", "15")
-    assert whole.returncode == 0, whole.stdout
+    passes_once_filled(course, carried, "15")
 
 
 def test_next_from_a_passing_lesson_15_carries_it_into_lesson_16_which_builds_on_it(course):
-    mine = lesson_file(course, "15", "finished.py") + "\n\ndef my_own_helper():\n    return 15\n"
-    (course / "harness.py").write_text(mine)
+    said, carried = carried_on(course, "15")
 
-    run = lab_check(course, "--next")
-
-    assert run.returncode == 0, run.stdout + run.stderr
-    said = " ".join(run.stdout.split())
     assert "lesson 16 · The adapter starts in harness.py: your lesson 15 harness" in said
-    carried = (course / "harness.py").read_text()
     assert carried.startswith("# lab: lesson 16") and "async def run_tools(" in carried, \
         "lesson 16 builds on 15: the carried file keeps lesson 15's async loop"
-    assert "def my_own_helper():" in carried, "the student's own code is carried forward"
-    (course / "harness.py").write_text(filled(carried, lesson_file(course, "16", "finished.py")))
-    whole = lab_check(course, "--lesson", "16")
-    assert whole.returncode == 0, whole.stdout
+    passes_once_filled(course, carried, "16")
 
 
 def filled(text, finished):

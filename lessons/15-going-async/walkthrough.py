@@ -335,8 +335,8 @@ async def teammates_run_tools(tools, calls, record, abort=None):
     for call in calls:
         yield {"type": "tool_execution_start", "call": call}
     tasks = [asyncio.ensure_future(harness.run_tool(tools, call)) for call in calls]
-    for call, task in zip(calls, tasks):
-        result = await task
+    for k, call in enumerate(calls):
+        result = await tasks[k]
         yield record(result)
         yield {"type": "tool_execution_end", "call": call, "result": result}
 
