@@ -296,8 +296,9 @@ print("the reply:", lab.show([read_model.replies[-1]], clip=80))
 # ✗ **Not on the wire.** [general] A provider's messages have the roles it defines, and no
 # other. Anthropic's Messages API has `user` and `assistant` and says "there is no 'system' role
 # for input messages" (the system prompt is a top-level field: platform.claude.com/docs/en/api/
-# messages); OpenAI's adds `developer` and `system`. An unknown role is a 400. The record may
-# keep a role of its own (it will); the request cannot.
+# messages); OpenAI's adds `developer` and `system`. A role the provider does not define is
+# refused, as lesson 10's strict provider refuses it. The record may keep a role of its own
+# (it will); the request cannot.
 #
 # </details>
 #
@@ -723,14 +724,13 @@ else:
 # - **An attached file goes into the prompt.** `processFileArguments` writes each `@file`
 #   argument as `<file name="...">`, the file's text, `</file>`
 #   (`packages/coding-agent/src/cli/file-processor.ts:83-86`), and `prepareInitialMessage`
-#   puts that text before the user's first message, in the same user message
-#   (`packages/coding-agent/src/main.ts:322-329`). The first case of this lesson, with a tag
+#   puts that text in front of the user's first message, as one string
+#   (`packages/coding-agent/src/main.ts:322-330`). The first case of this lesson, with a tag
 #   around it; the file's own `</file>` is not escaped either.
 # - **Where it is better.** It keeps a `bashExecution` the user marks with `!!` out of the
 #   request altogether (`excludeFromContext`, messages.ts:38-39 and 153-156), and the tags it
-#   uses are the kind of structure the providers recommend for data. Claude Code marks what it
-#   adds in `<system-reminder>` tags, by its documentation; its source is not public, so we
-#   cite nothing of it.
+#   uses are the kind of structure the providers recommend for data. (Claude Code's source is
+#   not public, so this lesson reads none of it.)
 #
 # **Where yours is weaker.** Its marks are its own invention, which no model was trained on;
 # a provider's own structure for documents and data (Anthropic accepts `text`, `image` and
