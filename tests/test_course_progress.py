@@ -407,6 +407,26 @@ def test_next_from_a_passing_lesson_12_carries_it_into_lesson_13_which_builds_on
     assert whole.returncode == 0, whole.stdout
 
 
+def test_next_from_a_passing_lesson_13_carries_it_into_lesson_14_which_builds_on_it(course):
+    mine = lesson_file(course, "13", "finished.py") + "\n\ndef my_own_helper():\n    return 13\n"
+    (course / "harness.py").write_text(mine)
+
+    run = lab_check(course, "--next")
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert (course / ".lab-check" / "backups" / "harness.py.bak-1").read_text() == mine
+    said = " ".join(run.stdout.split())
+    assert "lesson 14 · Who really spoke starts in harness.py: your lesson 13 harness" in said
+    assert "mark (note_message); render (sent_as); attribute (Harness)" in said
+    carried = (course / "harness.py").read_text()
+    assert carried.startswith("# lab: lesson 14") and "def choose_cut" in carried, \
+        "lesson 14 builds on 13: the carried file keeps lesson 13's compaction"
+    assert "def my_own_helper():" in carried, "the student's own code is carried forward"
+    (course / "harness.py").write_text(filled(carried, lesson_file(course, "14", "finished.py")))
+    whole = lab_check(course, "--lesson", "14")
+    assert whole.returncode == 0, whole.stdout
+
+
 def carried_on(course, parent):
     """Put a passing lesson-`parent` file with a helper of the student's own in harness.py and
     run --next: what it said (on one line), and the file it left."""

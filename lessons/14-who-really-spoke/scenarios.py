@@ -12,6 +12,7 @@ that quotes the last tool result it was shown, word for word, orders and all: a 
 what it read is how a tool's words find their way into the harness's own notes.
 """
 
+import html
 import json
 
 import lab
@@ -60,7 +61,8 @@ def session(harness, prompts, attach=None, window=None, record=(), file_text=Non
 
     def answer(request):
         last = request.messages[-1] if request.messages else {}
-        if last.get("role") == "user" and harness.SUMMARISE in str(last.get("content")):
+        words = html.unescape(str(last.get("content")))  # a note's text, read back
+        if last.get("role") == "user" and harness.SUMMARISE in words:
             asked.append(len(request.messages))
             results = [m for m in request.messages if m["role"] == "toolResult"]
             quoted = results[-1]["content"] if results else "nothing"

@@ -367,7 +367,8 @@ def test_the_summary_is_asked_for_in_the_harness_voice(student):
            got=f"{seen['summary_requests']} summary requests")
     for request in asking:
         last = request["messages"][-1]
-        expect(is_whole_note(last) and "Summarise the conversation" in inside(last),
+        expect(is_whole_note(last)
+               and "Summarise the conversation" in html.unescape(inside(last)),
                ASKED_AS_HARNESS, given="a summary request",
                expected="its last message the harness's note carrying SUMMARISE",
                got=one_line([last]))

@@ -537,7 +537,8 @@ def interrupted_result(call, is_read_only=None):
 
 SOURCES = {"user": "user", "assistant": "model", "toolResult": "tool", "summary": "harness",
            "note": "harness"}  # a record entry's role, and who writes an entry with that role
-NOTE_OPEN, NOTE_CLOSE = "<harness-note>", "</harness-note>"
+NOTE_OPEN = "<harness-note>"  # a note of the harness opens with this line
+NOTE_CLOSE = "</harness-note>"  # and closes with this one
 
 
 def source_of(entry):

@@ -20,7 +20,7 @@
 #
 # *Meeting the world · ~55 min · 1 lab · builds on 15 · Going async*
 #
-# Ten lessons of your harness talking to a model that reads the harness's own messages. Today
+# Fifteen lessons of your harness talking to a model that reads the harness's own messages. Today
 # it talks to a provider that does not, and the first tool call it makes brings the session
 # down.
 #
@@ -28,7 +28,8 @@
 # repair, with every repeated id renamed as lesson 11 taught, the harness's own words marked as
 # lesson 14 taught, and a long conversation compacted as lesson 13 taught) and sends it to
 # Anthropic's Messages API and OpenAI's Chat Completions. Nothing here needs the loop to be
-# async: the adapter works on one request at a time. New here? Start at lesson 01, or carry on: every lab is self-contained.
+# async: the adapter works on one request at a time. New here? Start at lesson 01, or carry
+# on: every lab is self-contained.
 #
 # **How to read it.** Run the cells from top to bottom. Each question has its options folded
 # shut: settle on one, then open them. Every figure is drawn from a transcript the cells just
