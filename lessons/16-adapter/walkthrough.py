@@ -24,7 +24,7 @@
 # it talks to a provider that does not, and the first tool call it makes brings the session
 # down.
 #
-# Lessons 14 to 15 are not in this course yet, and nothing here needs them, nor lessons 12 and 13:
+# Lesson 15 is not in this course yet, and nothing here needs it, nor lessons 12 to 14:
 # this lab takes the view lesson 11 left you (lesson 10's repair, with every repeated id
 # renamed) and sends it to Anthropic's Messages API and OpenAI's Chat Completions. New here?
 # Start at lesson 01, or carry on: every lab is self-contained.
@@ -1031,11 +1031,11 @@ if filled(harness, "to_anthropic", "to_openai", "safe_trim", where=GAP):
 # **Still open.** A provider is slow today, and your harness waits for each reply with the
 # whole process stopped: the user cannot type, the screen cannot move, and two tool calls that
 # could run side by side run one after the other. That is lesson 15's problem, going async,
-# and lessons 13 to 15 are still to be written.
+# and lesson 15 is still to be written.
 #
-# **Previous:** 13 · The conversation that outgrew its window.
+# **Previous:** 14 · Who really spoke.
 #
-# **Next:** nothing yet. Lessons 13 to 15 are planned, and will come before this one;
+# **Next:** nothing yet. Lesson 15 is planned, and will come before this one;
 # the cell below reads the course file.
 
 # %% id="next"
@@ -1049,5 +1049,5 @@ if this is None:
 else:
     print(f"this lab:  {this.label} · {this.title}")
     print(f"next: {coming.label} · {coming.title}" if coming else
-          "next: nothing yet. Lesson 16 is the last lab the course has; lessons 13 to 15 are "
+          "next: nothing yet. Lesson 16 is the last lab the course has; lesson 15 is "
           "planned, and will come before it.")
