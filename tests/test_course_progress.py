@@ -386,8 +386,19 @@ def test_next_from_a_passing_lesson_11_carries_it_into_lesson_12_which_builds_on
     assert whole.returncode == 0, whole.stdout
 
 
-def test_next_from_a_passing_lesson_12_carries_it_into_lesson_13_which_builds_on_it(course):
-    mine = lesson_file(course, "12", "finished.py") + "\n\ndef my_own_helper():\n    return 12\n"
+CARRIED = [  # (lab passed, the lab after it, how it is announced, its gaps, a name it keeps)
+    ("12", "13", "lesson 13 · The conversation that outgrew its window",
+     "cut (safe_cuts, choose_cut); view (context_for_model); compact (Harness)", "class Retrying"),
+    ("13", "14", "lesson 14 · Who really spoke",
+     "mark (note_message); render (sent_as); attribute (Harness)", "def choose_cut"),
+]
+
+
+@pytest.mark.parametrize("lab, following, heading, gaps, kept", CARRIED,
+                         ids=[f"{lab} to {following}" for lab, following, *_ in CARRIED])
+def test_next_from_a_passing_lab_carries_it_into_the_lab_that_builds_on_it(course, lab, following,
+                                                                           heading, gaps, kept):
+    mine = lesson_file(course, lab, "finished.py") + f"\n\ndef my_own_helper():\n    return {lab}\n"
     (course / "harness.py").write_text(mine)
 
     run = lab_check(course, "--next")
@@ -395,35 +406,15 @@ def test_next_from_a_passing_lesson_12_carries_it_into_lesson_13_which_builds_on
     assert run.returncode == 0, run.stdout + run.stderr
     assert (course / ".lab-check" / "backups" / "harness.py.bak-1").read_text() == mine
     said = " ".join(run.stdout.split())
-    assert ("lesson 13 · The conversation that outgrew its window starts in harness.py: your "
-            "lesson 12 harness") in said
-    assert "cut (safe_cuts, choose_cut); view (context_for_model); compact (Harness)" in said
+    assert f"{heading} starts in harness.py: your lesson {lab} harness" in said
+    assert gaps in said
     carried = (course / "harness.py").read_text()
-    assert carried.startswith("# lab: lesson 13") and "class Retrying" in carried, \
-        "lesson 13 builds on 12: the carried file keeps lesson 12's retries"
+    assert carried.startswith(f"# lab: lesson {following}") and kept in carried, \
+        f"lesson {following} builds on {lab}: the carried file keeps what lesson {lab} built"
     assert "def my_own_helper():" in carried, "the student's own code is carried forward"
-    (course / "harness.py").write_text(filled(carried, lesson_file(course, "13", "finished.py")))
-    whole = lab_check(course, "--lesson", "13")
-    assert whole.returncode == 0, whole.stdout
-
-
-def test_next_from_a_passing_lesson_13_carries_it_into_lesson_14_which_builds_on_it(course):
-    mine = lesson_file(course, "13", "finished.py") + "\n\ndef my_own_helper():\n    return 13\n"
-    (course / "harness.py").write_text(mine)
-
-    run = lab_check(course, "--next")
-
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert (course / ".lab-check" / "backups" / "harness.py.bak-1").read_text() == mine
-    said = " ".join(run.stdout.split())
-    assert "lesson 14 · Who really spoke starts in harness.py: your lesson 13 harness" in said
-    assert "mark (note_message); render (sent_as); attribute (Harness)" in said
-    carried = (course / "harness.py").read_text()
-    assert carried.startswith("# lab: lesson 14") and "def choose_cut" in carried, \
-        "lesson 14 builds on 13: the carried file keeps lesson 13's compaction"
-    assert "def my_own_helper():" in carried, "the student's own code is carried forward"
-    (course / "harness.py").write_text(filled(carried, lesson_file(course, "14", "finished.py")))
-    whole = lab_check(course, "--lesson", "14")
+    (course / "harness.py").write_text(filled(carried, lesson_file(course, following,
+                                                                   "finished.py")))
+    whole = lab_check(course, "--lesson", following)
     assert whole.returncode == 0, whole.stdout
 
 
