@@ -70,7 +70,7 @@ def test_course_lists_every_lab_in_order_and_nothing_started_before_any_grading(
     assert all(rows[lab].endswith("not written yet") for lab in ORDER if lab not in WRITTEN), \
         run.stdout
     assert "builds on 09" in rows["10"] and "builds on 10" in rows["B"], run.stdout
-    assert "builds on 10" in rows["11"] and "builds on 11" in rows["16"], run.stdout
+    assert "builds on 10" in rows["11"] and "builds on 15" in rows["16"], run.stdout
     assert "The poisoned transcript" in rows["10"] and "Transcript doctor II" in rows["B"]
     assert {"10", "B", "11", "16"} <= WRITTEN
     assert [lab for lab in ORDER if "not started" in rows[lab]] == \
@@ -391,6 +391,10 @@ CARRIED = [  # (lab passed, the lab after it, how it is announced, its gaps, a n
      "cut (safe_cuts, choose_cut); view (context_for_model); compact (Harness)", "class Retrying"),
     ("13", "14", "lesson 14 · Who really spoke",
      "mark (note_message); render (sent_as); attribute (Harness)", "def choose_cut"),
+    ("14", "15", "lesson 15 · Going async",
+     "together (run_tools); stopped (run_tools); door (Harness)", "def attached_file("),
+    ("15", "16", "lesson 16 · The adapter", "adapter (to_anthropic, to_openai, safe_trim)",
+     "async def run_tools("),
 ]
 
 
@@ -416,6 +420,7 @@ def test_next_from_a_passing_lab_carries_it_into_the_lab_that_builds_on_it(cours
                                                                    "finished.py")))
     whole = lab_check(course, "--lesson", following)
     assert whole.returncode == 0, whole.stdout
+
 
 def filled(text, finished):
     """`text` (a starter, or a file carried forward) with each of its gaps, in order, holding
