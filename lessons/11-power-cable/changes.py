@@ -296,7 +296,6 @@ def save_message(file, message):
     file.flush()
 
 
-# --- your code ---
 def load_record(text):
     """The record written in `text`, a file of save_message's lines, as Loaded.
 
@@ -308,6 +307,7 @@ def load_record(text):
     """
     messages, set_aside = [], []
     for line in text.split("\n"):  # a line may hold any character but the newline
+        # --- your code ---
         if not line:
             continue
         try:
@@ -318,13 +318,12 @@ def load_record(text):
             messages.append(message)
         else:
             set_aside.append(line)
+        # --- starter ---
+        #| # Lesson 11: a line that is a whole JSON object goes to messages; any other line
+        #| # was torn by a crash and goes to set_aside, as text. An empty piece is no line.
+        #| raise NotImplementedError("load_record is yours to write in lesson 11")
+        # --- end ---
     return Loaded(messages, set_aside)
-# --- starter ---
-#| def load_record(text):
-#|     """The record in `text` as Loaded(messages, set_aside): every whole line a message, in
-#|     order; a line torn by a crash set aside, as text."""
-#|     raise NotImplementedError("load_record is yours to write in lesson 11")
-# --- end ---
 
 
 # == harness ==

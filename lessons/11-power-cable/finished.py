@@ -552,7 +552,6 @@ def save_message(file, message):
     file.flush()
 
 
-# --- your code ---
 def load_record(text):
     """The record written in `text`, a file of save_message's lines, as Loaded.
 
@@ -564,6 +563,7 @@ def load_record(text):
     """
     messages, set_aside = [], []
     for line in text.split("\n"):  # a line may hold any character but the newline
+        # --- your code ---
         if not line:
             continue
         try:
@@ -574,13 +574,12 @@ def load_record(text):
             messages.append(message)
         else:
             set_aside.append(line)
+        # --- starter ---
+        #| # Lesson 11: a line that is a whole JSON object goes to messages; any other line
+        #| # was torn by a crash and goes to set_aside, as text. An empty piece is no line.
+        #| raise NotImplementedError("load_record is yours to write in lesson 11")
+        # --- end ---
     return Loaded(messages, set_aside)
-# --- starter ---
-#| def load_record(text):
-#|     """The record in `text` as Loaded(messages, set_aside): every whole line a message, in
-#|     order; a line torn by a crash set aside, as text."""
-#|     raise NotImplementedError("load_record is yours to write in lesson 11")
-# --- end ---
 
 
 # == 6 harness ==
@@ -633,13 +632,17 @@ class Harness:
             file.write("\n")  # appended, never rewritten: the torn bytes stay where they fell
             file.flush()
         harness = cls(model, system, tools, loaded.messages, max_turns, file)
+        # --- starter ---
+        #| # Lesson 11: read the file from its start and load it (call what load_record
+        #| # returns `loaded`), close a last line that has no newline, and make `harness`, a
+        #| # Harness over the loaded messages that appends to the same file. The lines below
+        #| # are given: they fill in what resume found.
+        #| raise NotImplementedError("Harness.resume is yours to write in lesson 11")
+        # --- end ---
         harness.set_aside = list(loaded.set_aside)
         harness.interrupted = list(repaired_view(loaded.messages).interrupted)
         harness.notice = resume_notice(harness.interrupted, harness.set_aside)
         return harness
-        # --- starter ---
-        #| raise NotImplementedError("Harness.resume is yours to write in lesson 11")
-        # --- end ---
 
     @property
     def messages(self):

@@ -913,17 +913,19 @@ else:
 # loaded record with `.set_aside`, `.interrupted` and `.notice` filled in.
 #
 # **The gaps**, in the order `lab-check` names them; each gap's tests need only that gap and
-# the ones before it. Five gaps, about fifty lines in all.
+# the ones before it. Five gaps, about forty-five lines in all.
 #
 # 1. **persist**: in `record_message` (region 3), two lines. `save_message` (region 5) is
 #    given: one line of JSON, one write, one flush.
-# 2. **load**: `load_record` (region 5), about fourteen lines.
+# 2. **load**: what `load_record` (region 5) does with one line of the file, about ten lines;
+#    the loop over the lines around it is given.
 # 3. **repair**: `repair_history` (region 4), about twenty-five lines; the biggest. Its
 #    helpers are given below it: `spans`, `is_placeholder`, `unique_id`, `renamed_calls` and
 #    `interrupted_result`.
 # 4. **view**: the body of `context_for_model` (the top of region 4), one line.
-# 5. **resume**: `Harness.resume` (region 6), about eleven lines. `resume_notice`, after the
-#    class, is given: it writes the words, and what it is handed is yours.
+# 5. **resume**: the top of `Harness.resume` (region 6), about seven lines: read, load, close a
+#    torn last line, make the harness. The lines after it, which fill in what resume found, and
+#    `resume_notice`, after the class, are given.
 #
 # **The tests.** Thirty-one, one line each; four of the five marked *hidden*, which are not in
 # your copy's `tests.py`, grade the same rules on histories hypothesis makes up, and the fifth,
@@ -1002,9 +1004,10 @@ else:
 #
 # <details><summary>An outline for load</summary>
 #
-# Split the text on newlines and skip the empty pieces. Try to parse each piece as JSON: a
-# piece that parses to an object is a message, anything else (a parse error, or JSON that is
-# not an object) goes to `set_aside` as it is. Return both lists in `Loaded`.
+# The given loop splits the text on newlines and returns both lists in `Loaded`. For each
+# piece: skip it when it is empty; try to parse it as JSON. A piece that parses to an object
+# is a message; anything else (a parse error, or JSON that is not an object) goes to
+# `set_aside` as it is.
 #
 # </details>
 #
@@ -1050,12 +1053,11 @@ else:
 #
 # <details><summary>An outline for resume</summary>
 #
-# Go to the start of the file and read all of it; load it. If the text is not empty and does
-# not end with a newline, write one and flush. Make a harness over the loaded messages with
-# the same file, and fill in `set_aside` from the load, `interrupted` from the repaired view of
-# the loaded messages, and `notice` from the given `resume_notice`, handed those two lists: it
-# writes a line for each line set aside (quoting its start) and for each unfinished call (its
-# id, tool and file).
+# Go to the start of the file and read all of it; load it into `loaded`. If the text is not
+# empty and does not end with a newline, write one and flush. Make `harness`, a harness over
+# the loaded messages with the same file. The given lines after yours fill in `set_aside`
+# from the load, `interrupted` from the repaired view of the loaded messages, and `notice`
+# from the given `resume_notice`.
 #
 # </details>
 #
