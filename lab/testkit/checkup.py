@@ -163,7 +163,7 @@ def readiness(folder, ask, gaps):
         wrong.append(f"DIAGNOSIS is a {type(diagnosis).__name__}, not a dict of one idea id a "
                      "harness.")
     elif diagnosis is not None:
-        named = {}
+        named: dict[str, list[str]] = {}  # idea id -> the gaps said to miss it
         for gap in gaps:
             said = diagnosis.get(gap)
             if said in (None, ""):
@@ -218,7 +218,8 @@ def _facts(folder):
 
     meta = tomlread.loads((folder / "manifest.toml").read_text())
     try:
-        base = course.label(course.find(meta["lesson"]).builds_on)
+        builds_on = course.find(meta["lesson"]).builds_on
+        base = course.label(builds_on) if builds_on is not None else ""
     except Exception:  # a copy without its course map: the sentence goes without the label
         base = ""
     return base, meta.get("student_file", "your file")

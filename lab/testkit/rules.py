@@ -49,7 +49,7 @@ class Breach:
 def judge(visit):
     """Every breach of every rule in `visit`, rule by rule, in the order of RULES; within a
     rule, the first time each distinct thing went wrong."""
-    found = []
+    found: list[Breach] = []
     for rule in (provider, record, told, real_wins, steering, failed, raised, ended, limit):
         for breach in rule(visit):
             if breach.what not in {b.what for b in found}:
