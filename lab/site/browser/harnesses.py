@@ -62,6 +62,8 @@ def load_harness(path, name="harness"):
     """The Python file at `path`, run afresh as a module called `name` (not put in
     sys.modules)."""
     spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:  # a name Python does not take for source (harness.txt)
+        raise ImportError(f"{path} cannot be loaded as a Python module: name it something.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
