@@ -4,9 +4,10 @@ mypy reads the whole package with pyproject.toml's [tool.mypy] (Python 3.10, the
 every function checked) and must find nothing. Two parts of it are also annotated whole: the
 grading, which runs a student's code and judges it (the host, lab/grader; the worker,
 lab/worker; the sandbox, lab/sandbox; and the words a test fails in, lab/testkit's verdict,
-notation, difference and problems), and the student kit (lab/kit and the package's face,
-lab/__init__.py, with the notebook's Pick and patched), whose annotations are documentation a
-student reads in help(). There every public function and method (a name without a leading
+notation, difference and problems), and the kits (lab/kit and the package's face,
+lab/__init__.py, with the notebook's Pick and patched; the public test kit, lab/testkit, that
+lessons' tests import), whose annotations are documentation a student or an author reads in
+help(). There every public function and method (a name without a leading
 underscore, or a special method such as __init__, in a module or a public class; nested
 functions aside) has each parameter and its return annotated: mypy alone would let an
 unannotated function through as untyped, so the walk is what keeps a new one from arriving
@@ -31,7 +32,7 @@ GRADING = [PROJECT / "lab" / folder for folder in ("grader", "worker", "sandbox"
     PROJECT / "lab" / "testkit" / f"{name}.py" for name in ("verdict", "notation", "difference",
                                                             "problems")]
 KIT = [PROJECT / "lab" / "kit", PROJECT / "lab" / "__init__.py",
-       PROJECT / "lab" / "notebook" / "harness_choice.py"]
+       PROJECT / "lab" / "notebook" / "harness_choice.py", PROJECT / "lab" / "testkit"]
 
 
 def public(name):
@@ -86,7 +87,7 @@ def test_every_public_function_in_lab_grading_is_annotated():
     assert not missing, "not annotated:\n" + "\n".join(missing)
 
 
-def test_every_public_function_and_class_of_the_student_kit_is_annotated():
+def test_every_public_function_and_class_of_the_two_kits_is_annotated():
     modules = modules_in(KIT)
     assert len(modules) > 15
     missing = not_annotated(modules)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape as _escape_html
 
@@ -65,7 +65,7 @@ class Panel:
     such as the one reply that came back). `note` is a line of prose under the column.
     """
     label: str
-    messages: tuple[Message, ...]
+    messages: Sequence[Message]  # kept as a tuple
     check: bool = True
     note: str = ""
 

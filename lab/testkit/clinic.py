@@ -33,8 +33,11 @@ the events of each prompt (none, for a run_agent harness), the record after each
 tool run with the call it was for.
 """
 
+from __future__ import annotations
+
 import copy
 import json
+import types
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -100,11 +103,11 @@ class Visit:
     loop: str = "Harness"  # how the harness was driven: "Harness", or "run_agent" (no events)
 
     @property
-    def record(self):
+    def record(self) -> list[Any]:
         """The record as the session left it."""
         return self.records[-1] if self.records else self.start
 
-    def describe(self):
+    def describe(self) -> str:
         """What happened, prompt by prompt, for a report: its events (and where the user
         walked away), each request it made and whether it was refused, each tool run, and
         the record after it."""
@@ -131,7 +134,7 @@ class Visit:
             lines.append(f"the harness raised: {self.raised}")
         return "\n".join(lines)
 
-    def to_data(self):
+    def to_data(self) -> dict[str, Any]:
         """The visit as plain data (JSON's kinds only), for lab.notebook.casebook to save."""
         data = asdict(self)
         for sent in data["requests"]:
@@ -139,7 +142,7 @@ class Visit:
         return data
 
     @classmethod
-    def from_data(cls, data):
+    def from_data(cls, data: dict[str, Any]) -> Visit:
         """The visit `to_data` wrote, whole again: judging it gives what judging it then gave."""
         fields = dict(data)
         fields["requests"] = [Sent(**dict(sent, ran=frozenset(sent["ran"])))
@@ -148,7 +151,7 @@ class Visit:
         return cls(**fields)
 
 
-def visit(harness, case):
+def visit(harness: types.ModuleType, case: dict[str, Any]) -> Visit:
     """Run `case` on `harness` (a harness module with SYSTEM, and Harness or run_agent) and
     return what happened as a Visit. CaseError when the case cannot be run; an exception the
     harness raises ends the session and is kept in `raised`, as a fact to judge."""
@@ -266,7 +269,7 @@ def _tool(spec, model, seen):
 
 # -- what a case may hold -------------------------------------------------------------------
 
-def problem(case, harness=None):
+def problem(case: object, harness: types.ModuleType | None = None) -> str | None:
     """What is wrong with `case`, in a sentence that says what to change; None when it can
     be run (on `harness`, when one is given: a run_agent harness takes no walk-away and no
     steer)."""
