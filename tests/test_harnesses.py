@@ -168,3 +168,23 @@ def test_patched_refuses_a_name_the_module_does_not_have():
 
     assert "context_for_modle" in str(refused.value), f"expected the typo named; got {refused.value}"
     assert not hasattr(module, "context_for_modle"), "expected nothing set on the module"
+
+
+def test_the_student_kit_holds_no_harness_choice_and_says_where_it_went():
+    import lab
+
+    with pytest.raises(AttributeError) as moved:
+        lab.pick_harness  # noqa: B018 (a notebook saved before the helpers moved does this)
+
+    assert "from lab.notebook.harnesses import pick_harness" in str(moved.value)
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        lab.nothing_here  # noqa: B018
+
+
+def test_the_browser_and_the_notebook_lend_with_the_same_patched():
+    from lab.notebook import harness_choice
+
+    browser = (harness_choice.ROOT / "lab" / "site" / "browser" / "harnesses.py").read_text()
+    assert harnesses.patched is harness_choice.patched
+    assert "from lab.notebook.harness_choice import Pick, patched" in browser
+    assert "def patched" not in browser
