@@ -239,7 +239,7 @@ def test_on_the_starter_every_cell_that_needs_the_gap_says_which_to_fill_and_not
                     "bad-week"):
         said = printed(on_starter, cell_id)
 
-        assert "fill the adapter's gap (region 8 of harness.py) first: " in said, (cell_id, said)
+        assert "fill the adapter's gap (region 12 of harness.py) first: " in said, (cell_id, said)
     assert "Traceback" not in "".join(printed(on_starter, c.get("id")) for c in on_starter.cells
                                       if c.cell_type == "code")
 
