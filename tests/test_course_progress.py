@@ -453,7 +453,7 @@ def filled(text, finished):
 
 def build_edition(course, lab, folder):
     made = subprocess.run(
-        [sys.executable, "-c", "import sys; from lab import lessons; from lab.release import "
+        [sys.executable, "-c", "import sys; from lab.course import lesson_files as lessons; from lab.release import "
          "edition; edition.build(lessons.lesson(sys.argv[1]), sys.argv[2], with_notebook=False)",
          lab, str(folder)], capture_output=True, text=True, cwd=course, timeout=600)
     assert made.returncode == 0, made.stderr
