@@ -7,6 +7,8 @@
                                              # written in place of the old ones
     .venv/bin/python bench/run.py --cluster  # only the cluster's rows (half an hour on two
                                              # cores): printed, README.md left alone
+    .venv/bin/python bench/run.py --crowded [--copies 300]   # only the crowded batch's rows
+                                             # (48 copies by default): printed, nothing saved
 
 Every figure stands next to the floor it is compared with, and the two are measured in the
 same run, interleaved, with medians: the machine is shared and noisy, so a ratio within one run
@@ -29,6 +31,11 @@ says more than seconds from two runs. What is measured, and against what:
               in two alike halves of 150, graded --jobs 2, cluster, cluster, then --jobs 2, so
               that each way grades all 300 and a change in load falls on both alike. The
               figure is the wall time of the whole command; the ratio is the cluster's price.
+  crowded     (--crowded) bench/crowded_batch.py: a class of lesson 10 with hostile
+              submissions from the suite's corpus among its answers, graded --jobs 2 while
+              batches of lesson 11's class run beside it; then each kind graded alone with
+              the class's seed. Every row must score what its submission scores alone, and
+              every row saying the grader failed must have been retried and say why.
   notebook    bench/run_notebook.py: the lesson's notebook run headless by nbclient on a real
               ipykernel, timed as a whole process, Python's start-up included.
   repair      the finished repair_tool_history, and lab.validate, on histories of 10k, 100k
@@ -82,6 +89,7 @@ if __name__ == "__main__":  # run as a file: make `lab` importable, as lab/lab_c
 import lab  # noqa: E402
 from lab.course import lesson_files as lessons  # noqa: E402
 from lab.docs import tables  # noqa: E402
+from bench import crowded_batch  # noqa: E402
 
 FIGURES = PROJECT / "bench" / "figures" / "run.json"
 COMMAND = ".venv/bin/python bench/run.py"
@@ -107,6 +115,7 @@ EXPONENT_TARGET = 1.15      # log(time ratio) / log(size ratio), between each pa
 CLUSTER_TARGET = 1.15       # a batch on a two-worker local cluster at most this many times
                             # the time of --jobs 2 on the same machine
 CLUSTER_COPIES = 300        # submissions graded each way
+CROWDED_COPIES = 48         # the crowded batch's class, by default (--copies: the issue's 300)
 
 
 @dataclass(frozen=True)
@@ -134,6 +143,9 @@ def main(argv=None):
         return watch_only(plan, machine, began, write=not (args.quick or args.print_only))
     if args.cluster:
         return cluster_only(4 if args.quick else CLUSTER_COPIES, machine, began, args.quick)
+    if args.crowded:
+        return crowded_only(args.copies or (24 if args.quick else CROWDED_COPIES), machine,
+                            began)
     figures = {"lab_check": measure_lab_check(plan.runs),
                "watch": measure_watch(plan.runs),
                "batch": measure_batch(plan.copies),
@@ -161,6 +173,12 @@ def parser():
     p.add_argument("--cluster", action="store_true",
                    help="measure only a batch on a two-worker local Dask cluster against "
                         "--jobs 2, and print its rows (README.md is left alone)")
+    p.add_argument("--crowded", action="store_true",
+                   help="grade a class with hostile submissions --jobs 2 beside another "
+                        "class's batches, check every row against its submission graded "
+                        "alone, and print its rows (nothing is saved)")
+    p.add_argument("--copies", type=int, metavar="N",
+                   help=f"with --crowded, the class's size (default {CROWDED_COPIES})")
     return p
 
 
@@ -364,9 +382,7 @@ def make_submissions(folder, count, first=0):
     """`count` submission folders, each holding a harness.py: the finished harness, the
     starter, each wrong answer and each right answer, in turn. Each ends in a comment with its
     number, from `first` on, so no grader could skip one as a repeat of another."""
-    kinds = [("finished", LESSON.finished.read_text()), ("starter", LESSON.starter.read_text())]
-    kinds += [(f"{answer.parent.name}-{answer.stem}", LESSON.variant(answer))
-              for answer in [*LESSON.wrong_answers, *LESSON.right_answers]]
+    kinds = crowded_batch.answers(LESSON)
     for n in range(count):
         kind, text = kinds[n % len(kinds)]
         submission = folder / f"{first + n:02d}-{kind}"
@@ -445,6 +461,36 @@ def cluster_rows(cluster):
             "--jobs 2's), the workers' own grading included, since they are not the command's "
             "children."))
     return table
+
+
+# == crowded ==
+
+def crowded_only(copies, machine, began):
+    """The crowded batch's rows (bench/crowded_batch.py), printed under a heading saying when,
+    at which commit and on what machine; exit 1 when a row does not hold."""
+    crowd = crowded_batch.run(copies, say=say)
+    minutes = (time.monotonic() - began) / 60
+    heading = (f"Measured {datetime.date.today().isoformat()} at {describe_code()} on "
+               f"{machine}, by `{COMMAND} --crowded --copies {copies}` in {minutes:.1f} "
+               "minutes.")
+    print(render(heading, crowded_rows(crowd)))
+    for sentence in crowd.wrong:
+        say(f"a row that does not hold: {sentence}")
+    return 1 if crowd.wrong else 0
+
+
+def crowded_rows(crowd):
+    rows, wrong = len(crowd.rows), {sentence.split(":", 1)[0] for sentence in crowd.wrong}
+    held = sum(row["submission"] not in wrong for row in crowd.rows)
+    return [(f"batch of {crowd.copies} submissions of lesson 10, hostile ones among them, "
+             f"--jobs 2, beside {crowd.beside} batches of lesson 11 ({crowd.beside_rows} rows)",
+             f"{seconds(crowd.seconds)} ({rows / crowd.seconds:.2f} submissions/s)", "", "",
+             "", ""),
+            ("rows that score what their submission scores alone, or say why the grader "
+             "failed after a second attempt", f"{held} of {crowd.copies}", "", "",
+             f"{crowd.copies} of {crowd.copies}", verdict(held, ">=", crowd.copies)),
+            ("rows the grader failed (after two attempts) / graded on the second attempt",
+             f"{crowd.failures} / {crowd.retried}", "", "", "", "")]
 
 
 # == notebook ==

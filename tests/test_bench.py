@@ -77,3 +77,35 @@ def test_a_valid_history_is_valid_and_a_damaged_one_is_not_both_exactly_as_long_
     assert (len(valid), len(damaged)) == (503, 503)
     assert lab.validate(valid) == [], "expected the valid history to be valid"
     assert lab.validate(damaged) != [], "expected the damaged history to be refused"
+
+
+def test_a_crowded_batchs_row_holds_only_if_it_scores_as_alone_or_its_failure_was_retried_and_says_why(
+        tmp_path):
+    crowded = bench.crowded_batch
+    results = tmp_path / "results"
+    results.mkdir()
+    made = {"a": "finished", "b": "finished", "c": "starter", "d": "starter", "e": "starter"}
+
+    def row(name, status, score, code):
+        return {"submission": name, "id": name, "status": status, "score": score,
+                "exit_code": code, "problem": ""}
+
+    crowd = crowded.Crowd(copies=5, seconds=1.0, alone={"finished": (29, 0), "starter": (0, 1)},
+                          rows=[row("a", "graded", 29, 0), row("b", "graded", 28, 1),
+                                row("c", crowded.GRADER_FAILED, 0, 3),
+                                row("d", crowded.GRADER_FAILED, 0, 3)])
+    (results / "c.grader-failure.txt").write_text(
+        "attempt 1 of 2: the grading process ended (exit 1) without reporting any result, "
+        "while running test_x\nits grader's last words on stderr:\n  | boom\n")
+    (results / "d.grader-failure.txt").write_text(
+        "attempt 1 of 2: the grading process ended (exit 1) without reporting any result\n"
+        "its grader's last words on stderr:\n  | boom\n"
+        "attempt 2 of 2: the grading process ended (exit 1) without reporting any result\n"
+        "its grader's last words on stderr:\n  | boom\n")
+    crowded.check(crowd, made, tmp_path)
+
+    wrong = {sentence.split(":", 1)[0] for sentence in crowd.wrong}
+    assert wrong == {"b", "c", "e"}, crowd.wrong  # a's score holds; d failed twice, and says so
+    assert crowd.failures == 2
+    rows = bench.crowded_rows(crowd)
+    assert rows[1][1] == "2 of 5" and rows[1][-1] == "MISS"
