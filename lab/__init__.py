@@ -20,6 +20,7 @@ from lab.kit.disk import Disk, DiskFile, PowerCut
 from lab.kit.display import shape, show
 from lab.kit.drive import drive
 from lab.kit.figures import Figure, Panel, draw
+from lab.kit.jobs import Desk, note_tool, run_job, run_twice, run_unstarted, step_tool
 from lab.kit.ids import empty_ids, numbered, random_ids, restarting_ids
 from lab.kit.messages import call, fail, forever, reply, say, text, tool_result, user
 from lab.kit.model import Request, ScriptedModel, ScriptExhausted
@@ -39,6 +40,8 @@ __all__ += ["Disk", "DiskFile", "PowerCut", "empty_ids", "numbered", "random_ids
 __all__ += ["anthropic_error", "openai_error", "too_long"]
 # Lesson 13: the lab's token counter (a model with a window refuses what it counts too big).
 __all__ += ["request_tokens", "tokens"]
+# Lesson 15: async tools that wait for each other, and a job read as a frontend reads a run.
+__all__ += ["Desk", "note_tool", "run_job", "run_twice", "run_unstarted", "step_tool"]
 # Lesson notebooks: figures drawn from transcripts, and which harness the examples run on.
 __all__ += ["Figure", "Panel", "draw", "patched", "pick_harness", "starter_harness", "with_repair"]
 

@@ -393,10 +393,10 @@ def _sources(lesson):
     """The files the lesson's finished file is made from: the changes.py of each lab its
     harness is composed from (lab.course.compose), or, for a checkpoint, whose answer is not a harness,
     its finished.py itself. None in a student's copy, which holds no finished file."""
+    if lesson.is_edition:  # lab.course.starter, an author's tool, is not in the copy
+        return []
     from lab.course import order as course, starter
 
-    if lesson.is_edition:
-        return []
     lab = course.find(lesson.number)
     return starter.sources(lab) if lab.changes is not None else [lesson.finished]
 

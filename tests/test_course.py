@@ -97,11 +97,11 @@ def test_every_composed_and_generated_file_is_current():
     assert run.returncode == 0, f"stale files; run `python -m lab.course.starter`:\n{run.stdout}{run.stderr}"
 
 
-def test_sixteen_is_elevens_harness_with_the_adapter_after_it():
-    eleven, sixteen = (compose.parse(gap_markers.solve(lessons.lesson(n).finished.read_text()))
-                       for n in (11, 16))
+def test_sixteen_is_fifteens_harness_with_the_adapter_after_it():
+    fifteen, sixteen = (compose.parse(gap_markers.solve(lessons.lesson(n).finished.read_text()))
+                        for n in (15, 16))
 
-    assert sixteen.regions[:-1] == eleven.regions
+    assert sixteen.regions[:-1] == fifteen.regions
     assert sixteen.regions[-1].name == "the adapter"
 
 

@@ -70,7 +70,7 @@ def test_course_lists_every_lab_in_order_and_nothing_started_before_any_grading(
     assert all(rows[lab].endswith("not written yet") for lab in ORDER if lab not in WRITTEN), \
         run.stdout
     assert "builds on 09" in rows["10"] and "builds on 10" in rows["B"], run.stdout
-    assert "builds on 10" in rows["11"] and "builds on 11" in rows["16"], run.stdout
+    assert "builds on 10" in rows["11"] and "builds on 15" in rows["16"], run.stdout
     assert "The poisoned transcript" in rows["10"] and "Transcript doctor II" in rows["B"]
     assert {"10", "B", "11", "16"} <= WRITTEN
     assert [lab for lab in ORDER if "not started" in rows[lab]] == \
@@ -386,8 +386,23 @@ def test_next_from_a_passing_lesson_11_carries_it_into_lesson_12_which_builds_on
     assert whole.returncode == 0, whole.stdout
 
 
-def test_next_from_a_passing_lesson_12_carries_it_into_lesson_13_which_builds_on_it(course):
-    mine = lesson_file(course, "12", "finished.py") + "\n\ndef my_own_helper():\n    return 12\n"
+CARRIED = [  # (lab passed, the lab after it, how it is announced, its gaps, a name it keeps)
+    ("12", "13", "lesson 13 · The conversation that outgrew its window",
+     "cut (safe_cuts, choose_cut); view (context_for_model); compact (Harness)", "class Retrying"),
+    ("13", "14", "lesson 14 · Who really spoke",
+     "mark (note_message); render (sent_as); attribute (Harness)", "def choose_cut"),
+    ("14", "15", "lesson 15 · Going async",
+     "together (run_tools); stopped (run_tools); door (Harness)", "def attached_file("),
+    ("15", "16", "lesson 16 · The adapter", "adapter (to_anthropic, to_openai, safe_trim)",
+     "async def run_tools("),
+]
+
+
+@pytest.mark.parametrize("lab, following, heading, gaps, kept", CARRIED,
+                         ids=[f"{lab} to {following}" for lab, following, *_ in CARRIED])
+def test_next_from_a_passing_lab_carries_it_into_the_lab_that_builds_on_it(course, lab, following,
+                                                                           heading, gaps, kept):
+    mine = lesson_file(course, lab, "finished.py") + f"\n\ndef my_own_helper():\n    return {lab}\n"
     (course / "harness.py").write_text(mine)
 
     run = lab_check(course, "--next")
@@ -395,15 +410,15 @@ def test_next_from_a_passing_lesson_12_carries_it_into_lesson_13_which_builds_on
     assert run.returncode == 0, run.stdout + run.stderr
     assert (course / ".lab-check" / "backups" / "harness.py.bak-1").read_text() == mine
     said = " ".join(run.stdout.split())
-    assert ("lesson 13 · The conversation that outgrew its window starts in harness.py: your "
-            "lesson 12 harness") in said
-    assert "cut (safe_cuts, choose_cut); view (context_for_model); compact (Harness)" in said
+    assert f"{heading} starts in harness.py: your lesson {lab} harness" in said
+    assert gaps in said
     carried = (course / "harness.py").read_text()
-    assert carried.startswith("# lab: lesson 13") and "class Retrying" in carried, \
-        "lesson 13 builds on 12: the carried file keeps lesson 12's retries"
+    assert carried.startswith(f"# lab: lesson {following}") and kept in carried, \
+        f"lesson {following} builds on {lab}: the carried file keeps what lesson {lab} built"
     assert "def my_own_helper():" in carried, "the student's own code is carried forward"
-    (course / "harness.py").write_text(filled(carried, lesson_file(course, "13", "finished.py")))
-    whole = lab_check(course, "--lesson", "13")
+    (course / "harness.py").write_text(filled(carried, lesson_file(course, following,
+                                                                   "finished.py")))
+    whole = lab_check(course, "--lesson", following)
     assert whole.returncode == 0, whole.stdout
 
 
@@ -438,7 +453,7 @@ def filled(text, finished):
 
 def build_edition(course, lab, folder):
     made = subprocess.run(
-        [sys.executable, "-c", "import sys; from lab import lessons; from lab.release import "
+        [sys.executable, "-c", "import sys; from lab.course import lesson_files as lessons; from lab.release import "
          "edition; edition.build(lessons.lesson(sys.argv[1]), sys.argv[2], with_notebook=False)",
          lab, str(folder)], capture_output=True, text=True, cwd=course, timeout=600)
     assert made.returncode == 0, made.stderr

@@ -26,7 +26,7 @@ import pytest
 
 import plain_user
 from conftest import CACHES, PROJECT
-from test_untrusted import BASES, MODES, SEED, lab_check, submission_folder
+from test_untrusted import BASES, IS_ROOT, MODES, SEED, Mode, lab_check, submission_folder
 from lab.sandbox import refusals
 from lab.worker.tidy import remove_tree
 
@@ -39,6 +39,9 @@ PLACES = {"System V shared memory", "System V semaphores", "System V message que
           "pids"}
 SOME = "orphan or steering or late"  # three tests, and the import check before them
 TIME_LIMIT = 20  # seconds an answer may take: the probe's import does much, on a busy machine
+# test_untrusted's modes, and root with no sandbox at all: every way this machine can grade
+# (uid as a plain user is refused: only root can run code as another user).
+KERNEL_MODES = [*MODES, *([Mode("none as root", "root", "none")] if IS_ROOT else [])]
 
 
 def test_the_probe_finds_every_mark_an_earlier_run_left_when_nothing_closes_the_places():
@@ -79,7 +82,7 @@ def projects():
         remove_tree(parent)
 
 
-@pytest.mark.parametrize("mode", MODES, ids=lambda mode: mode.name)
+@pytest.mark.parametrize("mode", KERNEL_MODES, ids=lambda mode: mode.name)
 def test_no_kernel_object_crosses_from_one_test_to_the_next_nor_outlives_the_grading(
         mode, projects):
     why = mode.unavailable()

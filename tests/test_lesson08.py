@@ -3,7 +3,9 @@ being iterated frees the harness (the grader's proxy keeps every object it hands
 no graded test can drop one); the fix of this lesson holds in every later lab whose Harness
 keeps prompt and _run; and the notebook picks its harness by what it does (its ready.py)."""
 
+import asyncio
 import gc
+import inspect
 import sys
 
 import pytest
@@ -15,7 +17,7 @@ from lab.notebook.harnesses import load_harness
 
 LESSON = lessons.lesson(8)
 FINISHED, STARTER = LESSON.finished, LESSON.starter
-KEEPING_THE_FIX = ["08", "09", "10", "11", "16"]  # labs whose Harness keeps lesson 08's door
+KEEPING_THE_FIX = ["08", "09", "10", "11", "15", "16"]  # labs whose Harness keeps lesson 08's door
 
 
 def finished_of(number):
@@ -34,6 +36,19 @@ def a_harness(module):
     return module.Harness(model, module.SYSTEM, [])
 
 
+def finish(run):
+    """Run `run` to its end, a generator or (from lesson 15 on) an async generator."""
+    return asyncio.run(lab.drive(run))
+
+
+def close(run):
+    """Close `run` before its first event, as its consumer would."""
+    if inspect.isasyncgen(run):
+        asyncio.run(run.aclose())
+    else:
+        run.close()
+
+
 @pytest.mark.parametrize("number", KEEPING_THE_FIX)
 def test_a_run_dropped_without_being_iterated_frees_the_harness(number):
     module = load_harness(finished_of(number), name=f"harness_{number}")
@@ -43,7 +58,7 @@ def test_a_run_dropped_without_being_iterated_frees_the_harness(number):
     gc.collect()
 
     assert not h.is_running
-    assert lab.shape(tuple(h.prompt("Are you still there?")) and h.messages) == "U A"
+    assert lab.shape(finish(h.prompt("Are you still there?")) and h.messages) == "U A"
 
 
 @pytest.mark.parametrize("number", KEEPING_THE_FIX)
@@ -53,11 +68,11 @@ def test_a_run_closed_before_its_first_event_frees_the_harness(number):
 
     run = h.prompt("Hello?")
     refused = pytest.raises(RuntimeError, h.prompt, "Me too.")
-    run.close()
+    close(run)
 
     assert "already running" in str(refused.value)
     assert not h.is_running and h.messages == ()
-    assert [event["type"] for event in h.prompt("Again.")][:1] == ["agent_start"]
+    assert [event["type"] for event in finish(h.prompt("Again."))][:1] == ["agent_start"]
 
 
 def test_the_starter_falls_back_to_the_finished_harness_naming_the_second_writer(tmp_path):

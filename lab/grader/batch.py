@@ -81,6 +81,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
@@ -614,10 +615,15 @@ def _outcome(future, one, lesson):
     try:
         return future.result()
     except Exception as error:  # the batch's own bug, for this one: its row says so
-        return Grade.broken(lesson.number, manifest.title(lesson), one.harness,
-                            f"the batch could not grade it ({type(error).__name__}: {error}). "
-                            "This is a bug in the lab: please report it.",
-                            points=manifest.total(lesson))
+        return _could_not_grade(one, lesson, error)
+
+
+def _could_not_grade(one, lesson, error):
+    """The broken Grade of `one` when the batch itself raised `error` grading it."""
+    return Grade.broken(lesson.number, manifest.title(lesson), one.harness,
+                        f"the batch could not grade it ({type(error).__name__}: {error}). "
+                        "This is a bug in the lab, or the machine could not start a process: "
+                        "please report it.", points=manifest.total(lesson))
 
 
 def grade_one(folder: str | os.PathLike[str], lesson: Lesson, scratch: str | os.PathLike[str], *,
@@ -642,15 +648,19 @@ def _grade_one(one, lesson, scratch, plan, running, stop, keep=None):
     result's sentence, and the last words on stderr of the grader and of its worker (with
     the phase that worker died in, supervise.py)."""
     for attempt in (1, 2):
-        grade, said = _attempt(one, lesson, scratch, plan, running, stop)
+        told = "its grader's last words on stderr"
+        try:
+            grade, said = _attempt(one, lesson, scratch, plan, running, stop)
+        except Exception as error:  # no process to be had, say: graded again like the rest
+            grade, told = _could_not_grade(one, lesson, error), "where the batch raised it"
+            said = "".join(traceback.format_exception(error)).splitlines()[-STDERR_LINES:]
         if grade is None or status(grade) != GRADER_FAILED:
             return grade
         if keep is not None:
             errors = [t.message for t in grade.tests if t.outcome == "error"]
             keep(one, attempt, f"attempt {attempt} of 2: {grade.problem or errors[0]}\n"
-                 + ("its grader's last words on stderr:\n" + "\n".join(
-                     f"  | {line}" for line in said) if said else "its grader said nothing "
-                    "on stderr") + "\n")
+                 + (f"{told}:\n" + "\n".join(f"  | {line}" for line in said) if said
+                    else "its grader said nothing on stderr") + "\n")
     return grade
 
 

@@ -35,6 +35,8 @@ def _token(message):
         return "A" + calls + ("(error)" if message.get("stop_reason") == "error" else "")
     if role == "summary":  # lesson 13: a summary the harness wrote, kept in the record
         return "S"
+    if role == "note":  # lesson 14: a note the harness wrote for the model, kept in the record
+        return "N"
     return "?"
 
 
@@ -67,8 +69,8 @@ def _line(message, clip):
         if message.get("stop_reason") == "error":
             line += f"  [error: {message.get('error_message')}]"
         return line
-    if role == "summary":
-        return f"summary -> {_quote(message.get('content'), clip)}"
+    if role in ("summary", "note"):
+        return f"{role} -> {_quote(message.get('content'), clip)}"
     return f"not a message: {message!r}"
 
 

@@ -44,10 +44,12 @@ STYLE = {  # fill, border, token colour
     "failed": ("#fdf0ee", "#c0504d", "#8e2420"),
     "toolResult": ("#eef7f0", "#5f9a6e", "#2c5a37"),
     "summary": ("#f3eefb", "#8a6fbf", "#4b2d83"),
+    "note": ("#fbf6ea", "#b8913a", "#6b4f12"),
     "other": ("#ffffff", "#999999", "#555555"),
 }
 ROLE_WORD = {"user": "user", "assistant": "assistant", "failed": "assistant, failed",
              "toolResult": "tool result", "summary": "summary, by the harness",
+             "note": "note, by the harness",
              "other": "not a message"}
 
 
@@ -339,7 +341,7 @@ def _kind(message):
     role = message.get("role") if isinstance(message, dict) else None
     if role == "assistant" and message.get("stop_reason") == "error":
         return "failed"
-    return role if role in ("user", "assistant", "toolResult", "summary") else "other"
+    return role if role in ("user", "assistant", "toolResult", "summary", "note") else "other"
 
 
 def _split(line, message):

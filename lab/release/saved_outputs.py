@@ -14,6 +14,7 @@ run is the proof that the copy's notebook runs without the grader's files.
 
 import os
 import pathlib
+import re
 import shutil
 import tempfile
 
@@ -24,6 +25,10 @@ from nbclient import NotebookClient
 from lab.notebook import casebook, ipynb as notebook
 from lab.notebook.harnesses import ENV
 
+# A walkthrough ends each graded test's one-line description with `<!-- test: NAME -->`, so the
+# suite can check that every test is described. A notebook hides the comment but its file holds
+# it, and a hidden test's name is the grader's: a student's copy keeps the line, not the name.
+TEST_MARK = re.compile(r"\n?[ \t]*<!--\s*test:\s*\w+\s*-->")
 CELL_TIMEOUT = 120  # seconds for one cell on a busy machine; the whole notebook takes seconds
 NOTE_ID = "outputs-note"
 NOTE = """\
@@ -54,6 +59,7 @@ def executed(lesson, edition, with_finished=True):
         _run(nb, work, {k: v for k, v in os.environ.items() if k not in (ENV, "PYTHONPATH")},
              scratch)
         _scrub(nb, [str(work.resolve()), str(work), scratch])
+    _unmark(nb)
     note = NOTE if with_finished else saved_note(lesson)
     nb.cells.insert(0, nbformat.v4.new_markdown_cell(note, id=NOTE_ID))
     nb.metadata.pop("widgets", None)
@@ -113,6 +119,13 @@ def _scrub(nb, paths):
                     output.data[kind] = _without(value, paths)
             if "traceback" in output:
                 output.traceback = [_without(line, paths) for line in output.traceback]
+
+
+def _unmark(nb):
+    """Take every graded test's name mark out of the markdown cells (see TEST_MARK)."""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = TEST_MARK.sub("", cell.source)
 
 
 def _without(text, paths):

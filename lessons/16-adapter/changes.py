@@ -1,12 +1,13 @@
 """A small agent harness: lesson 16, "the adapter".
 
-Read it top to bottom: messages, tools, the loop, the view and the repair every request goes
-through, the record on disk, the harness that owns the transcript, two frontends, and, last,
-the adapter: the view in a provider's own words, and a trim that cannot part a call from its
-result. Everything is plain dicts and generators; nothing here talks to a network, so the lab's
-scripted model can stand in for a real one. What is new since lesson 11 is the last region:
-the harness it sits at the edge of is lesson 11's, whose record is on disk and whose view has
-already renamed repeated and empty call ids.
+Read it top to bottom: messages, tools, the loop and what it sends, the repair every request
+goes through, compaction, the record on disk, refusals and retries, the harness that owns the
+transcript, two frontends, and, last, the adapter: the view in a provider's own words, and a
+trim that cannot part a call from its result. Everything is plain dicts, and the loop is an
+async generator; nothing here talks to a network, so the lab's scripted model can stand in for
+a real one. What is new since lesson 15 is the last region: the harness it sits at the edge of
+is lesson 15's, whose view has already renamed repeated and empty call ids, marked the
+harness's own words, and compacted what outgrew the window.
 """
 
 import copy

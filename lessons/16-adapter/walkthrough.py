@@ -18,16 +18,18 @@
 # %% [markdown]
 # # 16 · The adapter
 #
-# *Meeting the world · ~55 min · 1 lab · builds on 11 · The power cable*
+# *Meeting the world · ~55 min · 1 lab · builds on 15 · Going async*
 #
-# Ten lessons of your harness talking to a model that reads the harness's own messages. Today
+# Fifteen lessons of your harness talking to a model that reads the harness's own messages. Today
 # it talks to a provider that does not, and the first tool call it makes brings the session
 # down.
 #
-# Lessons 14 to 15 are not in this course yet, and nothing here needs them, nor lessons 12 and 13:
-# this lab takes the view lesson 11 left you (lesson 10's repair, with every repeated id
-# renamed) and sends it to Anthropic's Messages API and OpenAI's Chat Completions. New here?
-# Start at lesson 01, or carry on: every lab is self-contained.
+# This lesson builds on lesson 15. This lab takes the view lesson 15 left you (lesson 10's
+# repair, with every repeated id renamed as lesson 11 taught, the harness's own words marked as
+# lesson 14 taught, and a long conversation compacted as lesson 13 taught) and sends it to
+# Anthropic's Messages API and OpenAI's Chat Completions. Nothing here needs the loop to be
+# async: the adapter works on one request at a time. New here? Start at lesson 01, or carry
+# on: every lab is self-contained.
 #
 # **How to read it.** Run the cells from top to bottom. Each question has its options folded
 # shut: settle on one, then open them. Every figure is drawn from a transcript the cells just
@@ -55,7 +57,7 @@ from lab.notebook.gaps import filled
 from lab.kit.wire import shape as wire_shape
 from lab.kit.wire_figure import side_by_side
 
-GAP = "the adapter's gap (region 8 of harness.py)"
+GAP = "the adapter's gap (region 12 of harness.py)"
 chosen = lab.pick_harness(lesson=16)
 harness = chosen.module
 print(chosen)
@@ -648,7 +650,7 @@ if filled(harness, "to_anthropic", where=GAP):
 # than it was given, and `[]` at `keep=0`. All three are pure: new lists, and nothing they are
 # given changes. A reply that has no words gets no text block (an empty one is refused).
 #
-# **One gap**, in region 8 of `harness.py`, marked `# --- your code ---`: about forty lines.
+# **One gap**, in region 12 of `harness.py`, marked `# --- your code ---`: about forty lines.
 # The adapter below it (`request_for`, `tools_for`, `Adapter`) is given and calls your three
 # functions by name.
 #
@@ -1004,7 +1006,11 @@ if filled(harness, "to_anthropic", "to_openai", "safe_trim", where=GAP):
 # 9. Take your input mid-run, at a safe point.
 # 10. Send a valid transcript even after an interruption.
 # 11. Keep its record on disk, and survive a power cut at any byte.
-# 12. **New:** Speak each provider's wire format from one view.
+# 12. Classify a refusal by what it is, not by its text.
+# 13. Fit a long conversation into the model's window, and keep all of it on the record.
+# 14. Send each message in the role of whoever really wrote it.
+# 15. Run the tools of one reply together, and stop them cleanly.
+# 16. **New:** Speak each provider's wire format from one view.
 
 # %% [markdown]
 # ## Wrapping up
@@ -1019,24 +1025,28 @@ if filled(harness, "to_anthropic", "to_openai", "safe_trim", where=GAP):
 # **Your harness now**
 #
 # 1. `SYSTEM`, `user_message`, `text_of`, `tool_calls`, `error_message`: messages.
-# 2. `run_tool` and the `read`, `write` and `bash` tools.
-# 3. `run_agent`, and `context_for_model`: lesson 10's repair grown into lesson 11's
-#    `repair_history`, which also renames repeated ids.
+# 2. `run_tool` (async since lesson 15) and the `read`, `write` and `bash` tools.
+# 3. `run_agent`, an async generator, with `run_tools` running the calls of one reply
+#    together (lesson 15); `context_for_model`: lesson 10's repair grown into lesson 11's
+#    `repair_history`, which also renames repeated ids, with the harness's notes marked
+#    (lesson 14) and compaction (lesson 13).
 # 4. `open_record`, `save_message`, `load_record`: the record on disk (lesson 11).
-# 5. `Harness`: one writer, steering, follow-ups, and `resume` after a crash.
-# 6. `JsonRenderer`, `FinalTextRenderer`: frontends.
-# 7. **New:** `to_anthropic`, `to_openai`, `safe_trim`, behind `request_for`, `tools_for` and
+# 5. `classify`, `RetryPolicy`, `Retrying`: refusals by kind (lesson 12).
+# 6. `Harness`: one writer, steering, follow-ups, `resume` after a crash, a window, and
+#    `abort`.
+# 7. `JsonRenderer`, `FinalTextRenderer`: frontends.
+# 8. **New:** `to_anthropic`, `to_openai`, `safe_trim`, behind `request_for`, `tools_for` and
 #    `Adapter`: speaks each provider's wire format from one view.
 #
-# **Still open.** A provider is slow today, and your harness waits for each reply with the
-# whole process stopped: the user cannot type, the screen cannot move, and two tool calls that
-# could run side by side run one after the other. That is lesson 15's problem, going async,
-# and lessons 13 to 15 are still to be written.
+# **Still open.** Both providers can send a reply as it is written, a few tokens at a time,
+# and a stream can break off halfway through a call's arguments. Your adapter reads whole
+# replies only; a reply that arrives in pieces, and the piece that never arrives, are for a
+# lesson the course does not have yet.
 #
-# **Previous:** 13 · The conversation that outgrew its window.
+# **Previous:** 15 · Going async.
 #
-# **Next:** nothing yet. Lessons 13 to 15 are planned, and will come before this one;
-# the cell below reads the course file.
+# **Next:** nothing yet. Lesson 16 is the last lab the course has; the cell below reads the
+# course file.
 
 # %% id="next"
 from lab.course import order as course
@@ -1049,5 +1059,4 @@ if this is None:
 else:
     print(f"this lab:  {this.label} · {this.title}")
     print(f"next: {coming.label} · {coming.title}" if coming else
-          "next: nothing yet. Lesson 16 is the last lab the course has; lessons 13 to 15 are "
-          "planned, and will come before it.")
+          "next: nothing yet. Lesson 16 is the last lab the course has.")

@@ -1,7 +1,7 @@
 # base: starter
 # args: --time-limit 3
 # exit: 1
-# closing: 1 passed, 19 failed
+# closing: 1 passed, 21 failed
 # The starter with a repair that copies every message, and the lab patched at import so that
 # much more would pass if the grader trusted the student's process: the strict validator and
 # the scripted model accept anything, and a verdict module (if there were one) never fails.
