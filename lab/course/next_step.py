@@ -19,6 +19,7 @@ import os
 import pathlib
 import shlex
 from dataclasses import dataclass
+from typing import Any
 
 from lab.course import order as course, lesson_files as lessons, tomlread
 from lab.kit.escape import shown_name
@@ -138,5 +139,5 @@ def graded_whole(grade, lesson: lessons.Lesson) -> bool:
     return bool(tests) and set(tests) <= {test.test for test in grade.tests}
 
 
-def _manifest(path: pathlib.Path) -> dict:
+def _manifest(path: pathlib.Path) -> dict[str, Any]:
     return tomlread.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
