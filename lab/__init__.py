@@ -6,7 +6,9 @@ and OpenAI's wire formats: see lab.kit.wire), ways to print a transcript, a driv
 events, an in-memory workspace with a small shell over it, and a disk that can lose power at
 any byte, and a provider's refusal as it sends it (status, headers, body: lab.kit.refusals);
 for the lesson notebooks, SVG figures of transcripts (and lab.kit.wire_figure, one
-request in several formats) and the choice of which harness the examples run on. For
+request in several formats). Which harness a notebook's examples run on is not here: a notebook
+imports pick_harness and its kin from lab.notebook.harnesses, which knows where a lesson's files
+are (a graded harness's sandbox holds none of them). For
 the checkpoints (A and B), lab.testkit.clinic runs a case written as plain data on a harness, lab.testkit.rules
 judges what it did, and lab.testkit.checkup grades a student's cases and diagnoses; for lesson 16, lab.notebook.loopback serves a provider's HTTP API on 127.0.0.1 and
 lab.notebook.sdk's models talk to it (or to the real API) through the official SDKs (import them by
@@ -43,17 +45,16 @@ __all__ += ["anthropic_error", "openai_error", "too_long"]
 __all__ += ["request_tokens", "tokens"]
 # Lesson 15: async tools that wait for each other, and a job read as a frontend reads a run.
 __all__ += ["Desk", "note_tool", "run_job", "run_twice", "run_unstarted", "step_tool"]
-# Lesson notebooks: figures drawn from transcripts, and which harness the examples run on.
-__all__ += ["Figure", "Panel", "draw", "patched", "pick_harness", "starter_harness", "with_repair"]
+# Lesson notebooks: figures drawn from transcripts.
+__all__ += ["Figure", "Panel", "draw"]
 
-_HARNESSES = ("patched", "pick_harness", "starter_harness", "with_repair")
+# Which harness a notebook's examples run on (lab.notebook.harnesses), once reached from here.
+_MOVED = ("patched", "pick_harness", "starter_harness", "with_repair")
 
 
-def __getattr__(name):
-    """The notebook helpers, loaded when first asked for: they know where a lesson's files
-    are, which a graded harness's sandbox does not hold."""
-    if name in _HARNESSES:
-        from lab.notebook import harnesses
-
-        return getattr(harnesses, name)
+def __getattr__(name: str) -> object:
+    """A notebook saved before the helpers moved asks for lab.pick_harness: say where it is."""
+    if name in _MOVED:
+        raise AttributeError(f"lab.{name} is now lab.notebook.harnesses.{name}: write "
+                             f"`from lab.notebook.harnesses import {name}` and call {name}(...)")
     raise AttributeError(f"module 'lab' has no attribute {name!r}")

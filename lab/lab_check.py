@@ -552,10 +552,11 @@ def _hint(args, harness, lesson, tests, limits):
         if result.problem:  # no test to pick the first failing of: the words to ask by
             sys.stdout.write(report.text_report(result, lesson) + hints.menu(lesson, names))
             return result.exit_code
-        name = report.first_failing(result, lesson)
-        if name is None:
+        failing = report.first_failing(result, lesson)
+        if failing is None:
             print(f"lab_check: every test of lesson {lesson.number} passes: no hint needed.")
             return 0
+        name = failing
     sys.stdout.write(hints.text(name, lesson))
     return 0
 

@@ -170,7 +170,7 @@ def test_next_carries_a_harness_with_a_page_break_forward_whole(course):
     # Python, and carrying keeps blank lines as blank lines)
     assert "def my_own_helper():" in carried, carried[-400:]
     assert "# my notes on the loop: \u2028 see the adapter lesson\n" in carried
-    # every definition of the student's lesson 11 is still there, but those lesson 16 changes
+    # every definition of the student's lesson 11 is still there, but those lesson 12 changes
     replaced = " ".join(run.stdout.split())
     kept = [name for name in re.findall(r"^(?:def|class) (\w+)", mine, re.MULTILINE)
             if name not in replaced]

@@ -268,7 +268,8 @@ def test_every_command_the_instructor_guide_shows_for_a_class_is_one_lab_check_t
 
 def test_the_progress_line_says_done_of_total_elapsed_and_about_how_long_is_left():
     from lab.grader.progress_bar import Progress, plural
-    from lab.grader.results import Grade, Outcome
+    from lab.grader.results import Grade
+    from lab.sandbox.outcome import TestResult
 
     class Log(list):
         def write(self, text):
@@ -280,7 +281,7 @@ def test_the_progress_line_says_done_of_total_elapsed_and_about_how_long_is_left
     ticks = iter([0.0, 10.0, 20.0, 95.0])
     log = Log()
     progress = Progress(6, log, already=2, now=lambda: next(ticks))
-    grade = Grade(lesson=10, title="t", harness="h", tests=[Outcome("test_a", "passed")])
+    grade = Grade(lesson=10, title="t", harness="h", tests=[TestResult("test_a", "passed")])
 
     progress.done("alice", grade)
     progress.done("bob", grade)

@@ -15,7 +15,7 @@ import pytest
 from nbclient import NotebookClient
 
 import lab
-from lab.notebook import casebook, ipynb as notebook
+from lab.notebook import casebook, harnesses, ipynb as notebook
 from lab.testkit import clinic, rules
 from lab.course import lesson_files as lessons
 from lab.course import order as lab_course
@@ -166,7 +166,7 @@ def test_a_tool_run_is_tied_to_its_call_and_a_harness_that_raises_breaks_a_rule(
             "replies": [lab.reply(lab.call("bash", {"command": "make"}))],
             "prompts": [{"text": "Build it."}]}
 
-    with lab.patched(finished, tool_specs=lambda tools: 1 / 0):
+    with harnesses.patched(finished, tool_specs=lambda tools: 1 / 0):
         crashed = clinic.visit(finished, case)
     healthy = clinic.visit(finished, case)
 

@@ -243,8 +243,8 @@ def test_no_lessons_own_words_for_after_the_pass_name_a_lab_that_comes_after_it(
 def test_a_passing_report_says_when_the_lab_that_follows_is_not_written_yet(course, unwritten,
                                                                              lab, following):
     """In the copy, the course file is made to say that lab `unwritten` is not written yet.
-    Lesson 16 still builds on 11, and lesson 10 on 09, but neither starts from the lab just
-    passed, so neither is the next step."""
+    Lesson 12 builds on 11, and lesson 10 on 09, but neither starts from the lab just passed,
+    so neither is the next step."""
     toml = course / "lessons" / "course.toml"
     toml.write_text(toml.read_text().replace(f'folder = "{FOLDER_OF[unwritten]}"', 'folder = ""'))
     student = "doctor.py" if lab == "B" else "harness.py"

@@ -26,8 +26,10 @@ from lab.course import lesson_files as lessons
 from lab.grader import batch, formats, preflight
 from lab.course import manifest
 from lab.kit.escape import csv_cell, file_name, printable, shown_name
-from lab.grader.results import Grade, Outcome
-from lab.grader.outcomes import NEVER_REPORTED, Reported, reconcile
+from lab.grader.results import Grade
+from lab.sandbox.outcome import TestResult
+from lab.grader.reconcile import NEVER_REPORTED, graded, reconcile
+from lab.sandbox.outcome import NEVER_FINISHED
 from lab.worker.tidy import remove_tree
 
 LESSON = lessons.lesson(10)
@@ -149,10 +151,10 @@ def nasty_grade():
     """A grade whose every kind of text holds characters no file or terminal should get raw."""
     return Grade(lesson=10, title="The poisoned transcript",
                  harness=os.fsdecode(b"/tmp/caf\xe9/harness.py"), sha256="cd" * 32, seconds=2.0,
-                 tests=[Outcome("test_a", "failed", NASTY, printed=NASTY + "\n", points=2),
-                        Outcome("test_b", "error", "the grader broke: " + NASTY),
-                        Outcome("test_c", "passed", printed=NASTY),
-                        Outcome("test_\uffff\x00forged", "failed", "a name no file can hold")])
+                 tests=[TestResult("test_a", "failed", NASTY, printed=NASTY + "\n", points=2),
+                        TestResult("test_b", "error", "the grader broke: " + NASTY),
+                        TestResult("test_c", "passed", printed=NASTY),
+                        TestResult("test_\uffff\x00forged", "failed", "a name no file can hold")])
 
 
 def read_back(path, fmt):
@@ -505,22 +507,27 @@ def test_remove_tree_reports_what_it_cannot_do_instead_of_raising():
 LISTED = ["test_a", "test_b", "test_c"]
 
 
+def results(*entries):
+    """The worker's results, one (name, outcome, message) each."""
+    return [TestResult(*entry) for entry in entries]
+
+
 def test_a_sound_report_in_any_order_comes_back_in_the_manifests_order():
-    reported = [("test_c", "passed", ""), ("test_a", "failed", "wrong"),
-                ("test_b", "skipped", "not today")]
+    reported = results(("test_c", "passed", ""), ("test_a", "failed", "wrong"),
+                       ("test_b", "skipped", "not today"))
 
     final = reconcile(reported, LISTED)
 
-    assert final == [Reported("test_a", "failed", "wrong"), Reported("test_b", "skipped",
+    assert final == [TestResult("test_a", "failed", "wrong"), TestResult("test_b", "skipped",
                                                                      "not today"),
-                     Reported("test_c", "passed", "")], final
+                     TestResult("test_c", "passed", "")], final
 
 
 def test_a_test_that_never_reported_fails_saying_so_and_the_others_keep_their_outcome():
-    final = reconcile([("test_b", "passed", "")], LISTED)
+    final = reconcile(results(("test_b", "passed", "")), LISTED)
 
-    assert final == [Reported("test_a", "failed", NEVER_REPORTED), Reported("test_b", "passed"),
-                     Reported("test_c", "failed", NEVER_REPORTED)], final
+    assert final == [TestResult("test_a", "failed", NEVER_REPORTED), TestResult("test_b", "passed"),
+                     TestResult("test_c", "failed", NEVER_REPORTED)], final
     assert "never reported a result" in NEVER_REPORTED
 
 
@@ -535,12 +542,6 @@ FORGED = {
     "a repeated test": ([("test_a", "passed", ""), ("test_a", "passed", ""),
                          ("test_b", "passed", ""), ("test_c", "passed", "")],
                         "'test_a' more than once"),
-    "an unknown outcome": ([("test_a", "PASSED", ""), ("test_b", "passed", ""),
-                            ("test_c", "passed", "")], "entries 1 of the report are not"),
-    "a malformed entry": ([("test_a", "passed"), ("test_b", "passed", ""),
-                           ("test_c", "passed", "")], "entries 1 of the report are not"),
-    "a name that is not text": ([(1, "passed", ""), ("test_b", "passed", ""),
-                                 ("test_c", "passed", "")], "entries 1 of the report are not"),
 }
 
 
@@ -548,21 +549,55 @@ FORGED = {
 def test_a_report_with_anything_forged_fails_every_test_saying_what(case):
     reported, said = FORGED[case]
 
-    final = reconcile(reported, LISTED)
+    final = reconcile(results(*reported), LISTED)
 
     assert [(r.test, r.outcome) for r in final] == [(name, "failed") for name in LISTED], final
     assert all(said in r.message and "cannot be trusted" in r.message for r in final), \
         final[0].message
 
 
-def test_with_a_selection_only_the_selected_tests_are_expected():
-    final = reconcile([("test_c", "passed", "")], LISTED, selected=["test_c", "test_a"])
+SOUND = [{"test": "test_b", "outcome": "passed"}, {"test": "test_c", "outcome": "passed"}]
+MANIFEST = {name: {"points": 2, "gap": "repair"} for name in LISTED}
 
-    assert final == [Reported("test_a", "failed", NEVER_REPORTED), Reported("test_c", "passed")]
+
+@pytest.mark.parametrize("entry", [["test_a", "passed", ""], "test_a", None,
+                                   {"test": 1, "outcome": "passed"},
+                                   {"outcome": "passed", "message": "no name"}])
+def test_an_entry_of_the_workers_frame_that_is_no_tests_record_fails_every_test(entry):
+    final = graded([entry, {"test": "test_a", "outcome": "passed"}, *SOUND], MANIFEST)
+
+    assert [(r.test, r.outcome) for r in final] == [(name, "failed") for name in LISTED], final
+    assert all("cannot be trusted" in r.message and "''" in r.message for r in final), \
+        final[0].message
+
+
+def test_an_outcome_outside_the_vocabulary_fails_that_test_as_never_finished():
+    final = graded([{"test": "test_a", "outcome": "PASSED", "message": "trust me"}, *SOUND],
+                   MANIFEST)
+
+    assert [(r.test, r.outcome, r.message) for r in final] == [
+        ("test_a", "failed", NEVER_FINISHED), ("test_b", "passed", ""),
+        ("test_c", "passed", "")], final
+
+
+def test_the_manifest_not_the_worker_says_what_a_test_is_worth():
+    forged = dict(SOUND[0], points=1000, gap="", visibility="hidden")
+
+    final = graded([{"test": "test_a", "outcome": "failed"}, forged, SOUND[1]], MANIFEST)
+
+    assert [(r.points, r.gap, r.visibility) for r in final] == [(2, "repair", "visible")] * 3
+    assert sum(r.score for r in final) == 4, final
+
+
+def test_with_a_selection_only_the_selected_tests_are_expected():
+    final = reconcile(results(("test_c", "passed", "")), LISTED,
+                      selected=["test_c", "test_a"])
+
+    assert final == [TestResult("test_a", "failed", NEVER_REPORTED), TestResult("test_c", "passed")]
 
 
 def test_a_report_of_a_test_the_selection_left_out_fails_every_selected_test():
-    final = reconcile([("test_a", "passed", ""), ("test_b", "passed", "")], LISTED,
+    final = reconcile(results(("test_a", "passed", ""), ("test_b", "passed", "")), LISTED,
                       selected=["test_a"])
 
     assert [r.outcome for r in final] == ["failed"], final
@@ -585,13 +620,14 @@ OUTCOME = st.sampled_from(["passed", "failed", "error", "skipped"])
        dropped=st.sets(st.sampled_from(LISTED)))
 def test_adding_to_or_dropping_from_an_honest_report_never_gains_a_point(outcomes, forged,
                                                                          dropped):
-    honest = [(name, outcome, "") for name, outcome in zip(LISTED, outcomes)]
+    honest = results(*[(name, outcome, "") for name, outcome in zip(LISTED, outcomes)])
     passed = sum(r.outcome == "passed" for r in reconcile(honest, LISTED))
 
-    tampered = [entry for entry in honest if entry[0] not in dropped]
+    tampered = [entry for entry in honest if entry.test not in dropped]
     # entries added, not rewritten: a dropped test reported again with another outcome is a
     # rewrite, which only the channel the report travels on can prevent
-    tampered += [(name, outcome, "forged") for name, outcome in forged if name not in dropped]
+    tampered += results(*[(name, outcome, "forged") for name, outcome in forged
+                          if name not in dropped])
 
     final = reconcile(tampered, LISTED)
     assert sum(r.outcome == "passed" for r in final) <= passed, final

@@ -17,7 +17,8 @@ from lab.grader import formats
 from lab.course import manifest
 from lab.cli import verify
 from lab.grader.progress_bar import Progress
-from lab.grader.results import Grade, Outcome
+from lab.grader.results import Grade
+from lab.sandbox.outcome import TestResult
 
 LESSON = lessons.lesson(10)
 LISTED = tomllib.loads((LESSON_10 / "manifest.toml").read_text())["tests"]
@@ -30,7 +31,7 @@ def lab_check(*args, cwd=PROJECT):
 
 
 def grade_of(*tests, problem=""):
-    """A Grade of lesson 10 holding `tests`, each an Outcome."""
+    """A Grade of lesson 10 holding `tests`, each a TestResult."""
     return Grade(lesson=10, title="The poisoned transcript", harness="harness.py",
                  sha256="ab" * 32, tests=list(tests), problem=problem, seconds=1.5)
 
@@ -114,8 +115,8 @@ def test_a_test_the_manifest_forgot_and_a_listed_test_that_does_not_exist_are_bo
 # -- one result, in every format ------------------------------------------------------------
 
 def test_a_json_result_reads_back_as_the_very_same_grade():
-    grade = grade_of(Outcome("test_a", "passed", points=2, seconds=0.25),
-                     Outcome("test_b", "failed", "messages[1]: toolCall c1 has no toolResult",
+    grade = grade_of(TestResult("test_a", "passed", points=2, seconds=0.25),
+                     TestResult("test_b", "failed", "messages[1]: toolCall c1 has no toolResult",
                              printed="hello\n", points=1, gap="repair", visibility="hidden"))
 
     back = Grade.from_dict(json.loads(formats.render(grade, "json")))
@@ -125,7 +126,7 @@ def test_a_json_result_reads_back_as_the_very_same_grade():
 
 @pytest.mark.parametrize("fmt", formats.FORMATS)
 def test_every_format_records_the_graders_version_the_lesson_and_the_files_sha256(fmt):
-    grade = grade_of(Outcome("test_a", "passed"))
+    grade = grade_of(TestResult("test_a", "passed"))
 
     text = formats.render(grade, fmt)
 
@@ -135,12 +136,12 @@ def test_every_format_records_the_graders_version_the_lesson_and_the_files_sha25
 
 
 def test_junit_counts_each_kind_of_outcome_and_parses_even_with_control_characters_printed():
-    grade = grade_of(Outcome("test_a", "passed"), Outcome("test_b", "passed"),
-                     Outcome("test_c", "passed"),
-                     Outcome("test_d", "failed", "wrong\x00answer", printed="\x1b[31mred\x07\n"),
-                     Outcome("test_e", "failed", "also wrong"),
-                     Outcome("test_f", "error", "the grader itself failed"),
-                     Outcome("test_g", "skipped", "not today"))
+    grade = grade_of(TestResult("test_a", "passed"), TestResult("test_b", "passed"),
+                     TestResult("test_c", "passed"),
+                     TestResult("test_d", "failed", "wrong\x00answer", printed="\x1b[31mred\x07\n"),
+                     TestResult("test_e", "failed", "also wrong"),
+                     TestResult("test_f", "error", "the grader itself failed"),
+                     TestResult("test_g", "skipped", "not today"))
 
     root = ET.fromstring(formats.render(grade, "junit"))
 
@@ -342,7 +343,7 @@ def test_on_a_terminal_progress_is_one_bar_redrawn_in_place():
     screen = Terminal()
     progress = Progress(2, screen)
 
-    progress.done("alice", grade_of(Outcome("test_a", "passed", points=2)))
+    progress.done("alice", grade_of(TestResult("test_a", "passed", points=2)))
     progress.done("bob", grade_of(problem="harness.py is empty."))
     progress.close()
 
@@ -383,7 +384,7 @@ def test_verify_10_proves_the_lesson_and_exits_0():
 
 
 def every_test(outcome="passed", **changed):
-    return [Outcome(name, changed.get(name, outcome)) for name in LISTED]
+    return [TestResult(name, changed.get(name, outcome)) for name in LISTED]
 
 
 def test_verify_calls_a_wrong_answer_that_passes_the_test_it_names_a_surprise():

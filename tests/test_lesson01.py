@@ -59,7 +59,7 @@ def with_gaps_filled(text, filled):
 def test_a_student_harness_that_keeps_who_said_what_is_picked(tmp_path):
     project = project_with(tmp_path, FINISHED.read_text())
 
-    chosen = lab.pick_harness(lesson=1, environ={}, project=project)
+    chosen = harnesses.pick_harness(lesson=1, environ={}, project=project)
 
     assert chosen.path == project / "harness.py", f"expected the student's file; got {chosen}"
     assert "keeps who said what" in chosen.reason, chosen.reason
@@ -68,7 +68,7 @@ def test_a_student_harness_that_keeps_who_said_what_is_picked(tmp_path):
 def test_the_starter_falls_back_to_the_finished_harness_saying_why(tmp_path):
     project = project_with(tmp_path, STARTER.read_text())
 
-    chosen = lab.pick_harness(lesson=1, environ={}, project=project)
+    chosen = harnesses.pick_harness(lesson=1, environ={}, project=project)
 
     assert chosen.path == FINISHED, f"expected the finished harness; got {chosen}"
     assert "does not keep who said what" in chosen.reason, chosen.reason

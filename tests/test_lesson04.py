@@ -34,7 +34,7 @@ def project_with(tmp_path, text):
 def test_a_student_harness_that_answers_a_failure_is_picked(tmp_path):
     project = project_with(tmp_path, FINISHED.read_text())
 
-    chosen = lab.pick_harness(lesson=4, environ={}, project=project)
+    chosen = harnesses.pick_harness(lesson=4, environ={}, project=project)
 
     assert chosen.path == project / "harness.py", f"expected the student's file; got {chosen}"
     assert "answers a failed tool call with an is_error result" in chosen.reason, chosen.reason
@@ -43,7 +43,7 @@ def test_a_student_harness_that_answers_a_failure_is_picked(tmp_path):
 def test_the_starter_falls_back_to_the_finished_harness_naming_the_crash(tmp_path):
     project = project_with(tmp_path, STARTER.read_text())
 
-    chosen = lab.pick_harness(lesson=4, environ={}, project=project)
+    chosen = harnesses.pick_harness(lesson=4, environ={}, project=project)
 
     assert chosen.path == FINISHED, f"expected the finished harness; got {chosen}"
     assert "raised FileNotFoundError" in chosen.reason, chosen.reason

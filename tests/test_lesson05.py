@@ -31,7 +31,7 @@ def project_with(tmp_path, text):
 def test_a_student_harness_that_stops_and_survives_is_picked(tmp_path):
     project = project_with(tmp_path, FINISHED.read_text())
 
-    chosen = lab.pick_harness(lesson=5, environ={}, project=project)
+    chosen = harnesses.pick_harness(lesson=5, environ={}, project=project)
 
     assert chosen.path == project / "harness.py", f"expected the student's file; got {chosen}"
     assert "stops a runaway and survives a provider failure" in chosen.reason, chosen.reason
@@ -40,7 +40,7 @@ def test_a_student_harness_that_stops_and_survives_is_picked(tmp_path):
 def test_the_starter_falls_back_to_the_finished_harness_naming_the_runaway(tmp_path):
     project = project_with(tmp_path, STARTER.read_text())
 
-    chosen = lab.pick_harness(lesson=5, environ={}, project=project)
+    chosen = harnesses.pick_harness(lesson=5, environ={}, project=project)
 
     assert chosen.path == FINISHED, f"expected the finished harness; got {chosen}"
     assert "sent 6 requests with max_turns=2" in chosen.reason, chosen.reason

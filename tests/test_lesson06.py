@@ -33,7 +33,7 @@ def project_with(tmp_path, text):
 def test_a_student_harness_that_keeps_the_budget_is_picked(tmp_path):
     project = project_with(tmp_path, FINISHED.read_text())
 
-    chosen = lab.pick_harness(lesson=6, environ={}, project=project)
+    chosen = harnesses.pick_harness(lesson=6, environ={}, project=project)
 
     assert chosen.path == project / "harness.py", f"expected the student's file; got {chosen}"
     assert "keeps every tool result within a budget" in chosen.reason, chosen.reason
@@ -42,7 +42,7 @@ def test_a_student_harness_that_keeps_the_budget_is_picked(tmp_path):
 def test_the_starter_falls_back_to_the_finished_harness_naming_the_missing_budget(tmp_path):
     project = project_with(tmp_path, STARTER.read_text())
 
-    chosen = lab.pick_harness(lesson=6, environ={}, project=project)
+    chosen = harnesses.pick_harness(lesson=6, environ={}, project=project)
 
     assert chosen.path == FINISHED, f"expected the finished harness; got {chosen}"
     assert "does not stop at the budget" in chosen.reason, chosen.reason

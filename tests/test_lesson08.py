@@ -78,7 +78,7 @@ def test_a_run_closed_before_its_first_event_frees_the_harness(number):
 def test_the_starter_falls_back_to_the_finished_harness_naming_the_second_writer(tmp_path):
     (tmp_path / "harness.py").write_text(STARTER.read_text())
 
-    chosen = lab.pick_harness(lesson=8, environ={}, project=tmp_path)
+    chosen = harnesses.pick_harness(lesson=8, environ={}, project=tmp_path)
 
     assert chosen.path == FINISHED, f"expected the finished harness; got {chosen}"
     assert "lets a second prompt start while a run is going" in chosen.reason, chosen.reason
@@ -87,7 +87,7 @@ def test_the_starter_falls_back_to_the_finished_harness_naming_the_second_writer
 def test_a_student_harness_with_one_writer_is_picked(tmp_path):
     (tmp_path / "harness.py").write_text(FINISHED.read_text())
 
-    chosen = lab.pick_harness(lesson=8, environ={}, project=tmp_path)
+    chosen = harnesses.pick_harness(lesson=8, environ={}, project=tmp_path)
 
     assert chosen.path == tmp_path / "harness.py", f"expected the student's file; got {chosen}"
     assert "keeps one writer at a time" in chosen.reason, chosen.reason

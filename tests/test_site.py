@@ -21,7 +21,8 @@ import pytest
 
 from lab.course import lesson_files as lessons
 from lab.grader import formats
-from lab.grader.results import Grade, Outcome
+from lab.grader.results import Grade
+from lab.sandbox.outcome import TestResult
 from lab.release import leaks
 from lab.site import browser_support, leak_check, markdown
 
@@ -181,7 +182,7 @@ def test_lesson_10_in_chromium(site, browser):
     progress = page.eval("document.querySelector('[data-progress=\"10\"]').innerText")
     assert progress.startswith("questions answered 1/") and "cells run 0/" not in progress
     result = formats.render(Grade(lesson=10, title="The poisoned transcript", harness="harness.py",
-                                  sha256="ab" * 32, tests=[Outcome("test_repair", "passed")]),
+                                  sha256="ab" * 32, tests=[TestResult("test_repair", "passed")]),
                             "json")
     page.eval(f"document.getElementById('result-text').value = {json.dumps(result)}")
     page.eval("document.querySelector('#result-form button[type=submit]').click()")

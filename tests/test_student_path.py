@@ -14,7 +14,8 @@ from course_copy import scratch_course
 
 from lab.course import order as course, lesson_files as lessons
 from lab.course.carry_forward import carry_forward
-from lab.grader.results import Grade, Outcome
+from lab.grader.results import Grade
+from lab.sandbox.outcome import TestResult
 from lab.cli.next_lab import Refused, start_next
 from lab.course.student_position import Position
 from lab.course.gap_markers import BEGIN, END, SWAP
@@ -100,11 +101,11 @@ def test_a_next_whose_grading_broke_says_so_and_is_no_verdict_on_the_code(tmp_pa
 
 
 def test_a_next_that_fails_names_each_failing_test_and_why(tmp_path):
-    tests = [Outcome("test_a_dangling_call_gets_a_result", "passed", points=3),
-             Outcome("test_the_view_is_repaired", "failed",
+    tests = [TestResult("test_a_dangling_call_gets_a_result", "passed", points=3),
+             TestResult("test_the_view_is_repaired", "failed",
                      "timed out after 5 s in `repair_tool_history` (harness.py, line 40)\nmore",
                      points=2),
-             Outcome("test_the_record_is_left_alone", "failed", "expected the record unchanged")]
+             TestResult("test_the_record_is_left_alone", "failed", "expected the record unchanged")]
 
     refused = refusal(tmp_path, tests)
 

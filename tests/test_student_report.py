@@ -24,7 +24,8 @@ from lab.testkit import difference
 from lab.grader import hints
 from lab.course import manifest
 from lab.cli import watch
-from lab.grader.results import Grade, Outcome
+from lab.grader.results import Grade
+from lab.sandbox.outcome import TestResult
 from lab.testkit.verdict import explain, objections
 
 LESSON = lessons.lesson(10)
@@ -327,9 +328,9 @@ def read_round(lines):
 
 def test_watch_names_the_tests_that_turned_since_the_last_run():
     before = Grade(lesson=10, title="t", harness="h.py", tests=[
-        Outcome("test_a", "passed"), Outcome("test_b", "failed"), Outcome("test_c", "failed")])
+        TestResult("test_a", "passed"), TestResult("test_b", "failed"), TestResult("test_c", "failed")])
     after = Grade(lesson=10, title="t", harness="h.py", tests=[
-        Outcome("test_a", "failed"), Outcome("test_b", "passed"), Outcome("test_c", "failed")])
+        TestResult("test_a", "failed"), TestResult("test_b", "passed"), TestResult("test_c", "failed")])
 
     assert watch.changes(before, after) == (["b"], ["a"])
 
@@ -406,7 +407,7 @@ def test_reset_from_the_command_line_leaves_a_starter_alone(tmp_path):
 
 def test_a_grade_line_of_a_report_made_from_outcomes_counts_them():
     grade = Grade(lesson=10, title="t", harness="h.py", tests=[
-        Outcome("test_a", "passed"), Outcome("test_b", "failed", "wrong", gap="repair")])
+        TestResult("test_a", "passed"), TestResult("test_b", "failed", "wrong", gap="repair")])
 
     assert score_line(grade_text(grade)) == (1, 1)
 

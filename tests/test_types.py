@@ -1,27 +1,38 @@
-"""The grading's public interfaces are typed, and the types are checked (issue 21, item 5).
+"""The lab is typed, and the types are checked (issue 21, item 5; issue 29, item 7).
 
-The grading is what runs a student's code and judges it: the host (lab/grader), the worker
-(lab/worker), the sandbox (lab/sandbox) and the words a test fails in (lab/testkit's verdict,
-notation, difference and problems). Two checks. mypy reads those with pyproject.toml's [tool.mypy] (Python 3.10, the bodies of
-every function checked) and must find nothing. And every public function and method there (a
-name without a leading underscore, or a special method such as __init__, in a module or a
-public class; nested functions aside) has each parameter and its return annotated: mypy alone
-would let an unannotated function through as untyped, so the walk is what keeps a new one from
-arriving without types.
+mypy reads the whole package with pyproject.toml's [tool.mypy] (Python 3.10, the bodies of
+every function checked) and must find nothing. Two parts of it are also annotated whole: the
+grading, which runs a student's code and judges it (the host, lab/grader; the worker,
+lab/worker; the sandbox, lab/sandbox; and the words a test fails in, lab/testkit's verdict,
+notation, difference and problems), and the kits (lab/kit and the package's face,
+lab/__init__.py, with the notebook's Pick and patched; the public test kit, lab/testkit, that
+lessons' tests import), whose annotations are documentation a student or an author reads in
+help(). There every public function and method (a name without a leading
+underscore, or a special method such as __init__, in a module or a public class; nested
+functions aside) has each parameter and its return annotated: mypy alone would let an
+unannotated function through as untyped, so the walk is what keeps a new one from arriving
+without types. And the kit's annotations resolve at run time, so help() and
+typing.get_type_hints read them in a notebook, the sandbox and the browser alike.
 """
 
 import ast
+import inspect
 import os
 import pathlib
 import subprocess
 import sys
+import typing
 
 import tomli
+
+import lab
 
 PROJECT = pathlib.Path(__file__).resolve().parent.parent
 GRADING = [PROJECT / "lab" / folder for folder in ("grader", "worker", "sandbox")] + [
     PROJECT / "lab" / "testkit" / f"{name}.py" for name in ("verdict", "notation", "difference",
                                                             "problems")]
+KIT = [PROJECT / "lab" / "kit", PROJECT / "lab" / "__init__.py",
+       PROJECT / "lab" / "notebook" / "harness_choice.py", PROJECT / "lab" / "testkit"]
 
 
 def public(name):
@@ -55,16 +66,51 @@ def unannotated(tree):
     return found
 
 
-def test_every_public_function_in_lab_grading_is_annotated():
-    modules = sorted(path for place in GRADING
-                     for path in ([place] if place.is_file() else place.rglob("*.py")))
-    assert len(modules) > 30
+def modules_in(places):
+    return sorted(path for place in places
+                  for path in ([place] if place.is_file() else place.rglob("*.py")))
+
+
+def not_annotated(modules):
     missing = []
     for path in modules:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         missing += [f"{path.relative_to(PROJECT)}:{name} ({', '.join(what)})"
                     for name, what in unannotated(tree)]
+    return missing
+
+
+def test_every_public_function_in_lab_grading_is_annotated():
+    modules = modules_in(GRADING)
+    assert len(modules) > 30
+    missing = not_annotated(modules)
     assert not missing, "not annotated:\n" + "\n".join(missing)
+
+
+def test_every_public_function_and_class_of_the_two_kits_is_annotated():
+    modules = modules_in(KIT)
+    assert len(modules) > 15
+    missing = not_annotated(modules)
+    assert not missing, "not annotated:\n" + "\n".join(missing)
+
+
+def test_the_kits_annotations_resolve_at_run_time_for_help_to_show():
+    """Every public name of `lab` that can be called has hints typing can evaluate (a name
+    imported only for mypy would leave help() a string that names nothing), and the message
+    builders' say which message they make."""
+    unresolved = []
+    for name in lab.__all__:
+        thing = getattr(lab, name)
+        target = thing.__init__ if inspect.isclass(thing) and "__init__" in vars(thing) else thing
+        if not callable(target) or inspect.isclass(target):
+            continue
+        try:
+            typing.get_type_hints(target)
+        except Exception as error:  # what help() would be left to show as an unknown name
+            unresolved.append(f"lab.{name}: {type(error).__name__}: {error}")
+    assert not unresolved, "\n".join(unresolved)
+    assert typing.get_type_hints(lab.user)["return"] is lab.kit.message_types.UserMessage
+    assert "ToolResultMessage" in str(inspect.signature(lab.tool_result))
 
 
 def test_the_walk_finds_a_missing_annotation():
@@ -80,11 +126,10 @@ def test_the_walk_finds_a_missing_annotation():
                                  ("C.__init__", ["return"]), ("g", ["kwargs"])]
 
 
-def test_mypy_finds_no_error_in_lab_grading():
+def test_mypy_finds_no_error_in_the_whole_lab_package():
     # The cache stays in the project (.mypy_cache, ignored by git), not in the run's TMPDIR.
     env = {**os.environ, "MYPY_CACHE_DIR": str(PROJECT / ".mypy_cache")}
-    ran = subprocess.run([sys.executable, "-m", "mypy",
-                          *(str(place.relative_to(PROJECT)) for place in GRADING)], cwd=PROJECT, env=env,
-                         capture_output=True, text=True, timeout=240)
+    ran = subprocess.run([sys.executable, "-m", "mypy", "lab"], cwd=PROJECT, env=env,
+                         capture_output=True, text=True, timeout=400)
     assert ran.returncode == 0, ran.stdout[-6000:] + ran.stderr[-2000:]
     assert "Success: no issues found" in ran.stdout

@@ -689,7 +689,6 @@ def test_no_module_of_the_student_folder_imports_anything_outside_it():
     from lab.worker import bundle
 
     ours = set(bundle.modules())
-    lazy = {("__init__.py", "notebook")}  # lab.pick_harness and its kin: notebooks only
     found = []
     for relative, path in bundle.lab_files().items():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -708,8 +707,7 @@ def test_no_module_of_the_student_folder_imports_anything_outside_it():
                 continue
             for name in names:
                 top, _, rest = name.partition(".")
-                if top == "lab" and (rest in ours or rest.rpartition(".")[0] in ours or
-                                     (relative, rest) in lazy):
+                if top == "lab" and (rest in ours or rest.rpartition(".")[0] in ours):
                     continue
                 if top != "lab" and top in sys.stdlib_module_names:
                     continue

@@ -26,7 +26,7 @@ import sys
 from collections.abc import Collection
 
 from lab.course import order as course, lesson_files as lessons, next_step as onward
-from lab.course.order import Lab, label
+from lab.course.order import Lab, LabId, label
 from lab.course.student_position import Position
 from lab.course.progress import Progress
 
@@ -34,7 +34,7 @@ TITLE = 34   # columns for a lab's title, at the least: the longest title sets i
 BUILDS = 14  # columns for what it builds on
 
 
-def course_map(order: tuple[Lab, ...], present: Collection, progress: Progress | None,
+def course_map(order: tuple[Lab, ...], present: Collection[LabId], progress: Progress | None,
                here: Position | None, looked: str = "") -> str:
     """The map as text. `present` holds the ids of the labs this copy of the course holds,
     `progress` the student's marks (None when no student file was found; `looked` then says
@@ -56,7 +56,7 @@ def course_map(order: tuple[Lab, ...], present: Collection, progress: Progress |
     return "\n".join(lines) + "\n"
 
 
-def state(lab: Lab, present: Collection, progress: Progress | None) -> str:
+def state(lab: Lab, present: Collection[LabId], progress: Progress | None) -> str:
     if not onward.written(lab, present):
         return "not written yet"
     mark = progress.marks.get(lab.label) if progress is not None else None
@@ -67,7 +67,8 @@ def state(lab: Lab, present: Collection, progress: Progress | None) -> str:
     return "not started"
 
 
-def next_step(here: Position | None, progress: Progress | None, present: Collection = ()) -> str:
+def next_step(here: Position | None, progress: Progress | None,
+              present: Collection[LabId] = ()) -> str:
     """The map's last line: what to do now, from where the student is."""
     if here is None:
         return "next: lab-check grades your harness.py; run it in the folder that holds it."

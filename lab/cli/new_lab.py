@@ -275,8 +275,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import lab
+from lab.notebook.harnesses import pick_harness
 
-chosen = lab.pick_harness(lesson={id!r})
+chosen = pick_harness(lesson={id!r})
 harness = chosen.module
 print(chosen)
 

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import pathlib
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from lab.course import order as course, lesson_files as lessons, next_step as onward
 from lab.cli import reset
@@ -66,7 +67,33 @@ class Started:
                      else gap for gap, meta in listed.items())
 
 
-Grader = Callable[[pathlib.Path, lessons.Lesson], object]   # a file and its lesson -> a Grade
+class GradedTest(Protocol):
+    """What --next reads of one graded test (lab.grader.results' Outcome has it)."""
+    @property
+    def outcome(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+
+
+class Graded(Protocol):
+    """What --next reads of a grading (lab.grader.results' Grade has it)."""
+    @property
+    def tests(self) -> Sequence[GradedTest]: ...
+    @property
+    def problem(self) -> str: ...
+    @property
+    def exit_code(self) -> int: ...
+    @property
+    def failed(self) -> int: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def max_score(self) -> float: ...
+
+
+Grader = Callable[[pathlib.Path, lessons.Lesson], Graded]   # a file and its lesson -> a Grade
 
 
 def start_next(at: Position, grade: Grader, project: pathlib.Path | None = None) -> Started:
@@ -143,7 +170,7 @@ def _must_pass(file: pathlib.Path, lab: Lab, grade: Grader) -> None:
                       "copy of the course, so --next cannot tell whether it passes: lab-check "
                       "--course shows the labs there are.") from None
     result = grade(file, lesson)
-    if getattr(result, "problem", ""):
+    if result.problem:
         raise Refused(f"{shown(file)} could not be graded as {onward.name(lab)}, so --next cannot "
                       f"start the lab after it. lab-check --harness {shown(file)} "
                       f"--lesson {lab.label} "
@@ -170,7 +197,7 @@ def _must_pass(file: pathlib.Path, lab: Lab, grade: Grader) -> None:
                       "--reset --lesson N for a lab's own starter).", status=1)
 
 
-def _named(tests: list, most: int = 3) -> str:
+def _named(tests: Sequence[GradedTest], most: int = 3) -> str:
     """The tests by name, each with the first line of why it failed; the first `most`."""
     said = [f'"{test.title}" ({(test.message.strip().splitlines() or ["no reason given"])[0][:160]})'
             for test in tests[:most]]
@@ -184,6 +211,7 @@ def _harness_to_carry(at: Position, ahead: Lab, grade: Grader,
     itself, or, from a checkpoint, the harness beside the checkpoint's file (which must pass
     its own lab too)."""
     parent = course.find(ahead.builds_on, project) if ahead.builds_on is not None else None
+    lab: Lab | None  # the lab the carried harness declares; None when it names none
     if not at.lab.is_checkpoint:
         harness, lab = at.file, at.lab
     else:

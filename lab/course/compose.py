@@ -113,16 +113,22 @@ def parse(text: str, name: str = "harness") -> Harness:
     docstring = ""
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
             and isinstance(body[0].value.value, str):
-        docstring = "".join(lines[body[0].lineno - 1:body[0].end_lineno])
+        docstring = "".join(lines[body[0].lineno - 1:_end(body[0])])
         body = body[1:]
-    imports = [ast.get_source_segment(text, node) + "\n" for node in body
+    imports = [f"{ast.get_source_segment(text, node)}\n" for node in body
                if isinstance(node, (ast.Import, ast.ImportFrom))]
     owner = _owners(lines, [n for n in body if not isinstance(n, (ast.Import, ast.ImportFrom))])
     skip = {i for node in tree.body
             if isinstance(node, (ast.Import, ast.ImportFrom)) or node is tree.body[0] and docstring
-            for i in range(node.lineno - 1, node.end_lineno)}
+            for i in range(node.lineno - 1, _end(node))}
     regions, drops = _regions(lines, owner, skip, name)
     return Harness(docstring, imports, regions, drops)
+
+
+def _end(node: ast.stmt) -> int:
+    """The last line of a statement parsed from source (ast types it as optional, for nodes
+    made by hand; a parsed one always has it)."""
+    return node.end_lineno if node.end_lineno is not None else node.lineno
 
 
 def physical_lines(text: str) -> list[str]:
@@ -223,14 +229,14 @@ def _owners(lines: list[str], nodes: list[ast.stmt]) -> list[int | None]:
     owner: list[int | None] = [None] * len(lines)
     for index, node in enumerate(nodes):
         first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-        for i in range(first - 1, node.end_lineno):
+        for i in range(first - 1, _end(node)):
             owner[i] = index
     gap_start = None
     for i, line in enumerate(lines):
         if line.rstrip("\n") == BEGIN:
             gap_start = i
         elif line.rstrip("\n") == END and gap_start is not None:
-            inside = sorted({owner[j] for j in range(gap_start, i + 1) if owner[j] is not None})
+            inside = sorted({k for k in owner[gap_start:i + 1] if k is not None})
             for j in range(gap_start, i + 1):
                 owner[j] = inside[0] if inside else -1 - gap_start
             gap_start = None
@@ -241,31 +247,31 @@ def _regions(lines: list[str], owner: list[int | None], skip: set[int],
              name: str) -> tuple[list[Region], tuple[str, ...]]:
     regions: list[Region] = []
     drops: list[str] = []
-    units: dict[object, Unit] = {}
+    units: dict[int, Unit] = {}
     pending: list[str] = []  # comment lines waiting for the statement under them
     blanks = 0
     last: Unit | None = None  # the unit the line before belongs to
     place: str | None = None  # a `# place:` line waiting for the unit under it
     tree_names = _names_by_owner(lines, owner)
-    for i, line in enumerate(lines):
+    for i, (line, key) in enumerate(zip(lines, owner)):
         if i in skip or (i == 0 and DECLARES.match(line)):
             continue
         header = HEADER.match(line.rstrip("\n"))
         dropped = DROP.match(line.rstrip("\n"))
         placed = PLACE.match(line.rstrip("\n"))
-        if placed and owner[i] is None:
+        if placed and key is None:
             place = "first" if placed["first"] else placed["after"]
             continue
-        if header and owner[i] is None:
+        if header and key is None:
             if pending:  # comments right above a header end the region before: never dropped
                 _add(regions, name, i, Unit((), "".join(pending), blanks))
             regions.append(Region(header["name"], ""))
             pending, blanks, last = [], 0, None
             continue
-        if dropped and owner[i] is None:
+        if dropped and key is None:
             drops += [n.strip() for n in dropped["names"].split(",") if n.strip()]
             continue
-        if owner[i] is None and not line.strip():
+        if key is None and not line.strip():
             if pending and regions and not regions[-1].units and not regions[-1].intro:
                 regions[-1].intro, pending = "".join(pending), []
             elif pending:
@@ -273,15 +279,14 @@ def _regions(lines: list[str], owner: list[int | None], skip: set[int],
                 pending, blanks = [], 0
             blanks += 1
             continue
-        if owner[i] is None and line[:1].isspace() and last is not None and not blanks:
+        if key is None and line[:1].isspace() and last is not None and not blanks:
             last.text += line  # an indented comment under a definition: the end of its gap
             continue
-        if owner[i] is None:
+        if key is None:
             if not regions:
                 raise ComposeError(f"{name}, line {i + 1}: code before the first region header")
             pending.append(line)
             continue
-        key = owner[i]
         if key in units:
             units[key].text += line
             last = units[key]
@@ -304,22 +309,22 @@ def _add(regions: list[Region], name: str, i: int, unit: Unit) -> None:
     regions[-1].units.append(unit)
 
 
-def _names_by_owner(lines: list[str], owner: list[int | None]) -> dict[object, tuple[str, ...]]:
+def _names_by_owner(lines: list[str], owner: list[int | None]) -> dict[int, tuple[str, ...]]:
     """What each unit defines, read again from its own lines (a gap's unit holds several
     statements, and quoted starter lines, which are comments, define nothing)."""
-    spans: dict[object, list[str]] = {}
+    spans: dict[int, list[str]] = {}
     for i, key in enumerate(owner):
         if key is not None:
             spans.setdefault(key, []).append(lines[i])
-    found = {}
-    for key, text in spans.items():
+    found: dict[int, tuple[str, ...]] = {}
+    for owned, text in spans.items():
         source = "".join(text)
         try:
             tree = ast.parse(source)
         except SyntaxError:
-            found[key] = ()
+            found[owned] = ()
             continue
-        found[key] = tuple(defined(tree))
+        found[owned] = tuple(defined(tree))
     return found
 
 

@@ -17,6 +17,8 @@ def load_harness(path, name="harness"):
     """The Python file at `path`, run afresh as a module called `name`. Not put in
     sys.modules: whoever wants it importable decides that."""
     spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:  # a name Python does not take for source (harness.txt)
+        raise ImportError(f"{path} cannot be loaded as a Python module: name it something.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -40,5 +42,5 @@ def nearly_right(path, lesson=None):
     module.__file__ = str(path)
     exec(compile(patches.apply(base, patch, name=str(path)), str(path), "exec"), module.__dict__)
     missing = re.search(r"^Missing: (\w+)$", patches.description(patch), re.MULTILINE)
-    module.MISSING = missing.group(1) if missing else None
+    setattr(module, "MISSING", missing.group(1) if missing else None)  # the module's own name
     return module

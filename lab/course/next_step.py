@@ -4,8 +4,8 @@ next lab a student can start in this copy of the course, and the sentence a pass
 
 The next lab is the first one after this one, in course order, that starts from it (it builds
 on it, or, after a checkpoint, on what the checkpoint builds on) and whose files are here: after
-lesson 10 comes checkpoint B, after B lesson 11, and after lesson 11 lesson 12 (lesson 16
-builds on 11 too, and comes later in the course's order). A written lab further on that does not start from this one
+lesson 10 comes checkpoint B, after B lesson 11, and after lesson 11 lesson 12. A written lab
+further on that does not start from this one
 is no next step: after lesson 02 comes lesson 03, not written yet, and lesson 10 cannot start
 from a lesson-02 harness. A student's edition holds one lab only, so
 there the next lab is the next one handed out (released), which comes as an edition of its
@@ -19,6 +19,7 @@ import os
 import pathlib
 import shlex
 from dataclasses import dataclass
+from typing import Any
 
 from lab.course import order as course, lesson_files as lessons, tomlread
 from lab.kit.escape import shown_name
@@ -138,5 +139,5 @@ def graded_whole(grade, lesson: lessons.Lesson) -> bool:
     return bool(tests) and set(tests) <= {test.test for test in grade.tests}
 
 
-def _manifest(path: pathlib.Path) -> dict:
+def _manifest(path: pathlib.Path) -> dict[str, Any]:
     return tomlread.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}

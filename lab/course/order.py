@@ -22,6 +22,7 @@ import pathlib
 from lab.course import tomlread
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 PROJECT = pathlib.Path(__file__).resolve().parents[2]
 COURSE = "course.toml"  # in lessons/; an edition carries a copy at its top
@@ -67,9 +68,9 @@ class Lab:
     @property
     def edits(self) -> pathlib.Path | None:
         """Its edits inside the parent's definitions (changes.patch, lab.course.compose), if any."""
-        if self.changes is None or not (self.folder / "changes.patch").is_file():
+        if self.changes is None or not (self.changes.parent / "changes.patch").is_file():
             return None
-        return self.folder / "changes.patch"
+        return self.changes.parent / "changes.patch"
 
     @property
     def heading(self) -> str:
@@ -122,7 +123,8 @@ def next_written(lab: Lab, project: pathlib.Path | None = None) -> Lab | None:
 def chain(lab: Lab, project: pathlib.Path | None = None) -> tuple[Lab, ...]:
     """The labs whose changes compose `lab`'s harness, from the first to `lab` itself. A
     checkpoint's harness is its parent's, so its chain is its parent's."""
-    found, at = [], lab
+    found: list[Lab] = []
+    at: Lab | None = lab
     while at is not None:
         found.append(at)
         at = find(at.builds_on, project) if at.builds_on is not None else None
@@ -141,11 +143,11 @@ def _course_file(project: pathlib.Path) -> pathlib.Path | None:
 
 
 @lru_cache(maxsize=8)
-def _parsed(path: pathlib.Path, stamp: float) -> dict:
+def _parsed(path: pathlib.Path, stamp: float) -> dict[str, Any]:
     return tomlread.loads(path.read_text(encoding="utf-8"))
 
 
-def _load(project: pathlib.Path) -> tuple[pathlib.Path | None, dict]:
+def _load(project: pathlib.Path) -> tuple[pathlib.Path | None, dict[str, Any]]:
     path = _course_file(project)
     if path is None:
         return None, {}

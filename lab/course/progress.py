@@ -156,8 +156,9 @@ def _lab_label(name: str) -> str:
     return name
 
 
-FIELDS = {"file": str, "passed": bool, "graded": bool, "score": (int, float),
-          "max_score": (int, float), "failed": int, "sha256": str, "at": str}
+FIELDS: dict[str, type | tuple[type, ...]] = {
+    "file": str, "passed": bool, "graded": bool, "score": (int, float), "max_score": (int, float),
+    "failed": int, "sha256": str, "at": str}
 
 
 def _mark(name: str, entry: object) -> Mark:
@@ -172,7 +173,8 @@ def _mark(name: str, entry: object) -> Mark:
             raise ValueError(f"the {key} of lab {name}'s mark is not a finite number")
         # a number JSON allows may be far past what a float holds (9999...9, 4000 digits),
         # and the map writes it as one: only the counts a grading can make are kept
-        if kind is not bool and kind is not str and not 0 <= value <= MOST_POINTS:
+        if isinstance(value, (int, float)) and not isinstance(value, bool) \
+                and not 0 <= value <= MOST_POINTS:
             raise ValueError(f"the {key} of lab {name}'s mark is not a count a grading makes")
         if isinstance(value, str) and not (len(value) <= 200 and value.isprintable()):
             raise ValueError(f"the {key} of lab {name}'s mark is not a short line of text")
@@ -181,8 +183,10 @@ def _mark(name: str, entry: object) -> Mark:
     return Mark(**entry)
 
 
-def _kind_name(kind: type | tuple) -> str:
-    return {str: "text", bool: "true or false", int: "whole number"}.get(kind, "number")
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names: dict[type | tuple[type, ...], str] = {str: "text", bool: "true or false",
+                                                 int: "whole number"}
+    return names.get(kind, "number")
 
 
 def _set_aside(path: pathlib.Path, why: str, then: str) -> str:

@@ -63,7 +63,7 @@ def targets():
     for lab in course.labs():
         if lab.changes is not None:  # a lab being written has its finished harness already
             finished[lab.id] = finished_text(lab)
-            made.append((lab.folder / "finished.py", finished[lab.id]))
+            made.append((lab.changes.parent / "finished.py", finished[lab.id]))
         if not lab.written or lessons.lesson(lab.id).is_edition:
             continue
         lesson = lessons.lesson(lab.id)
@@ -103,7 +103,8 @@ def broken_patches():
 
     broken = []
     for lab in course.labs():
-        if not (lab.written and lab.is_checkpoint and lab.builds_on is not None):
+        if not (lab.folder is not None and lab.written and lab.is_checkpoint
+                and lab.builds_on is not None):
             continue
         base = solve(finished_text(course.find(lab.builds_on)))
         for patch in sorted(lab.folder.rglob("*.patch")):

@@ -6,7 +6,7 @@ lab/grader/          the host: lab_check's own process. `grade.grade` checks the
                       graded at all (`preflight`), snapshots it, decides the isolation
                       (`isolation`) and the seed, reads the lesson once (`manifest`) and hands
                       one Job to a worker (`supervise.run`, or `supervise.Warm` for --watch);
-                      what comes back is reconciled with the manifest (`tally`) into a Grade
+                      what comes back is reconciled with the manifest (`reconcile`) into a Grade
                       (`results`), printed or written by `report` and `formats` (`escape`
                       keeps any text writable; `difference` and `notation` say what differed).
                       `batch` grades a class, `progress` shows it, `verify` proves a lesson's

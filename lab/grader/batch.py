@@ -141,7 +141,7 @@ class Submission:
 
 
 @dataclass
-class Outcome:
+class BatchRun:
     """What a run of the batch did: its summary `rows` (in name order), how many it graded in
     this run and how many it left (`pending`: stopped before them), whether it was
     `interrupted`, and the summary's facts."""
@@ -230,9 +230,9 @@ def run(folder: str | os.PathLike[str], lesson: Lesson, out: str | os.PathLike[s
         resume: bool = False, only: Sequence[str] = (), progress_stream: TextIO | None = None,
         stop: threading.Event | None = None, limits: Limits | None = None,
         select: str | None = None, tests: Iterable[str | os.PathLike[str]] = (),
-        isolated: bool = True, cluster: Grid | None = None) -> Outcome:
+        isolated: bool = True, cluster: Grid | None = None) -> BatchRun:
     """Grade the submissions in `folder` on `lesson` under `plan` into the folder `out`, as the
-    module docstring says, and return the Outcome. `resume`: grade only what is not yet graded;
+    module docstring says, and return the BatchRun. `resume`: grade only what is not yet graded;
     `only`: names of submissions to grade again into the results there. `stop`, a
     threading.Event, stops the batch when set (Ctrl-C sets it). `cluster`, a checked
     cluster.Cluster, grades the submissions on its workers instead of here. ValueError, saying what to do,
@@ -271,7 +271,7 @@ def run(folder: str | os.PathLike[str], lesson: Lesson, out: str | os.PathLike[s
     rows = {row["id"]: row for row in _rows_of(previous)}
     todo = [one for one in chosen if not (resume and not only and _done(rows.get(
         file_name(one.name)), one, plan, out))]
-    outcome = Outcome(rows=[], skipped=len(chosen) - len(todo))
+    done = BatchRun(rows=[], skipped=len(chosen) - len(todo))
     facts = _facts(lesson, fmt, plan)
     total = manifest.total(lesson)
     pace = Pace()
@@ -298,7 +298,7 @@ def run(folder: str | os.PathLike[str], lesson: Lesson, out: str | os.PathLike[s
         _write_text(out / entry["feedback_file"], _feedback(grade, lesson, plan, submission,
                                                             folder))
         rows[key] = entry
-        outcome.graded_now += 1
+        done.graded_now += 1
         pace.write(lambda: write_summary(_ordered(rows), lesson, fmt, out,
                                          facts=dict(facts, complete=False)))
 
@@ -307,21 +307,21 @@ def run(folder: str | os.PathLike[str], lesson: Lesson, out: str | os.PathLike[s
     if cluster:  # its graders' machines are others': what a failure left stays on them
         grades, pending = cluster.grade_all(todo, lesson, plan, jobs=jobs,
                                             progress_stream=progress_stream, on_done=save,
-                                            stop=stop, already=outcome.skipped,
+                                            stop=stop, already=done.skipped,
                                             whole=len(chosen))
     else:
         grades, pending = _grade_all(todo, lesson, plan, jobs=jobs,
                                      progress_stream=progress_stream, on_done=save, stop=stop,
-                                     already=outcome.skipped, whole=len(chosen), keep=keep)
-    outcome.pending = [one.name for one in pending]
-    outcome.interrupted = bool(pending)
-    outcome.rows = _ordered(rows)
+                                     already=done.skipped, whole=len(chosen), keep=keep)
+    done.pending = [one.name for one in pending]
+    done.interrupted = bool(pending)
+    done.rows = _ordered(rows)
     missing = [one for one in found if file_name(one.name) not in rows]
-    outcome.facts = dict(facts, complete=not missing and not pending,
+    done.facts = dict(facts, complete=not missing and not pending,
                          not_yet_graded=len(missing))
-    write_summary(outcome.rows, lesson, fmt, out, facts=outcome.facts)
-    outcome.glance = _at_a_glance(outcome.rows, lesson, out, found)
-    return outcome
+    write_summary(done.rows, lesson, fmt, out, facts=done.facts)
+    done.glance = _at_a_glance(done.rows, lesson, out, found)
+    return done
 
 
 def _at_a_glance(rows, lesson, out, found):

@@ -51,7 +51,7 @@ import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING, Any
 
 from lab.grader.report import HIDDEN_NOTE, printable_grade, student_view, text_report
-from lab.grader.results import Outcome
+from lab.sandbox.outcome import TestResult
 
 if TYPE_CHECKING:
     from lab.grader.results import Grade
@@ -138,10 +138,10 @@ def _summary(grade, show_hidden=False):
 
 
 def _test_output(test):
-    said = test.message.rstrip()
-    if test.printed:
-        said += "\n\nyour code printed:\n" + test.printed.rstrip()
-    return said
+    """A test's words: its message, then what the student's code printed, a blank line between
+    (none before: a passing test has no message)."""
+    printed = ["your code printed:\n" + test.printed.rstrip()] if test.printed else []
+    return "\n\n".join(filter(None, [test.message.rstrip(), *printed]))
 
 
 # -- classroom -----------------------------------------------------------------------------
@@ -216,8 +216,8 @@ def junit(grade: Grade) -> str:
 
 
 def _not_graded(grade):
-    return Outcome(test="harness_can_be_graded", outcome="failed", message=grade.problem,
-                   points=0)
+    return TestResult(test="harness_can_be_graded", outcome="failed", message=grade.problem,
+                      points=0)
 
 
 def _xml(text):

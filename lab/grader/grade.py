@@ -5,7 +5,7 @@ file is a readable Python source (preflight: not a link, UTF-8, no other encodin
 compiles); it is copied once into a private folder, and that snapshot is all that is graded.
 Then one Job goes to a worker (supervise.py), which imports the snapshot in the sandbox,
 checks its names, and runs the lesson's tests; what the worker reports is reconciled with the
-manifest here (tally.py), so that only tests the lesson has can count, each once.
+manifest here (reconcile.py), so that only tests the lesson has can count, each once.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from lab.grader import preflight, selection, supervise, outcomes as tally
+from lab.grader import preflight, reconcile, selection, supervise
 
 from lab.course import manifest
 
@@ -28,7 +28,8 @@ from lab.worker import isolation
 from lab.worker import tidy
 from lab.sandbox import protocol
 from lab.sandbox.protocol import Job
-from lab.grader.results import Grade, Outcome
+from lab.grader.results import Grade
+from lab.sandbox.outcome import TestResult
 from lab.sandbox.protocol import Limits
 
 if TYPE_CHECKING:
@@ -149,11 +150,11 @@ def _copy_privately(source, target):
 
 
 def _judge(frame, lesson, partial):
-    """The worker's frame as (problem, outcomes, layers)."""
-    if isinstance(frame, Outcome):
+    """The worker's frame as (problem, the graded tests' results, layers)."""
+    if isinstance(frame, TestResult):
         return "", [frame], []
     if "problem" in frame:
         return str(frame["problem"]), [], []
     listed = manifest.read(lesson).get("tests", {})
-    return ("", tally.outcomes(frame.get("tests", []), listed, partial=partial),
+    return ("", reconcile.graded(frame.get("tests", []), listed, partial=partial),
             protocol.layers_of(frame))

@@ -28,7 +28,8 @@ from lab.kit.escape import printable
 
 if TYPE_CHECKING:
     from lab.course.lesson_files import Lesson
-    from lab.grader.results import Grade, Outcome
+    from lab.grader.results import Grade
+    from lab.sandbox.outcome import TestResult
 
 PASS, FAIL = "✓", "✗"
 WIDTH = 100         # the report's own lists and next step are wrapped to this many columns
@@ -43,7 +44,7 @@ PRINTED_LINES = 8   # of what the student's code printed, the last lines shown u
 class Cause:
     """Tests that failed with one explanation."""
     message: str
-    tests: list[Outcome] = field(default_factory=list)
+    tests: list[TestResult] = field(default_factory=list)
 
 
 @dataclass
@@ -52,11 +53,11 @@ class Group:
     grader's own error)."""
     gap: str
     heading: str
-    tests: list[Outcome]  # every graded test of the group, passing or not
+    tests: list[TestResult]  # every graded test of the group, passing or not
     causes: list[Cause] = field(default_factory=list)
 
     @property
-    def failing(self) -> list[Outcome]:
+    def failing(self) -> list[TestResult]:
         return [test for cause in self.causes for test in cause.tests]
 
 

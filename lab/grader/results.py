@@ -1,5 +1,8 @@
 """A grade as data: what lab_check found, before it is printed or written in any format.
 
+Its tests are the records the worker made where each test ran (lab.sandbox.outcome.TestResult),
+with the manifest's points, gap and visibility added: every format reads them as they are.
+
 `Grade.as_dict` and `Grade.from_dict` are each other's inverse, so that a grade written as
 JSON by one process (a batch grades each submission in its own) is the same grade when read
 back by another.
@@ -12,31 +15,10 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from lab.sandbox.outcome import TestResult
+
 VERSION = "lab_check 1.0"
 NOT_ISOLATED = "not isolated: a submission could forge this grade"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One graded test. `outcome` is "passed", "failed" (a verdict on the student's code) or
-    "error" (the grader itself broke: not the student's fault)."""
-    test: str            # the test function's name
-    outcome: str
-    message: str = ""
-    printed: str = ""
-    seconds: float = 0.0
-    points: float = 1.0
-    gap: str = ""
-    visibility: str = "visible"
-
-    @property
-    def title(self) -> str:
-        """The test's name as words: test_first_wins -> "first wins"."""
-        return self.test.removeprefix("test_").replace("_", " ")
-
-    @property
-    def score(self) -> float:
-        return self.points if self.outcome == "passed" else 0.0
 
 
 @dataclass(frozen=True)
@@ -48,7 +30,7 @@ class Grade:
     title: str
     harness: str
     sha256: str = ""
-    tests: list[Outcome] = field(default_factory=list)
+    tests: list[TestResult] = field(default_factory=list)
     problem: str = ""    # set when nothing could be graded: what is wrong, and what to do
     seconds: float = 0.0
     seed: int = 0        # the seed every variation of the tests came from (lab_check --seed)
@@ -63,7 +45,7 @@ class Grade:
         whose message `why` says what happened. It stands for every test, so it is worth all
         their `points` and scores none of them. Its exit code is 3."""
         return cls(lesson=lesson, title=title, harness=str(harness), sha256=sha256,
-                   tests=[Outcome(test="grading", outcome="error", message=why, points=points)])
+                   tests=[TestResult(test="grading", outcome="error", message=why, points=points)])
 
     @property
     def isolated(self) -> bool:
@@ -95,7 +77,7 @@ class Grade:
     def as_dict(self) -> dict[str, Any]:
         """Every field, each test's too, plus what is derived from them (score, max_score,
         passed, failed, exit_code; each test's score), as plain JSON-ready data."""
-        tests = [dict(asdict(t), score=t.score) for t in self.tests]
+        tests = [dict(t.as_dict(), score=t.score) for t in self.tests]
         return dict(asdict(self), tests=tests, score=self.score, max_score=self.max_score,
                     passed=self.passed, failed=self.failed, exit_code=self.exit_code,
                     isolated=self.isolated, warning=self.warning)
@@ -105,9 +87,8 @@ class Grade:
         """The Grade that `as_dict` made `data` from; derived keys are recomputed, not read.
         KeyError or TypeError when `data` is not such a dict (no "tests", a field missing)."""
         own = {f.name for f in fields(cls)} - {"tests"}
-        per_test = {f.name for f in fields(Outcome)}
-        tests = [Outcome(**{k: v for k, v in t.items() if k in per_test}) for t in data["tests"]]
-        return cls(tests=tests, **{k: v for k, v in data.items() if k in own})
+        return cls(tests=[TestResult.from_dict(t) for t in data["tests"]],
+                   **{k: v for k, v in data.items() if k in own})
 
     @property
     def exit_code(self) -> int:

@@ -12,7 +12,7 @@ it and reads, from a pipe only the host and the worker hold, one frame: either {
 or lacks a name every test needs), or every test's outcome. The worker starts the sandbox's
 zygote once, checks the import in a clean process, then runs pytest with this project's plugin
 and no other, its own output, report and bytecode written nowhere, in the grading's private
-folder. `run` returns that frame, or an Outcome standing for every test: a failure when the
+folder. `run` returns that frame, or a TestResult standing for every test: a failure when the
 worker was killed, an error when it ran past its ceiling.
 """
 
@@ -35,7 +35,7 @@ from lab.testkit import problems
 from lab.worker import tidy
 from lab.worker import phase
 from lab.sandbox import protocol
-from lab.grader.results import Outcome
+from lab.sandbox.outcome import TestResult
 
 if TYPE_CHECKING:
     from lab.course.lesson_files import Lesson
@@ -47,8 +47,9 @@ STOP_GRACE = 5  # seconds a worker told to stop has to close its sandbox before 
 STDERR_LINES, STDERR_BYTES = 20, 8192  # of a worker that died, its last words kept at most
 
 
-def run(job: Job, private: str, lesson: Lesson) -> dict[str, Any] | Outcome:
-    """Run `job` in a worker working in `private`; its frame (a dict), or an Outcome."""
+def run(job: Job, private: str, lesson: Lesson) -> dict[str, Any] | TestResult:
+    """Run `job` in a worker working in `private`; its frame (a dict), or the TestResult
+    that stands for every test."""
     ceiling = ceiling_for(lesson, job.limits)
     results_r, results_w = os.pipe()
     worker, stderr = _start(private, results_w)
@@ -116,8 +117,8 @@ class Died:
 
 
 def _ended(frame, status, ceiling, lesson, died=None):
-    """The worker's frame, or the Outcome that stands for every test when it sent none. Then
-    the phase the worker was in goes in the Outcome's message and, with the worker's last
+    """The worker's frame, or the TestResult that stands for every test when it sent none.
+    Then the phase the worker was in goes in its message and, with the worker's last
     words on stderr, on this process's stderr (a batch keeps its grader's beside the row)."""
     if frame is not None and status is not None and status >= 0:
         return frame
@@ -126,21 +127,21 @@ def _ended(frame, status, ceiling, lesson, died=None):
     while_ = f", while {where}" if where else ""
     if status is None:
         how = f"ran past its ceiling of {ceiling:g} s and was stopped"
-        outcome = Outcome(test="grading", outcome="error", points=points, message=(
+        result = TestResult(test="grading", outcome="error", points=points, message=(
             f"the grading {how}{while_}, though every answer has its own time limit. This "
             "is a bug in the lab: please report it."))
     elif status < 0:
         how = f"was killed by {signal.Signals(-status).name}"
-        outcome = Outcome(test="grading", outcome="failed", points=points,
-                          message=problems.grader_killed(signal.Signals(-status).name))
+        result = TestResult(test="grading", outcome="failed", points=points,
+                            message=problems.grader_killed(signal.Signals(-status).name))
     else:
         how = f"ended (exit {status}) without reporting any result"
-        outcome = Outcome(test="grading", outcome="error", points=points, message=(
+        result = TestResult(test="grading", outcome="error", points=points, message=(
             f"the grading process {how}{while_}. This is a bug in the lab: please report "
             "it, with what lab_check wrote on its standard error."))
     print(f"lab_check: the grading process {how}{while_}; its last words on stderr:\n"
           f"{said or '  (none)'}", file=sys.stderr)
-    return outcome
+    return result
 
 
 class Warm:
@@ -178,8 +179,8 @@ class Warm:
             folder.__exit__(None, None, None)
         return False
 
-    def run(self, job: Job, lesson: Lesson) -> dict[str, Any] | Outcome:
-        """As `run`, from the kept workers: their frames made one (a dict), or an Outcome."""
+    def run(self, job: Job, lesson: Lesson) -> dict[str, Any] | TestResult:
+        """As `run`, from the kept workers: their frames made one (a dict), or a TestResult."""
         parts = self.workers or workers_for(job)
         key = (job.isolation, job.limits, job.snapshot, job.public, parts)
         if (key != self._key or len(self._workers) != parts

@@ -4,21 +4,27 @@ LEGEND explains the shape notation in one line; lab_check prints it under a fail
 and the README shows it, word for word.
 """
 
+from __future__ import annotations
+
 import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .message_types import Message
 
 CLIP = 72  # the longest string `show` prints whole, unless told otherwise
 LEGEND = ("shapes: U user · A assistant · A[c1] asks for call c1 · (error) failed · "
           "R(c1) result of c1 · messages[0] is the first")
 
 
-def shape(messages):
+def shape(messages: Iterable[Message | Mapping[str, Any]]) -> str:
     """One token a message, joined by single spaces: U for a user message, A for an assistant
     message (A[c1,c2] when it asks for tools, with (error) after it when it failed), and R(c1)
     for the result of call c1. `U A[c1] R(c1) A` is one tool call, answered, then a reply."""
     return " ".join(tokens(messages))
 
 
-def tokens(messages):
+def tokens(messages: Iterable[Message | Mapping[str, Any]]) -> list[str]:
     """The shape's tokens, one a message: `shape` is them joined by single spaces."""
     return [_token(message) for message in messages]
 
@@ -40,7 +46,7 @@ def _token(message):
     return "?"
 
 
-def show(messages, clip=CLIP):
+def show(messages: Iterable[Message | Mapping[str, Any]], clip: int | None = CLIP) -> str:
     """One line a message, for reading a transcript in a terminal or a notebook.
 
         user -> "Run the tests."

@@ -20,9 +20,15 @@ replaced, so the SVG is always well-formed. Plain strings only: no dependencies,
 nothing fetched.
 """
 
+from __future__ import annotations
+
+import os
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape as _escape_html
+
+from .message_types import Message
 
 from .display import shape, show
 from .validate import validate
@@ -61,11 +67,11 @@ class Panel:
     such as the one reply that came back). `note` is a line of prose under the column.
     """
     label: str
-    messages: tuple
+    messages: Sequence[Message]  # kept as a tuple
     check: bool = True
     note: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "messages", _as_messages(self.messages))
 
 
@@ -73,24 +79,30 @@ class Figure:
     """A drawn figure. Jupyter shows it through `_repr_svg_`; `str(figure)` is the SVG text,
     and `save(path)` writes it to a file."""
 
-    def __init__(self, svg, width, height):
+    def __init__(self, svg: str, width: int, height: int) -> None:
         self.svg, self.width, self.height = svg, width, height
 
-    def _repr_svg_(self):
+    def _repr_svg_(self) -> str:
         return self.svg
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.svg
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Figure {self.width}x{self.height} SVG>"
 
-    def save(self, path):
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the SVG to the file at `path`."""
         with open(path, "w", encoding="utf-8") as file:
             file.write(self.svg)
 
 
-def draw(*panels, title="", caption="", compare=False, arrows=False, per_row=3):
+# What draw() takes as one transcript: a Panel, a (label, messages) pair, or just the messages.
+PanelLike = Panel | tuple[str, Iterable[Message]] | Iterable[Message]
+
+
+def draw(*panels: PanelLike, title: str = "", caption: str = "", compare: bool = False,
+         arrows: bool = False, per_row: int = 3) -> Figure:
     """A Figure of one or more transcripts, side by side, `per_row` to a row.
 
     Each panel is a Panel, a (label, messages) pair, or just the messages. `arrows=True`
@@ -99,20 +111,20 @@ def draw(*panels, title="", caption="", compare=False, arrows=False, per_row=3):
     lines them up message by message, marking what only one of them holds; a message counts
     as held by both when it is the same object or an equal dict, so a deep copy still matches.
     """
-    panels = [_as_panel(p, n) for n, p in enumerate(panels, 1)]
-    if not panels:
+    drawn = [_as_panel(p, n) for n, p in enumerate(panels, 1)]
+    if not drawn:
         raise TypeError("draw() needs at least one transcript, e.g. lab.draw(h.messages)")
-    if compare and len(panels) != 2:
-        raise ValueError(f"compare=True lines up exactly two transcripts; got {len(panels)}. "
+    if compare and len(drawn) != 2:
+        raise ValueError(f"compare=True lines up exactly two transcripts; got {len(drawn)}. "
                          "Pass the two to compare, e.g. lab.draw(('the record', record), "
                          "('the view', view), compare=True)")
     if per_row < 1:
         raise ValueError(f"per_row must be 1 or more, not {per_row}")
     canvas = _Canvas()
     if compare:
-        body_w, body_h = _draw_compared(canvas, panels, MARGIN, 0)
+        body_w, body_h = _draw_compared(canvas, drawn, MARGIN, 0)
     else:
-        body_w, body_h = _draw_grid(canvas, panels, MARGIN, 0, min(per_row, len(panels)), arrows)
+        body_w, body_h = _draw_grid(canvas, drawn, MARGIN, 0, min(per_row, len(drawn)), arrows)
     width = body_w + 2 * MARGIN
     top = MARGIN
     head = _Canvas()
@@ -129,7 +141,7 @@ def draw(*panels, title="", caption="", compare=False, arrows=False, per_row=3):
             bottom += NOTE_LH + 1
             foot.text(MARGIN, bottom, line, NOTE_PX + 0.5, MUTED, SANS, italic=True)
     height = round(bottom + MARGIN)
-    label = title or "transcripts: " + " | ".join(p.label or shape(p.messages) for p in panels)
+    label = title or "transcripts: " + " | ".join(p.label or shape(p.messages) for p in drawn)
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" role="img" style="max-width:100%;height:auto" '
            f'font-family="{_esc(SANS)}">'
@@ -222,7 +234,8 @@ def _align(a, b):
         for j in range(m - 1, -1, -1):
             best[i][j] = (best[i + 1][j + 1] + 1 if same(mid_a[i], mid_b[j])
                           else max(best[i + 1][j], best[i][j + 1]))
-    rows, i, j = [(k, k) for k in range(head)], 0, 0
+    rows: list[tuple[int | None, int | None]] = [(k, k) for k in range(head)]
+    i, j = 0, 0
     while i < n or j < m:
         if i < n and j < m and same(mid_a[i], mid_b[j]):
             rows.append((head + i, head + j))
@@ -244,7 +257,7 @@ class _Column:
         self.panel = panel
         messages = list(panel.messages)
         self.problems = validate(messages) if panel.check else []
-        badges = {}
+        badges: dict[int, list[int]] = {}
         for number, problem in enumerate(self.problems, 1):
             found = re.match(r"messages\[(\d+)\]", problem)
             if found:

@@ -15,36 +15,45 @@ Repeated and empty ids are legal in a reply and refused in a request (see lab.va
 harness has to make them unique before it sends a history back.
 """
 
+from __future__ import annotations
 
-def numbered(n, k, call):
+from collections.abc import Callable
+
+from .message_types import CallBlock
+
+# ids(n, k, call) -> the id: n counts the model's calls so far, k is the call's place in its reply.
+Ids = Callable[[int, int, CallBlock], str]
+
+
+def numbered(n: int, k: int, call: CallBlock) -> str:
     """c1, c2, ...: unique for the life of one model."""
     return f"c{n}"
 
 
-def restarting_ids(form="call_{k}"):
+def restarting_ids(form: str = "call_{k}") -> Ids:
     """Ids that start again in every reply: `form` with {k} (the call's place in its reply,
     from 0) and {name} (the tool's name) filled in."""
-    def ids(n, k, call):
+    def ids(n: int, k: int, call: CallBlock) -> str:
         return form.format(k=k, name=call["name"])
     ids.__name__ = f"restarting_ids({form!r})"
     return ids
 
 
-def empty_ids(n, k, call):
+def empty_ids(n: int, k: int, call: CallBlock) -> str:
     """No id at all: the empty string."""
     return ""
 
 
-def random_ids(seed, form="toolu_{}"):
+def random_ids(seed: int | str, form: str = "toolu_{}") -> Ids:
     """Ids as a provider gives them: random, unique for the life of one model, in no order
     (`form` with {} filled by twelve letters and digits). The same `seed`, the same ids."""
     import random
     import string
 
-    rng, given = random.Random(seed), set()
+    rng, given = random.Random(seed), set[str]()
     alphabet = string.ascii_letters + string.digits
 
-    def ids(n, k, call):
+    def ids(n: int, k: int, call: CallBlock) -> str:
         while True:
             made = form.format("".join(rng.choice(alphabet) for _ in range(12)))
             if made not in given:

@@ -154,7 +154,7 @@ def _run(coroutine):
 
 async def _job(harness, model, prompt, stop, then, steer_at, desk):
     reading: dict[str, Any] = {}
-    h = None
+    h: Any = None  # the harness's Harness, made below, before any tool can start
 
     def on_start(me):
         if stop[:1] == ["cancel"] and stop[1] == me:

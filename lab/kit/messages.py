@@ -3,15 +3,24 @@
 A model's script and a hand-made record are both written with these, so a test reads like the
 transcript it describes. Call ids are normally handed out by `ScriptedModel` when it replies;
 a record built by hand, with no model in it, names its ids itself: `call(..., id="c1")`.
+The types in the signatures (Message, Block, ...) are lab.kit.message_types's: plain dicts.
 """
 
+from __future__ import annotations
 
-def text(words):
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .message_types import AssistantMessage, Block, CallBlock, TextBlock, ToolResultMessage
+from .message_types import UserMessage
+
+
+def text(words: str) -> TextBlock:
     """A text block, for an assistant message's content."""
     return {"type": "text", "text": words}
 
 
-def call(name, arguments, id=None):
+def call(name: str, arguments: Mapping[str, Any], id: str | None = None) -> CallBlock:
     """A toolCall block asking for tool `name` with `arguments`.
 
     With no `id`, the ScriptedModel that hands the reply out numbers it c1, c2, ...
@@ -19,23 +28,25 @@ def call(name, arguments, id=None):
     return {"type": "toolCall", "id": id, "name": name, "arguments": dict(arguments)}
 
 
-def user(words):
+def user(words: str) -> UserMessage:
     """A message from the user: its content is a plain string."""
     return {"role": "user", "content": words}
 
 
-def tool_result(for_call, content, is_error=False):
+def tool_result(for_call: CallBlock, content: str,
+                is_error: bool = False) -> ToolResultMessage:
     """The toolResult message that answers `for_call`, a block made by `call`."""
-    if for_call.get("id") is None:
+    call_id = for_call.get("id")
+    if call_id is None:
         raise ValueError(
             f"the call to {for_call.get('name')!r} has no id yet, so nothing can answer it. "
             "Ids are handed out by ScriptedModel; to build a record by hand, give one: "
             "call(name, arguments, id='c1').")
-    return {"role": "toolResult", "tool_call_id": for_call["id"], "tool_name": for_call["name"],
+    return {"role": "toolResult", "tool_call_id": call_id, "tool_name": for_call["name"],
             "content": content, "is_error": is_error}
 
 
-def reply(*blocks):
+def reply(*blocks: Block) -> AssistantMessage:
     """An assistant message that finished normally: stop_reason "toolUse" if it asks for a
     tool, "stop" if it only talks."""
     asks = any(block["type"] == "toolCall" for block in blocks)
@@ -43,12 +54,12 @@ def reply(*blocks):
             "stop_reason": "toolUse" if asks else "stop"}
 
 
-def say(words):
+def say(words: str) -> AssistantMessage:
     """A reply that is just words."""
     return reply(text(words))
 
 
-def fail(error_message, *blocks):
+def fail(error_message: str, *blocks: Block) -> AssistantMessage:
     """A reply that failed (stop_reason "error"), carrying whatever blocks got out before it
     did: none for a refused or dropped request, some for a stream that broke mid-way."""
     return {"role": "assistant", "content": list(blocks), "stop_reason": "error",
@@ -62,8 +73,8 @@ class forever:
     last in a script: nothing after it is ever reached.
     """
 
-    def __init__(self, answer):
+    def __init__(self, answer: Callable[[Any], AssistantMessage]) -> None:
         self.answer = answer
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"forever({getattr(self.answer, '__name__', self.answer)!r})"

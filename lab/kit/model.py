@@ -4,10 +4,15 @@ It stands where a hosted model would, so it behaves like one where a harness can
 refuses a malformed request with a 400 instead of answering it, and it hands out call ids.
 """
 
-import copy
-from dataclasses import dataclass
+from __future__ import annotations
 
-from .ids import numbered
+import copy
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, cast
+
+from .ids import Ids, numbered
+from .message_types import AssistantMessage, CallBlock, Message
 from .messages import fail, forever
 from .refusals import too_long
 from .window import request_tokens
@@ -15,7 +20,7 @@ from .validate import validate
 from .wire import validate_wire
 
 
-def snapshot(value):
+def snapshot(value: Any) -> Any:
     """A deep copy of `value`. Plain dicts, lists and scalars, which is what a request holds,
     are copied directly (several times quicker than copy.deepcopy, which a lesson that runs a
     session at every byte of a file notices); anything else goes through copy.deepcopy."""
@@ -34,11 +39,11 @@ class Request:
     """One request as the model received it. `messages` is a deep copy taken on arrival, so
     it stays what was sent whatever happens to the harness's lists afterwards."""
     system: str
-    messages: list
-    tools: list
+    messages: list[Message]
+    tools: list[dict[str, Any]]
 
 
-def on_the_wire(wire, request):
+def on_the_wire(wire: str, request: Request) -> list[Any]:
     """The messages a provider receives for `request`: Chat Completions carries the system
     prompt as a message of its own, first; the Messages API has a `system` field instead."""
     if wire == "openai" and request.system:
@@ -81,7 +86,8 @@ class ScriptedModel:
     Replies are copies: the script itself is never changed.
     """
 
-    def __init__(self, script, ids=numbered, wire=None, window=None):
+    def __init__(self, script: Iterable[AssistantMessage | forever], ids: Ids = numbered,
+                 wire: str | None = None, window: int | None = None) -> None:
         if wire is not None:
             validate_wire([], wire)  # an unknown wire is the test's mistake: say so now
         if window is not None and (isinstance(window, bool) or not isinstance(window, int)
@@ -92,15 +98,17 @@ class ScriptedModel:
         self._next = 0
         self._ids_given = 0
         self._ids = ids
-        self.calls = []
-        self.replies = []
+        self.calls: list[Request] = []
+        self.replies: list[AssistantMessage] = []
 
-    def complete(self, system, messages, tools):
+    def complete(self, system: str, messages: Iterable[Message],
+                 tools: Iterable[dict[str, Any]]) -> AssistantMessage:
+        """The answer to one request: the next scripted reply, or a provider's refusal."""
         reply = self._reply(Request(system, snapshot(list(messages)), snapshot(list(tools))))
         self.replies.append(copy.deepcopy(reply))
         return reply
 
-    def _reply(self, request):
+    def _reply(self, request: Request) -> AssistantMessage:
         self.calls.append(request)
         if self.window is not None:
             size = request_tokens(request.system, request.messages, request.tools)
@@ -110,11 +118,11 @@ class ScriptedModel:
             problems = validate(on_the_wire(self.wire, request), wire=self.wire)
             if problems:
                 return fail("400 invalid_request_error: " + problems[0].error)
-        elif problems := validate(request.messages):
-            return fail("400 invalid_request: " + problems[0])
+        elif broken := validate(request.messages):
+            return fail("400 invalid_request: " + broken[0])
         return self._number_calls(copy.deepcopy(self._answer(request)))
 
-    def _answer(self, request):
+    def _answer(self, request: Request) -> AssistantMessage:
         if self._next >= len(self._script):
             raise ScriptExhausted(
                 f"ScriptedModel ran out of script: it holds {len(self._script)} "
@@ -127,10 +135,11 @@ class ScriptedModel:
         self._next += 1
         return entry
 
-    def _number_calls(self, message):
+    def _number_calls(self, message: AssistantMessage) -> AssistantMessage:
         unnamed = [block for block in message.get("content", [])
                    if block.get("type") == "toolCall" and block.get("id") is None]
         for k, block in enumerate(unnamed):
             self._ids_given += 1
-            block["id"] = self._ids(self._ids_given, k, block)
+            call = cast(CallBlock, block)  # its type is "toolCall", picked above
+            call["id"] = self._ids(self._ids_given, k, call)
         return message

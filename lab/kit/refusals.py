@@ -25,7 +25,9 @@ nothing here says which refusal is which kind.
 import hashlib
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
+
+from .message_types import Refusal
 
 Headers = Mapping[str, Any] | None
 
@@ -33,7 +35,7 @@ WIRES = ("anthropic", "openai")
 
 
 def anthropic_error(status: int, error_type: str, message: str,
-                    headers: Headers = None) -> dict[str, Any]:
+                    headers: Headers = None) -> Refusal:
     """Anthropic's refusal: HTTP `status`, its error type (e.g. "overloaded_error") and
     message, and any further response `headers` (e.g. {"retry-after": "20"})."""
     request_id = _request_id("anthropic", status, error_type, message)
@@ -43,7 +45,7 @@ def anthropic_error(status: int, error_type: str, message: str,
 
 
 def openai_error(status: int, message: str, error_type: str | None = None, code: str | None = None,
-                 param: str | None = None, headers: Headers = None) -> dict[str, Any]:
+                 param: str | None = None, headers: Headers = None) -> Refusal:
     """OpenAI's refusal: HTTP `status`, the message, and the error object's type, code and
     param (each may be null, as OpenAI sends them), plus any further response `headers`."""
     request_id = _request_id("openai", status, error_type, code, message)
@@ -51,7 +53,7 @@ def openai_error(status: int, message: str, error_type: str | None = None, code:
     return _refused("openai", status, {"x-request-id": request_id, **_lower(headers)}, body)
 
 
-def too_long(tokens: int, window: int, wire: str = "openai") -> dict[str, Any]:
+def too_long(tokens: int, window: int, wire: str = "openai") -> Refusal:
     """How `wire`'s provider refuses a request of `tokens` tokens to a model whose context
     window is `window`. OpenAI marks it with a code of its own, context_length_exceeded;
     Anthropic sends an ordinary invalid_request_error, and only its words say what it is."""
@@ -66,8 +68,8 @@ def too_long(tokens: int, window: int, wire: str = "openai") -> dict[str, Any]:
                         param="messages")
 
 
-def _refused(wire: str, status: int, headers: dict[str, str],
-             body: dict[str, Any]) -> dict[str, Any]:
+def _refused(wire: Literal["anthropic", "openai"], status: int, headers: dict[str, str],
+             body: dict[str, Any]) -> Refusal:
     """The failed reply that carries this response."""
     words = f"Error code: {status} - {json.dumps(body)}"
     return {"role": "assistant", "content": [], "stop_reason": "error", "error_message": words,

@@ -14,30 +14,45 @@ into a provider's format instead (lesson 16), and returns lab.wire.Violation obj
 lab/kit/wire.py.
 """
 
-from .wire import validate_wire
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, overload
+
+from .message_types import Message
+from .wire import Violation, WireMessage, validate_wire
 
 ROLES = ("user", "assistant", "toolResult")
 
 
-def validate(messages, wire=None):
+# What comes back depends on `wire`: sentences for the lab's messages, Violations on a wire.
+@overload
+def validate(messages: Iterable[Message], wire: None = None) -> list[str]: ...
+@overload
+def validate(messages: Iterable[WireMessage], wire: str) -> list[Violation]: ...
+
+
+def validate(messages: Iterable[Message] | Iterable[WireMessage],
+             wire: str | None = None) -> list[str] | list[Violation]:
     """Every rule `messages` breaks, in message order; [] when a provider would take it.
     With a `wire`, `messages` is a provider's request and the rules are that provider's."""
     if wire is not None:
         return validate_wire(messages, wire)
-    messages = messages if isinstance(messages, list) else list(messages)
-    problems = []
-    owner_of = {}        # call id -> index of the newest assistant message that asked for it
-    answered = set()     # (assistant index, call id): calls that have had their result
-    run_owner = None     # the assistant whose run of results we are in, if any
-    run_order = {}       # its call ids -> their place in its call order
+    # whatever the harness sent: each message is looked at before it is trusted
+    sent: list[Any] = messages if isinstance(messages, list) else list(messages)
+    problems: list[str] = []
+    owner_of: dict[object, int] = {}  # call id -> index of the newest assistant that asked for it
+    answered: set[tuple[int, object]] = set()  # (assistant index, call id): calls answered
+    run_owner: int | None = None  # the assistant whose run of results we are in, if any
+    run_order: dict[object, int] = {}  # its call ids -> their place in its call order
     run_last = -1        # the place of the newest in-order result of that run
-    for i, message in enumerate(messages):
+    for i, message in enumerate(sent):
         role = message.get("role") if isinstance(message, dict) else None
         if role == "assistant":
             calls = _call_ids(message)
             if not message.get("content"):
                 problems.append(f"messages[{i}]: assistant message has empty content")
-            answered_here = _ids_in_run_after(messages, i) if calls else set()
+            answered_here = _ids_in_run_after(sent, i) if calls else set()
             for call_id in calls:
                 if not isinstance(call_id, str) or not call_id.strip():
                     problems.append(f"messages[{i}]: toolCall id {call_id!r} is empty")
@@ -72,7 +87,7 @@ def validate(messages, wire=None):
     return problems
 
 
-def _call_ids(message):
+def _call_ids(message: dict[str, Any]) -> list[object]:
     """The ids of the toolCall blocks of an assistant message, in call order."""
     content = message.get("content")
     if not isinstance(content, list):
@@ -81,9 +96,9 @@ def _call_ids(message):
             if isinstance(block, dict) and block.get("type") == "toolCall"]
 
 
-def _ids_in_run_after(messages, i):
+def _ids_in_run_after(messages: list[Any], i: int) -> set[object]:
     """The call ids answered in the run of toolResult messages directly after messages[i]."""
-    ids = set()
+    ids: set[object] = set()
     for j in range(i + 1, len(messages)):
         message = messages[j]
         if not (isinstance(message, dict) and message.get("role") == "toolResult"):
@@ -92,7 +107,7 @@ def _ids_in_run_after(messages, i):
     return ids
 
 
-def _describe(value):
+def _describe(value: object) -> str:
     if isinstance(value, dict):
         return f"a dict with role {value.get('role')!r}"
     return f"a {type(value).__name__}"

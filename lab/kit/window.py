@@ -17,19 +17,26 @@ Our simplification: a real provider also counts the reply it is about to write a
 window; the lab counts only what is sent.
 """
 
+from __future__ import annotations
+
 import json
+from collections.abc import Iterable
+from typing import Any
+
+from .message_types import Message
 
 BYTES_PER_TOKEN = 4
 
 
-def tokens(value):
+def tokens(value: Any) -> int:
     """How many tokens `value` (anything json.dumps can write) counts for: its compact JSON,
     keys sorted, in UTF-8 bytes, divided by four and rounded up. "" counts 1 (it is `""`)."""
     written = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     return -(-len(written.encode("utf-8")) // BYTES_PER_TOKEN)
 
 
-def request_tokens(system, messages, tools=()):
+def request_tokens(system: str, messages: Iterable[Message],
+                   tools: Iterable[dict[str, Any]] = ()) -> int:
     """How many tokens a request counts for: the system prompt, every message and every tool
     (as the model is shown it: name, description, parameters), each counted with tokens()."""
     return tokens(system) + sum(tokens(m) for m in messages) + sum(tokens(t) for t in tools)

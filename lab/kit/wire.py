@@ -50,9 +50,17 @@ OpenAI Chat Completions, beyond pairing:
 - the wording of the two pairing refusals is the API's ("preceeding", sic).
 """
 
-import json
-from dataclasses import dataclass
+from __future__ import annotations
 
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+# A provider's request on its wire: its own message dicts, whatever they hold (they are checked,
+# not trusted), as opposed to the lab's Message (lab.kit.message_types).
+WireMessage = Any
+Wire = Literal["anthropic", "openai"]
 WIRES = ("anthropic", "openai")
 # The content block types the Messages API takes in a request (its MessageParam).
 ANTHROPIC_BLOCKS = {"text", "image", "document", "search_result", "tool_use", "tool_result",
@@ -72,11 +80,11 @@ class Violation:
     detail: str
     error: str
 
-    def __str__(self):
+    def __str__(self) -> str:
         return _line(self.code, self.where, self.call_id, self.detail)
 
 
-def validate_wire(messages, wire):
+def validate_wire(messages: Iterable[WireMessage], wire: str) -> list[Violation]:
     """Every Violation in the request `messages` for `wire`, in message order."""
     if wire not in WIRES:
         raise ValueError(f"wire={wire!r}: name one of {', '.join(map(repr, WIRES))}, or pass "
@@ -85,7 +93,7 @@ def validate_wire(messages, wire):
     return _anthropic(messages) if wire == "anthropic" else _openai(messages)
 
 
-def shape(request, wire):
+def shape(request: list[WireMessage], wire: str) -> str:
     """A request on `wire` as one line, one token a message, the way lab.shape does it for the
     lab's messages. Anthropic: each turn's role and its blocks, `assistant[text,use(c1)]
     user[result(c1),text]`, a plain string content being one text block, as the API reads
@@ -127,7 +135,8 @@ def _anthropic(messages):
     if not messages:
         return [Violation("empty_request", "messages", None, "a request with no messages",
                           "messages: at least one message is required")]
-    found, used = [], set()  # the tool_use ids of the request so far
+    found: list[Violation] = []
+    used: set[object] = set()  # the tool_use ids of the request so far
     for i, message in enumerate(messages):
         role = _get(message, "role")
         blocks = _blocks(message)
@@ -243,7 +252,7 @@ def _anthropic_results(messages, i, blocks):
 
 def _results_in(message):
     """call id -> the place of its first tool_result block in `message` (a user turn)."""
-    places = {}
+    places: dict[object, int] = {}
     if _get(message, "role") == "user":
         for j, block in _typed(_blocks(message), "tool_result"):
             places.setdefault(_id(block.get("tool_use_id")), j)
@@ -263,8 +272,9 @@ def _openai(messages):
         return [Violation("empty_request", "messages", None, "a request with no messages",
                           "Invalid 'messages': empty array. Expected an array with minimum "
                           "length 1, but got an empty array instead.")]
-    found = []
-    asked, answered = set(), set()  # the call ids of the run of tool messages we are in
+    found: list[Violation] = []
+    asked: set[object] = set()  # the call ids of the run of tool messages we are in
+    answered: set[object] = set()
     for i, message in enumerate(messages):
         role = _get(message, "role")
         if role == "tool":
@@ -307,7 +317,8 @@ def _openai_calls(messages, i, calls):
     for j, call in enumerate(calls):
         call = call if isinstance(call, dict) else {}
         where, call_id = f"messages[{i}].tool_calls[{j}]", _id(call.get("id"))
-        function = call.get("function") if isinstance(call.get("function"), dict) else {}
+        function = call.get("function")
+        function = function if isinstance(function, dict) else {}
         arguments = function.get("arguments")
         problem = _bad_call(call_id, function.get("name"))
         if problem is None and call.get("type") != "function":

@@ -8,8 +8,12 @@ shows it as HTML (`_repr_html_`); `str(figure)` is the HTML. Every string is esc
 nothing is fetched: it is a <div> with inline styles.
 """
 
+from __future__ import annotations
+
 import json
+from collections.abc import Iterable, Mapping
 from html import escape
+from typing import Any
 
 from .display import show
 from .validate import validate
@@ -22,17 +26,18 @@ RED, GREEN = "#c62828", "#2e7d32"
 class WireFigure:
     """The HTML of a side-by-side figure; Jupyter renders it, str() returns it."""
 
-    def __init__(self, html):
+    def __init__(self, html: str) -> None:
         self.html = html
 
-    def _repr_html_(self):
+    def _repr_html_(self) -> str:
         return self.html
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.html
 
 
-def side_by_side(columns, title=""):
+def side_by_side(columns: Mapping[str, tuple[Iterable[Any], str | None]],
+                 title: str = "") -> WireFigure:
     """A WireFigure with one column for each (label, (messages, wire)) of `columns`."""
     parts = [_column(label, list(messages), wire) for label, (messages, wire) in columns.items()]
     heading = (f'<div style="font:600 15px sans-serif;margin:0 0 8px">{escape(title)}</div>'
@@ -42,7 +47,7 @@ def side_by_side(columns, title=""):
         f'<div style="display:flex;gap:14px;align-items:flex-start">{"".join(parts)}</div></div>')
 
 
-def _column(label, messages, wire):
+def _column(label: str, messages: list[Any], wire: str | None) -> str:
     boxes = "".join(_box(message, wire) for message in messages)
     problems = validate(messages, wire=wire)
     verdict = (f'<div style="color:{GREEN};font-size:12px">accepted</div>' if not problems else
@@ -52,8 +57,8 @@ def _column(label, messages, wire):
             f'margin-bottom:6px">{escape(label)}</div>{boxes}{verdict}</div>')
 
 
-def _box(message, wire):
-    role = message.get("role") if isinstance(message, dict) else None
+def _box(message: Any, wire: str | None) -> str:
+    role = str(message.get("role")) if isinstance(message, dict) else ""
     text = show([message], clip=60) if wire is None else json.dumps(message, ensure_ascii=False)
     return (f'<div style="background:{FILL.get(role, "#fff")};border:1px solid '
             f'{EDGE.get(role, "#999")};border-radius:4px;padding:4px 6px;margin-bottom:5px;'

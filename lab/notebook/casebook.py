@@ -57,7 +57,11 @@ class Casebook:
         from lab.course import manifest
 
         self.lesson = lessons.lesson(checkpoint)
-        self.base = course.find(self.lesson.number).builds_on
+        base = course.find(self.lesson.number).builds_on
+        if base is None:  # the harnesses it runs are that lab's finished one, with patches
+            raise ValueError(f"checkpoint {self.lesson.number} builds on no lab in "
+                             "lessons/course.toml: a casebook needs the lab it examines")
+        self.base = base
         meta = manifest.read(self.lesson)
         patch = next(p for p in meta["release"]["grader_only"] if p.endswith(".patch"))
         self.example = patch.removesuffix(".patch")

@@ -20,17 +20,14 @@ Files are loaded by path, each time afresh, so an edited harness.py is seen the 
 choice is made, and an example that changes one module cannot reach another.
 """
 
-import contextlib
-import importlib.util
 import os
 import pathlib
-import re
 import sys
-import types
 
 from lab.course import order as course, lesson_files as lessons, readiness
 from lab.course import harness_file as project_files
 from lab.notebook.harness_choice import Pick, shown
+from lab.notebook.harness_choice import patched  # noqa: F401 (notebooks import it from here)
 from lab.course.loading import load_harness, nearly_right  # noqa: F401 (notebooks import them from here)
 
 ENV = "LAB_HARNESS"  # names a harness file to use instead, e.g. in the project's own tests
@@ -139,26 +136,6 @@ def starter_harness(lesson=10):
     """The harness the lesson starts from (its starter.py), as a module of its own named
     `harness_starter`: loading it changes nothing anyone else has imported."""
     return load_harness(lessons.lesson(lesson).starter, name="harness_starter")
-
-
-@contextlib.contextmanager
-def patched(module, **replacements):
-    """Inside the block, `module` has the given names set to the given values; afterwards
-    the old values are back, however the block ended. Only names the module already has can
-    be swapped, so a typo fails at once instead of swapping nothing."""
-    unknown = [name for name in replacements if not hasattr(module, name)]
-    if unknown:
-        raise AttributeError(f"{getattr(module, '__name__', module)} has no "
-                             f"{', '.join(unknown)} to swap; it has "
-                             f"{', '.join(n for n in dir(module) if not n.startswith('_'))}")
-    saved = {name: getattr(module, name) for name in replacements}
-    try:
-        for name, value in replacements.items():
-            setattr(module, name, value)
-        yield module
-    finally:
-        for name, value in saved.items():
-            setattr(module, name, value)
 
 
 def _standing_in(module):

@@ -43,7 +43,7 @@ class Loopback:
     def base_url(self):
         """What to give the SDK's client as base_url (OpenAI's includes the /v1 its paths
         leave out)."""
-        host, port = self._server.server_address[:2]
+        host, port = self._server.socket.getsockname()[:2]  # an IPv4 address: (host, port)
         return f"http://{host}:{port}" + ("/v1" if self.wire == "openai" else "")
 
     def __enter__(self):

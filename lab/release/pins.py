@@ -159,7 +159,7 @@ def _fits(python, name, version):
         dist = importlib.metadata.distribution(name)
     except importlib.metadata.PackageNotFoundError:
         return []
-    needed = dist.metadata.get("Requires-Python")
+    needed = next(iter(dist.metadata.get_all("Requires-Python") or []), "")
     if dist.version != version or not needed or f"{python}.0" in SpecifierSet(needed):
         return []
     return [f"Python {python}: {name}=={version} needs Python {needed}"]
@@ -190,7 +190,7 @@ def _needs_extra(requirement: Requirement) -> bool:
 
 def _environment(python: str) -> dict[str, str]:
     """The marker environment of a Linux CPython `python` (a minor version): Gradescope's."""
-    where = dict(default_environment())
+    where = {key: str(value) for key, value in default_environment().items()}
     where.update(python_version=python, python_full_version=f"{python}.0",
                  implementation_version=f"{python}.0", sys_platform="linux",
                  platform_system="Linux", implementation_name="cpython",

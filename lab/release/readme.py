@@ -25,7 +25,7 @@ class Facts:
     python: str
     student_file: str = "harness.py"  # the file the student fills in (doctor.py for B)
     graded_here: bool = True          # False when the tests need files the grader keeps
-    gaps: tuple = ()  # the names of the lesson's gaps, from its manifest
+    gaps: tuple[str, ...] = ()  # the names of the lesson's gaps, from its manifest
 
     @property
     def the_gaps(self):

@@ -5,8 +5,9 @@ module the host, the worker and the sandbox all import (standard library only: t
     host -> worker      a Job (one frame on the worker's standard input; one after another for
                         a kept worker, lab-check --watch)
     worker -> host      one Frame a grading on the results pipe: a Problem (nothing could be
-                        graded, and why) or a Report (each test's TestReport, under the test's
-                        name, never pytest's node id; the layers the sandbox had in force)
+                        graded, and why) or a Report (each test's result, the record of
+                        outcome.py, under the test's name, never pytest's node id; the layers
+                        the sandbox had in force)
     worker -> zygote    a Control request (fork, dump, status, reset, reload) on its control
                         socket, after the sandbox's Plan; the zygote answers each in one message
     worker <-> test     on one test's channel: a Request (get, call, next) and its Answer (ok,
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, TypedDict
+from typing import Any, TypedDict
 
 import json
 import os
@@ -69,21 +70,8 @@ class Job:
         return cls(**dict(data, limits=Limits(**data["limits"])))
 
 
-Outcome = Literal["passed", "failed", "skipped", "unfinished"]
-
-
-class ReportedTest(TypedDict):
-    """One test's outcome, as the worker reports it: `test` is the test function's name."""
-    test: str
-    outcome: Outcome
-    message: str
-    judged: bool      # a failure that is a verdict on the student (else the grader's own error)
-    seconds: float
-    printed: str      # what the student's code printed in the test (its start and end)
-
-
 class Report(TypedDict):
-    tests: list[ReportedTest]
+    tests: list[dict[str, Any]]  # each test's result: TestResult.as_dict (outcome.py)
     seconds: float
     layers: list[str]  # the walls in force (isolation.layers)
 
@@ -92,7 +80,7 @@ class Problem(TypedDict):
     problem: str      # why nothing could be graded
 
 
-def report(tests: Iterable[ReportedTest], seconds: float, layers: Iterable[str]) -> Report:
+def report(tests: Iterable[dict[str, Any]], seconds: float, layers: Iterable[str]) -> Report:
     return Report(tests=list(tests), seconds=seconds, layers=list(layers))
 
 

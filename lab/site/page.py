@@ -21,8 +21,8 @@ SETUP_CELL = "setup"  # the notebook's cell that finds the project folder and pi
 @dataclass(frozen=True)
 class Neighbours:
     """The labs either side of a page in the course, each (label, heading, href) or None."""
-    before: tuple | None
-    after: tuple | None
+    before: tuple[str, str, str] | None
+    after: tuple[str, str, str] | None
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,15 @@ judges the two sessions.
     def test_ash_diagnosis_...(student): checkup.expect_diagnosis(student, "ash")
 """
 
+from __future__ import annotations
+
 import json
+import os
 import pathlib
 import textwrap
 import types
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from lab.course import tomlread
 
@@ -44,18 +49,20 @@ class Checkup:
     """The graded checks of the checkpoint in `folder`, whose harnesses are lesson `base`'s
     finished harness with one idea taken out."""
 
-    def __init__(self, folder, base):
+    def __init__(self, folder: str | os.PathLike[str], base: int | str) -> None:
         self.folder, self.base = pathlib.Path(folder), base
         self.ideas = tomlread.loads((self.folder / "ideas.toml").read_text())["ideas"]
 
-    def harness(self, name):
+    def harness(self, name: str) -> types.ModuleType:
         """The nearly-right harness `name`, afresh: harnesses/<name>.patch applied."""
         return nearly_right(self.folder / "harnesses" / f"{name}.patch", lesson=self.base)
 
-    def finished(self):
+    def finished(self) -> types.ModuleType:
+        """Lesson `base`'s finished harness, afresh."""
         return load_harness(lessons.lesson(self.base).finished)
 
-    def expect_diagnosis(self, student, name):
+    # `student` is the graded tests' fixture: the student's file, read in the sandbox.
+    def expect_diagnosis(self, student: Any, name: str) -> None:
         """The diagnosis of `name`, judged with the evidence beside it: what the student's own
         case for `name` did on that harness, which is what a diagnosis is reasoned from."""
         diagnosis = student.constant("DIAGNOSIS")
@@ -69,7 +76,7 @@ class Checkup:
         expect(said == self.harness(name).MISSING, WRONG_IDEA.format(name=name),
                got=f"{said}: {self.ideas[said]['idea']}", note=evidence)
 
-    def evidence_of(self, student, name):
+    def evidence_of(self, student: Any, name: str) -> str:
         """What case_<name> shows about `name`, in the words a diagnosis starts from: the first
         rule it broke there, with the record and the request it broke in; or why it shows
         nothing to reason from yet."""
@@ -94,7 +101,9 @@ class Checkup:
             if len(broken) > 1 else ""
         return f"what case_{name} did on {name}:\n{rules.explain(sick, broken[0])}{more}"
 
-    def expect_case_exposes(self, student, name):
+    def expect_case_exposes(self, student: Any, name: str) -> None:
+        """case_<name>() builds the same case each time, and that case runs, keeps every rule
+        on the finished harness, and breaks one on `name`."""
         case = student.value(f"case_{name}").value
         again = student.value(f"case_{name}").value
         expect(again == case, SAME_CASE.format(name=name),
@@ -134,7 +143,8 @@ TRY_IT = ("To see a case do what you mean before you hand it in, run it on your 
           "should not be on the second (the walkthrough's \"Build\" section shows how).")
 
 
-def readiness(folder, ask, gaps):
+def readiness(folder: str | os.PathLike[str], ask: Callable[[str, str], Any],
+              gaps: Sequence[str]) -> str:
     """What a student's copy of the checkpoint in `folder` can say of the student's file without
     the graded harnesses: every case_<gap>() gives a case lab.testkit.clinic can run, and DIAGNOSIS
     names, for every gap, an idea of ideas.toml, a different one for each. `ask(what, name)`
@@ -163,7 +173,7 @@ def readiness(folder, ask, gaps):
         wrong.append(f"DIAGNOSIS is a {type(diagnosis).__name__}, not a dict of one idea id a "
                      "harness.")
     elif diagnosis is not None:
-        named = {}
+        named: dict[str, list[str]] = {}  # idea id -> the gaps said to miss it
         for gap in gaps:
             said = diagnosis.get(gap)
             if said in (None, ""):
@@ -218,7 +228,8 @@ def _facts(folder):
 
     meta = tomlread.loads((folder / "manifest.toml").read_text())
     try:
-        base = course.label(course.find(meta["lesson"]).builds_on)
+        builds_on = course.find(meta["lesson"]).builds_on
+        base = course.label(builds_on) if builds_on is not None else ""
     except Exception:  # a copy without its course map: the sentence goes without the label
         base = ""
     return base, meta.get("student_file", "your file")
@@ -243,6 +254,6 @@ def _one_line(text):
     return " ".join(str(text).split())[:300]
 
 
-def indented(text):
+def indented(text: str) -> str:
     """`text` with its later lines indented to sit under the first in a report."""
     return text.replace("\n", "\n    ")

@@ -33,9 +33,14 @@ the events of each prompt (none, for a run_agent harness), the record after each
 tool run with the call it was for.
 """
 
+from __future__ import annotations
+
 import copy
 import json
+import types
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from lab.kit.display import shape, show
 from lab.kit.messages import forever, say
@@ -74,10 +79,10 @@ class Sent:
     """One request: the messages the model received, the record as it stood at that moment,
     the provider's refusal ("" when it answered), the ids of the calls whose tools had run to
     their end by then, and the prompt it was made for."""
-    messages: list
-    record: list
+    messages: list[Any]  # what the harness sent: messages, if it built them right
+    record: list[Any]
     refusal: str
-    ran: frozenset
+    ran: frozenset[object]
     prompt: int  # which of the case's prompts was running
 
 
@@ -85,24 +90,24 @@ class Sent:
 class Visit:
     """What happened when a case ran on a harness. `records[k]` and `events[k]` belong to
     prompt k; `start` is the record the harness held before the first prompt."""
-    case: dict
+    case: dict[str, Any]
     interrupted: str
-    start: list = field(default_factory=list)
-    records: list = field(default_factory=list)
-    events: list = field(default_factory=list)
-    requests: list = field(default_factory=list)
-    replies: list = field(default_factory=list)
-    runs: list = field(default_factory=list)
-    typed: list = field(default_factory=list)
+    start: list[Any] = field(default_factory=list)
+    records: list[list[Any]] = field(default_factory=list)
+    events: list[list[Any]] = field(default_factory=list)  # each event's "type", a prompt's
+    requests: list[Sent] = field(default_factory=list)
+    replies: list[dict[str, Any]] = field(default_factory=list)
+    runs: list[Run] = field(default_factory=list)
+    typed: list[str] = field(default_factory=list)
     raised: str = ""
     loop: str = "Harness"  # how the harness was driven: "Harness", or "run_agent" (no events)
 
     @property
-    def record(self):
+    def record(self) -> list[Any]:
         """The record as the session left it."""
         return self.records[-1] if self.records else self.start
 
-    def describe(self):
+    def describe(self) -> str:
         """What happened, prompt by prompt, for a report: its events (and where the user
         walked away), each request it made and whether it was refused, each tool run, and
         the record after it."""
@@ -129,7 +134,7 @@ class Visit:
             lines.append(f"the harness raised: {self.raised}")
         return "\n".join(lines)
 
-    def to_data(self):
+    def to_data(self) -> dict[str, Any]:
         """The visit as plain data (JSON's kinds only), for lab.notebook.casebook to save."""
         data = asdict(self)
         for sent in data["requests"]:
@@ -137,7 +142,7 @@ class Visit:
         return data
 
     @classmethod
-    def from_data(cls, data):
+    def from_data(cls, data: dict[str, Any]) -> Visit:
         """The visit `to_data` wrote, whole again: judging it gives what judging it then gave."""
         fields = dict(data)
         fields["requests"] = [Sent(**dict(sent, ran=frozenset(sent["ran"])))
@@ -146,7 +151,7 @@ class Visit:
         return cls(**fields)
 
 
-def visit(harness, case):
+def visit(harness: types.ModuleType, case: dict[str, Any]) -> Visit:
     """Run `case` on `harness` (a harness module with SYSTEM, and Harness or run_agent) and
     return what happened as a Visit. CaseError when the case cannot be run; an exception the
     harness raises ends the session and is kept in `raised`, as a fact to judge."""
@@ -195,6 +200,11 @@ def _drive(run, stop_after, events):
         run.close()
 
 
+def _list(value: object) -> list[Any]:
+    """`value` when it is a list, else an empty one."""
+    return value if type(value) is list else []
+
+
 def _snapshot(messages):
     return copy.deepcopy(list(messages))
 
@@ -205,7 +215,9 @@ class _Model:
 
     def __init__(self, replies, seen):
         self._model = ScriptedModel(list(replies) + [forever(lambda request: say(DONE))])
-        self._seen, self.harness, self.record = seen, None, None
+        self._seen = seen
+        self.harness: Any = None  # the harness's Harness, when it has one
+        self.record: Callable[[], list[Any]] | None = None
 
     def complete(self, system, messages, tools):
         record = _snapshot(self.record()) if self.record is not None else []
@@ -257,7 +269,7 @@ def _tool(spec, model, seen):
 
 # -- what a case may hold -------------------------------------------------------------------
 
-def problem(case, harness=None):
+def problem(case: object, harness: types.ModuleType | None = None) -> str | None:
     """What is wrong with `case`, in a sentence that says what to change; None when it can
     be run (on `harness`, when one is given: a run_agent harness takes no walk-away and no
     steer)."""
@@ -278,7 +290,7 @@ def problem(case, harness=None):
             return f"case[{key!r}] holds {len(value)} items; a case needs at most {most}"
     calls = sum(type(b) is dict and b.get("type") == "toolCall"
                 for m in case.get("replies", []) if type(m) is dict
-                for b in (m.get("content") if type(m.get("content")) is list else []))
+                for b in _list(m.get("content")))
     if calls > MOST_CALLS:
         return f"case['replies'] ask for {calls} tool calls; a case needs at most {MOST_CALLS}"
     try:

@@ -9,11 +9,13 @@ sentence, and points at the request it shows in (None when it shows in the recor
 `explain` prints it with the record, the request and the refusal, and `picture` draws them.
 """
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from lab.kit.display import shape, show
-from lab.kit.figures import Panel, draw
+from lab.kit.figures import Figure, Panel, draw
 from lab.kit.validate import validate
+from lab.testkit.clinic import Visit
 
 RULES = {
     "provider": "the provider never refuses a request.",
@@ -42,14 +44,14 @@ class Breach:
     what: str      # what happened, in a sentence
     request: int | None = None  # the index in visit.requests where it shows, if it does
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.rule}: {RULES[self.rule]} {self.what}"
 
 
-def judge(visit):
+def judge(visit: Visit) -> list[Breach]:
     """Every breach of every rule in `visit`, rule by rule, in the order of RULES; within a
     rule, the first time each distinct thing went wrong."""
-    found = []
+    found: list[Breach] = []
     for rule in (provider, record, told, real_wins, steering, failed, raised, ended, limit):
         for breach in rule(visit):
             if breach.what not in {b.what for b in found}:
@@ -57,14 +59,14 @@ def judge(visit):
     return found
 
 
-def provider(visit):
+def provider(visit: Visit) -> Iterator[Breach]:
     for n, sent in enumerate(visit.requests):
         problems = validate(sent.messages)
         if problems:
             yield Breach("provider", f"Request {n + 1} was refused: {problems[0]}", n)
 
 
-def record(visit):
+def record(visit: Visit) -> Iterator[Breach]:
     before = visit.start
     if before != visit.case["record"]:
         yield Breach("record", "The harness was handed one record and started from another: "
@@ -84,7 +86,7 @@ def record(visit):
                                        "nobody typed, no model replied and no tool produced.")
 
 
-def told(visit):
+def told(visit: Visit) -> Iterator[Breach]:
     for n, sent in enumerate(visit.requests):
         for message in sent.messages:
             if message in sent.record:
@@ -98,7 +100,7 @@ def told(visit):
                                      "ran to the end.", n)
 
 
-def real_wins(visit):
+def real_wins(visit: Visit) -> Iterator[Breach]:
     for n, sent in enumerate(visit.requests):
         real = {m["tool_call_id"] for m in sent.record
                 if m["role"] == "toolResult" and not _is_interrupted(visit, m)}
@@ -110,7 +112,7 @@ def real_wins(visit):
                                           "the record.", n)
 
 
-def steering(visit):
+def steering(visit: Visit) -> Iterator[Breach]:
     for snapshot in visit.records:
         for i, message in enumerate(snapshot):
             if message["role"] != "assistant" or message in visit.start:
@@ -128,19 +130,19 @@ def steering(visit):
                                              f"between call {call['id']} and its result.")
 
 
-def failed(visit):
+def failed(visit: Visit) -> Iterator[Breach]:
     for run in visit.runs:
         if run.in_failed_reply:
             yield Breach("failed", f"The tool {run.name} ran for call {run.call_id}, which "
                                    "is in a failed reply.")
 
 
-def raised(visit):
+def raised(visit: Visit) -> Iterator[Breach]:
     if visit.raised:
         yield Breach("raised", f"The harness raised {visit.raised}.")
 
 
-def ended(visit):
+def ended(visit: Visit) -> Iterator[Breach]:
     for k, (prompt, after) in enumerate(zip(visit.case["prompts"], visit.records)):
         cut = prompt.get("walk_away_after")
         if cut is not None and len(visit.events[k]) >= cut:
@@ -156,7 +158,7 @@ def ended(visit):
                                   f"never answered: {show([last], clip=50)}.")
 
 
-def limit(visit):
+def limit(visit: Visit) -> Iterator[Breach]:
     most = visit.case.get("max_turns")
     if most is None:
         return
@@ -169,7 +171,7 @@ def limit(visit):
 
 # -- showing a breach -----------------------------------------------------------------------
 
-def explain(visit, breach):
+def explain(visit: Visit, breach: Breach) -> str:
     """A breach as a report shows it: the rule, what happened, and the record, the request
     and the refusal it shows in (or the record as the session left it)."""
     lines = [str(breach)]
@@ -183,7 +185,7 @@ def explain(visit, breach):
     return "\n".join(lines)
 
 
-def picture(visit, breach, title=""):
+def picture(visit: Visit, breach: Breach, title: str = "") -> Figure:
     """A figure of where `breach` shows, the rule in its title and what broke it under it.
     A breach in a request: the record and the request lined up message by message, so that
     whatever the request holds and the record does not is marked, and a refusal is flagged

@@ -6,8 +6,9 @@ its plugin: it holds the Job (inside/protocol.py), the sandbox the worker has st
 through it, not through module globals. Each test gets a clean process forked from that one
 sandbox. A test that fails because of the student's code carries the explanation of a
 GradeFailure or a StudentProblem; anything else that goes wrong is the grader's own fault, and
-says so. A test counts as passed only when its call phase reported a pass; every outcome is
-written, at the end, to the pipe, each under its test's name.
+says so. A test counts as passed only when its call phase reported a pass; each test's result
+(lab.sandbox.outcome.TestResult, made here, where the test ran) is written, at the end, to the
+pipe, each under its test's name.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Generator, Iterator
+from dataclasses import replace
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -29,6 +31,7 @@ from hypothesis import HealthCheck, settings
 
 from lab.testkit import problems
 from lab.sandbox import protocol
+from lab.sandbox.outcome import NEVER_FINISHED, TestResult
 from lab.testkit.problems import StudentProblem
 from lab.worker import phase
 from lab.worker.harness_proxy import Student
@@ -64,7 +67,7 @@ class Grading:
         # a kept worker's: following(job) is the next Job to grade (its sandbox readied, its
         # import checked), or None; one for other tests than this session's is `declined`
         self.declined: Job | None = None
-        self.outcomes: Outcomes | None = None
+        self.results: Results | None = None
         self.following = following
 
     def pytest_configure(self, config: pytest.Config) -> None:
@@ -76,8 +79,8 @@ class Grading:
 
         engine.MAX_SHRINKING_SECONDS = (
             SHRINKING * self.job.limits.seconds)  # type: ignore[assignment]
-        self.outcomes = Outcomes(self.results_fd, self.zygote, self.keep_open)
-        config.pluginmanager.register(self.outcomes, "lab-outcomes")
+        self.results = Results(self.results_fd, self.zygote, self.keep_open)
+        config.pluginmanager.register(self.results, "lab-results")
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, config: pytest.Config,
@@ -105,7 +108,7 @@ class Grading:
             return None
         from hypothesis import core
 
-        assert self.outcomes is not None  # (pytest_configure made them)
+        assert self.results is not None  # (pytest_configure made them)
         while True:
             for i, item in enumerate(session.items):
                 item.user_properties.clear()  # what the last grading's test printed
@@ -116,7 +119,7 @@ class Grading:
                     raise session.Failed(session.shouldfail)
                 if session.shouldstop:
                     raise session.Interrupted(session.shouldstop)
-            self.outcomes.write()  # at once: the host is waiting for it
+            self.results.write()  # at once: the host is waiting for it
             job = self.following()
             if job is None:
                 return True  # no more Jobs
@@ -124,7 +127,7 @@ class Grading:
                                                       self.job.share):
                 self.declined = job  # other tests: a session of its own
                 return True
-            self.job, self.outcomes.due = job, True
+            self.job, self.results.due = job, True
             core.global_force_seed = job.seed  # type: ignore[assignment]  # --hypothesis-seed
 
     @pytest.fixture
@@ -251,50 +254,68 @@ def _clipped(text, most=MESSAGE):
     return protocol.clipped(text, most)
 
 
-class Outcomes:
-    """Collects each test's outcome as it is reported and writes them all, at the end, to the
-    host's pipe, with the walls the sandbox had (`zygote.layers`). A test is "passed" only when
-    its call phase passed and no phase failed."""
+def _settle(result: TestResult, report: pytest.TestReport, unsettled: bool) -> TestResult | None:
+    """`result` with the outcome this phase's `report` settles, or None when it settles none: a
+    failure settles a test not yet settled or passed (the first failure is the one shown), a
+    skip in setup or call settles it, and a pass of the call settles a test not yet settled."""
+    if report.failed and (unsettled or result.outcome == "passed"):
+        judged = getattr(report, "lab_judged", False)
+        return replace(result, outcome="failed" if judged else "error",
+                       message=_clipped(getattr(report, "lab_message", None)
+                                        or report.longreprtext))
+    if report.skipped and report.when != "teardown":
+        return replace(result, outcome="skipped",
+                       message=str(report.longrepr[-1]))  # type: ignore[index]
+    if report.when == "call" and report.passed and unsettled:
+        return replace(result, outcome="passed", message="")
+    return None
+
+
+class Results:
+    """Makes each test's result (outcome.TestResult) from pytest's reports of its phases, and
+    writes them all, at the end, to the host's pipe, with the walls the sandbox had
+    (`zygote.layers`). A test is "passed" only when its call phase passed and no phase failed;
+    a failure that is no verdict on the student is the grader's "error"; a test no phase of
+    which settled its outcome never finished, and fails."""
 
     def __init__(self, fd: int, zygote: Zygote | None = None, keep_open: bool = False) -> None:
-        self.tests: dict[str, protocol.ReportedTest]
+        self.tests: dict[str, TestResult]
         self.fd, self.zygote, self.tests, self.started = fd, zygote, {}, time.monotonic()
+        self.settled: set[str] = set()  # the node ids whose outcome a phase has set
         self.keep_open, self.due = keep_open, True  # due: a frame is owed for these tests
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # kept by node id here, in the worker; only the test's name crosses to the host
-        entry = self.tests.setdefault(report.nodeid, protocol.ReportedTest(
-            test=getattr(report, "lab_test", ""), outcome="unfinished", message="",
-            judged=True, seconds=0.0, printed=""))
-        entry["seconds"] += report.duration
-        entry["printed"] = _clipped(dict(report.user_properties).get("printed", entry["printed"]))
-        if report.failed and entry["outcome"] in ("unfinished", "passed"):
-            entry["outcome"] = "failed"
-            entry["message"] = _clipped(getattr(report, "lab_message", None) or report.longreprtext)
-            entry["judged"] = getattr(report, "lab_judged", False)
-        elif report.skipped and report.when != "teardown":
-            entry["outcome"] = "skipped"
-            entry["message"] = str(report.longrepr[-1])  # type: ignore[index]
-        elif report.when == "call" and report.passed and entry["outcome"] == "unfinished":
-            entry["outcome"] = "passed"
+        was = self.tests.get(report.nodeid) or TestResult(
+            test=getattr(report, "lab_test", ""), outcome="failed", message=NEVER_FINISHED)
+        result = replace(was, seconds=was.seconds + report.duration, printed=_clipped(
+            dict(report.user_properties).get("printed", was.printed)))
+        settled = _settle(result, report, unsettled=report.nodeid not in self.settled)
+        if settled is not None:
+            result = settled
+            self.settled.add(report.nodeid)
+        self.tests[report.nodeid] = result
 
     def write(self) -> None:
         """Write the frame of the tests run since the last, and start collecting anew."""
         layers = self.zygote.layers if self.zygote is not None else None
-        tests = list(self.tests.values())
-        frame = protocol.report(tests, time.monotonic() - self.started, layers or [])
-        data = protocol.encode(frame)
+        tests, seconds = list(self.tests.values()), time.monotonic() - self.started
+
+        def frame(tests):
+            return protocol.encode(protocol.report([t.as_dict() for t in tests], seconds,
+                                                   layers or []))
+
+        data = frame(tests)
         if len(data) > protocol.LARGEST:
             # The student's text (what it printed, what it raised) is clipped in characters,
             # and JSON writes one in up to twelve bytes: the frame must still fit what the host
             # reads, or the host hears none and the grading looks like the grader's failure.
             room = protocol.LARGEST // (2 * 12 * (len(tests) + 1))
-            for test in tests:
-                test["message"], test["printed"] = (_clipped(test["message"], room),
-                                                    _clipped(test["printed"], room))
-            data = protocol.encode(frame)
+            data = frame([replace(t, message=_clipped(t.message, room),
+                                  printed=_clipped(t.printed, room)) for t in tests])
         protocol.write_bytes(self.fd, data)
-        self.tests, self.started, self.due = {}, time.monotonic(), False
+        self.tests, self.settled = {}, set()
+        self.started, self.due = time.monotonic(), False
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         phase.say("sending the report")

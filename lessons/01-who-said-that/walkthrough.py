@@ -60,8 +60,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import lab
+from lab.notebook.harnesses import pick_harness, starter_harness
 
-chosen = lab.pick_harness(lesson=1)
+chosen = pick_harness(lesson=1)
 harness = chosen.module
 print(chosen)
 
@@ -166,7 +167,7 @@ def outcome(h, reply):
 # so that you see the failure before you fix it.
 
 # %% id="failure"
-starter = lab.starter_harness(lesson=1)
+starter = starter_harness(lesson=1)
 model = lab.ScriptedModel([lab.forever(listener)])
 record = []
 for prompt in ["My name is Ada.", "What did you just call me?"]:

@@ -54,8 +54,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import lab
+from lab.notebook.harnesses import patched, pick_harness
 
-chosen = lab.pick_harness(lesson=2)
+chosen = pick_harness(lesson=2)
 harness = chosen.module
 print(chosen)
 
@@ -101,7 +102,7 @@ print(chosen)
 #
 # </details>
 #
-# For this one cell, `lab.patched` lends the harness your teammate's `run_tool`, and gives
+# For this one cell, `patched` lends the harness your teammate's `run_tool`, and gives
 # yours back when the `with` block ends.
 
 # %% id="prose"
@@ -126,7 +127,7 @@ model = lab.ScriptedModel([
     lab.say("You're welcome."),
 ])
 record = []
-with lab.patched(harness, run_tool=pasted):
+with patched(harness, run_tool=pasted):
     for prompt in ["What port does config.py set?", "Thanks."]:
         added = harness.run_agent(model, harness.SYSTEM, record, tools, prompt)
         print(f"{prompt!r:34} -> {outcome(added[-1])}")

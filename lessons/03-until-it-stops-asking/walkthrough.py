@@ -53,8 +53,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import lab
+from lab.notebook.harnesses import pick_harness, starter_harness
 
-chosen = lab.pick_harness(lesson=3)
+chosen = pick_harness(lesson=3)
 harness = chosen.module
 print(chosen)
 
@@ -102,7 +103,7 @@ print(chosen)
 #
 # </details>
 #
-# The cell runs the job on the harness this lesson starts from, `lab.starter_harness(lesson=3)`:
+# The cell runs the job on the harness this lesson starts from, `starter_harness(lesson=3)`:
 # lesson 02's, with today's gap still open, whatever your own file holds.
 
 # %% id="failure"
@@ -161,7 +162,7 @@ def session(module, prompts, quiet=False):
     return record, model, ws
 
 
-yesterday = lab.starter_harness(lesson=3)
+yesterday = starter_harness(lesson=3)
 record, model, ws = session(yesterday, [JOB, "Is it fixed?"])
 print()
 print("calc.py now: ", repr(ws.read_text("calc.py")))

@@ -54,8 +54,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import lab
+from lab.notebook.harnesses import patched, pick_harness
 
-chosen = lab.pick_harness(lesson=4)
+chosen = pick_harness(lesson=4)
 harness = chosen.module
 print(chosen)
 
@@ -115,7 +116,7 @@ def outcome(message):
 #
 # </details>
 #
-# For this one cell, `lab.patched` lends the harness lesson 03's `run_tool`, and gives yours
+# For this one cell, `patched` lends the harness lesson 03's `run_tool`, and gives yours
 # back when the `with` block ends.
 
 # %% id="the-crash"
@@ -134,7 +135,7 @@ model = lab.ScriptedModel([
     lab.say("Hello! What can I do?"),
 ])
 record = []
-with lab.patched(harness, run_tool=lesson_03_run_tool):
+with patched(harness, run_tool=lesson_03_run_tool):
     print("'What port does config.py set?' ->",
           attempt(harness.run_agent, model, harness.SYSTEM, record, tools,
                   "What port does config.py set?"))
@@ -327,7 +328,7 @@ def job():
 for label, loop, run_tool in (("the try around the loop", polite_run_agent, lesson_03_run_tool),
                               ("the try in your run_tool", harness.run_agent, harness.run_tool)):
     model, record = job(), []
-    with lab.patched(harness, run_tool=run_tool):
+    with patched(harness, run_tool=run_tool):
         said = attempt(loop, model, harness.SYSTEM, record, tools, "What port does config.py set?")
         if isinstance(said, list):
             print(f"{label}:")
@@ -455,7 +456,7 @@ model = lab.ScriptedModel([
     lab.reply(lab.text("Three steps."), lab.call("read", {"path": "config.py"}),
               lab.call("deploy", {}), lab.call("write", {"path": "NOTES.md", "content": "tried\n"}))])
 died = []
-with lab.patched(harness, run_tool=lesson_03_run_tool):
+with patched(harness, run_tool=lesson_03_run_tool):
     attempt(harness.run_agent, model, harness.SYSTEM, died, batch_tools, "Read, deploy, note.")
 lab.draw(("lesson 03: the tool raised", died), ("your harness", batch), compare=True,
          title="Figure 4.3  The same batch, two harnesses",

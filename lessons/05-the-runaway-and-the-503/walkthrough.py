@@ -55,8 +55,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import lab
+from lab.notebook.harnesses import pick_harness, starter_harness
 
-chosen = lab.pick_harness(lesson=5)
+chosen = pick_harness(lesson=5)
 harness = chosen.module
 print(chosen)
 
@@ -122,7 +123,7 @@ class Killed(Exception):
 #
 # </details>
 #
-# The cell runs the job on the harness this lesson starts from, `lab.starter_harness(lesson=5)`:
+# The cell runs the job on the harness this lesson starts from, `starter_harness(lesson=5)`:
 # lesson 04's loop, with today's gaps still open, whatever your own file holds. The model
 # plays the person who notices, too: asked for a 61st time, it raises `Killed`.
 
@@ -148,7 +149,7 @@ def guesser(request):
                      lab.call("read", {"path": f"settings{n}.toml" if n > 1 else "config.yaml"}))
 
 
-yesterday = lab.starter_harness(lesson=5)
+yesterday = starter_harness(lesson=5)
 model, record = lab.ScriptedModel([lab.forever(guesser)]), []
 try:
     yesterday.run_agent(model, yesterday.SYSTEM, record, tools, "What port does the config file set?")

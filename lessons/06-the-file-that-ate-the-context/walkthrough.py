@@ -46,8 +46,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import lab
+from lab.notebook.harnesses import pick_harness, starter_harness
 
-chosen = lab.pick_harness(lesson=6)
+chosen = pick_harness(lesson=6)
 harness = chosen.module
 print(chosen)
 
@@ -167,7 +168,7 @@ def monday(module, window=WINDOW):
     return record, model
 
 
-yesterday = lab.starter_harness(lesson=6)
+yesterday = starter_harness(lesson=6)
 record, model = monday(yesterday)
 print()
 print("build.log:       ", f"{len(LOG.encode()):,} bytes")

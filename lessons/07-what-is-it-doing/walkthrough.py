@@ -52,8 +52,9 @@ if str(ROOT) not in sys.path:
 import io
 
 import lab
+from lab.notebook.harnesses import pick_harness, starter_harness
 
-chosen = lab.pick_harness(lesson=7)
+chosen = pick_harness(lesson=7)
 harness = chosen.module
 print(chosen)
 
@@ -95,7 +96,7 @@ print(chosen)
 #
 # </details>
 #
-# The cell runs the job on the harness this lesson starts from, `lab.starter_harness(lesson=7)`,
+# The cell runs the job on the harness this lesson starts from, `starter_harness(lesson=7)`,
 # whatever your own file holds.
 
 # %% id="failure"
@@ -137,7 +138,7 @@ def watch(module):
     return events, record, ran
 
 
-yesterday = lab.starter_harness(lesson=7)
+yesterday = starter_harness(lesson=7)
 events, record, ran = watch(yesterday)
 print()
 print("events the screen got:", len(events))
@@ -585,7 +586,7 @@ print("the events ended:", [e["type"] for e in failed_events[-3:]])
 # harness the examples run on.
 
 # %% id="walked-away-frontend"
-draft = lab.starter_harness(lesson=7).FinalTextRenderer
+draft = starter_harness(lesson=7).FinalTextRenderer
 for name, frontend_class in (("the draft", draft), ("the examples' harness", harness.FinalTextRenderer)):
     text, ok = fold(frontend_class, events[:4])
     print(f"{name:22} wrote {text!r:58} finish() -> {ok}")

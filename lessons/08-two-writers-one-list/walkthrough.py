@@ -51,8 +51,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import lab
+from lab.notebook.harnesses import pick_harness, starter_harness
 
-chosen = lab.pick_harness(lesson=8)
+chosen = pick_harness(lesson=8)
 harness = chosen.module
 print(chosen)
 
@@ -150,7 +151,7 @@ def module_text(message):
     return "".join(b["text"] for b in message["content"] if b["type"] == "text")
 
 
-yesterday = lab.starter_harness(lesson=8)
+yesterday = starter_harness(lesson=8)
 h, model, told = program(yesterday)
 for event in h.prompt(JOB):
     pass

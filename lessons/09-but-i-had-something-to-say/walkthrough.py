@@ -53,8 +53,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import lab
+from lab.notebook.harnesses import pick_harness, starter_harness
 
-chosen = lab.pick_harness(lesson=9)
+chosen = pick_harness(lesson=9)
 harness = chosen.module
 print(chosen)
 
@@ -95,7 +96,7 @@ print(chosen)
 #
 # </details>
 #
-# The cell runs the job on this lesson's starter, `lab.starter_harness(lesson=9)`: lesson 08's
+# The cell runs the job on this lesson's starter, `starter_harness(lesson=9)`: lesson 08's
 # loop, and a `steer` that appends at once.
 
 # %% id="failure"
@@ -137,7 +138,7 @@ def job(module, script, typed=None, prompts=("Reformat the three files.",), befo
 
 
 SPACES = {2: [("steer", "Actually, use spaces.")]}
-yesterday = lab.starter_harness(lesson=9)
+yesterday = starter_harness(lesson=9)
 h, model = job(yesterday, [steps(1, 2, 3), lab.say("Done, with spaces.")], SPACES)
 print("the record:    ", lab.shape(h.messages))
 print("second request:", lab.shape(model.calls[1].messages))

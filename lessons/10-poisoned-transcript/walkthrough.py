@@ -57,8 +57,9 @@ if str(ROOT) not in sys.path:
 
 import damaged
 import lab
+from lab.notebook.harnesses import patched, pick_harness, starter_harness, with_repair
 
-chosen = lab.pick_harness(lesson=10)
+chosen = pick_harness(lesson=10)
 harness = chosen.module
 print(chosen)
 
@@ -166,7 +167,7 @@ for label, value in report.items():
 #
 # </details>
 #
-# For this one cell, `lab.patched` gives `harness` the colleague's version of
+# For this one cell, `patched` gives `harness` the colleague's version of
 # `context_for_model`, and restores yours when the `with` block exits, so later cells are
 # unaffected.
 
@@ -186,7 +187,7 @@ def unfiltered(messages):
 prompts = ["What is in config.py?", "And main.py?", "Never mind. Hello?", "Anyone?"]
 replies = [lab.say("config.py sets PORT = 9090."), lab.fail("503 overloaded"),
            lab.say("It is back."), lab.say("Still here.")]
-with lab.patched(harness, context_for_model=unfiltered):
+with patched(harness, context_for_model=unfiltered):
     model = lab.ScriptedModel(replies)
     h = harness.Harness(model, harness.SYSTEM, [])
     for prompt in prompts:
@@ -243,7 +244,7 @@ print("the record:", lab.shape(h.messages))
 # of the lesson, whatever the first cell chose, so that you see the failure before the fix.
 
 # %% id="walk-away"
-starter = lab.starter_harness(lesson=10)
+starter = starter_harness(lesson=10)
 
 
 class WatchedShell(lab.Shell):
@@ -376,7 +377,7 @@ lab.draw(
 # **change nothing**.
 
 # %% id="repair-switch"
-chosen = lab.with_repair(chosen)
+chosen = with_repair(chosen)
 harness = chosen.module
 print(chosen)
 
@@ -798,7 +799,7 @@ def answered_or_why(h):
 async def two_walk_aways(title, view, messages):
     """A session resumed from `messages`, with `view` as its context_for_model: one prompt, a
     second walk-away mid-tool, and one more prompt."""
-    with lab.patched(harness, context_for_model=view):
+    with patched(harness, context_for_model=view):
         bash = harness.make_bash_tool(lab.Shell(lab.Workspace({"config.py": "PORT = 9090\n"})))
         h = harness.Harness(lab.ScriptedModel([lab.forever(tests_or_words)]), harness.SYSTEM,
                             [bash], messages=messages)

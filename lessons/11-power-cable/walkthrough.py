@@ -44,8 +44,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import lab
+from lab.notebook.harnesses import pick_harness, starter_harness, with_repair
 
-chosen = lab.with_repair(lab.pick_harness(lesson=11), lesson=11)
+chosen = with_repair(pick_harness(lesson=11), lesson=11)
 harness = chosen.module
 print(chosen)
 
@@ -168,7 +169,7 @@ def make_job():
                                                 ids=lab.restarting_ids("call_{k}"))
 
 
-starter = lab.starter_harness(lesson=11)
+starter = starter_harness(lesson=11)
 ws, tools, new_model = make_job()
 disk = lab.Disk()
 first = starter.Harness(new_model(), starter.SYSTEM, tools, file=disk.open("record.jsonl"))

@@ -54,8 +54,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import lab
+from lab.notebook.harnesses import pick_harness, starter_harness
 
-chosen = lab.pick_harness(lesson=12)
+chosen = pick_harness(lesson=12)
 harness = chosen.module
 print(chosen)
 
@@ -546,7 +547,7 @@ def prompt_again_on_failure(h, words, tries=3):
             return
 
 
-starter = lab.starter_harness(lesson=12)  # lesson 11's harness: nothing retries below the loop
+starter = starter_harness(lesson=12)  # lesson 11's harness: nothing retries below the loop
 theirs = lab.ScriptedModel([BUSY, ANSWER])
 again = starter.Harness(theirs, starter.SYSTEM, [])
 prompt_again_on_failure(again, "What is in config.py?")

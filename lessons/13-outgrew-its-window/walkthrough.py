@@ -44,8 +44,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import lab
+from lab.notebook.harnesses import patched, pick_harness, starter_harness, with_repair
 
-chosen = lab.with_repair(lab.pick_harness(lesson=13), lesson=13)
+chosen = with_repair(pick_harness(lesson=13), lesson=13)
 harness = chosen.module
 print(chosen)
 
@@ -158,7 +159,7 @@ def outcome(h):
     return starter.text_of(last)
 
 
-starter = lab.starter_harness(lesson=13)
+starter = starter_harness(lesson=13)
 tools, new_model = make_session(starter)
 model = new_model()
 h = starter.Harness(model, starter.SYSTEM, tools)
@@ -519,7 +520,7 @@ if not (waiting := empty_gaps("cut", "view", "compact")):
             "half of the room": original,
             "the newest turn": lambda messages, keep: (harness.safe_cuts(messages) or [None])[-1]}
     for name, rule in ways.items():
-        with lab.patched(harness, choose_cut=rule):
+        with patched(harness, choose_cut=rule):
             tools, new_model = make_session(harness)
             model = new_model()
             h = harness.Harness(model, harness.SYSTEM, tools, window=WINDOW)

@@ -44,8 +44,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import lab
+from lab.notebook.harnesses import patched, pick_harness, starter_harness, with_repair
 
-chosen = lab.with_repair(lab.pick_harness(lesson=14), lesson=14)
+chosen = with_repair(pick_harness(lesson=14), lesson=14)
 harness = chosen.module
 print(chosen)
 
@@ -163,10 +164,10 @@ def lesson_13_note(text):
     return {"role": "user", "content": text}
 
 
-starter = lab.starter_harness(lesson=14)
+starter = starter_harness(lesson=14)
 PASTED = f'<file name="notes.md">\n{FILES["notes.md"]}</file>\nWhat did we agree on Tuesday?'
 LOGS = [f"Read log{k}.txt" for k in range(1, 7)]
-with lab.patched(starter, sent_as=lesson_13_view, note_message=lesson_13_note):
+with patched(starter, sent_as=lesson_13_view, note_message=lesson_13_note):
     tools, pasted_ran, pasted_model = make_session(starter)
     ask(starter.Harness(pasted_model, starter.SYSTEM, tools), PASTED)
     tools, read_ran, read_model = make_session(starter)
@@ -381,7 +382,7 @@ def notes_too(entry):
         else lesson_13_view(entry)
 
 
-with lab.patched(starter, sent_as=notes_too, note_message=marks_only):
+with patched(starter, sent_as=notes_too, note_message=marks_only):
     tools, loose_ran, loose_model = make_session(starter)
     noted = [starter.note_entry(f"The user attached the file notes.md.\n\n{FORGED}")]
     ask(starter.Harness(loose_model, starter.SYSTEM, tools, noted), "Anything new?")

@@ -47,8 +47,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import lab
+from lab.notebook.harnesses import patched, pick_harness, starter_harness, with_repair
 
-chosen = lab.with_repair(lab.pick_harness(lesson=15), lesson=15)
+chosen = with_repair(pick_harness(lesson=15), lesson=15)
 harness = chosen.module
 print(chosen)
 
@@ -124,7 +125,7 @@ def empty_gaps(*gaps):
 # loop, made async and nothing more.
 
 # %% id="one-after-the-other"
-starter = lab.starter_harness(lesson=15)
+starter = starter_harness(lesson=15)
 two_searches = ({"id": "c1", "meet": "c2"}, {"id": "c2", "meet": "c1"})
 
 facts = lab.run_job(starter, job_model(*two_searches), PROMPT)
@@ -341,7 +342,7 @@ async def teammates_run_tools(tools, calls, record, abort=None):
         yield {"type": "tool_execution_end", "call": call, "result": result}
 
 two_long_jobs = ({"id": "c1", "hang": True}, {"id": "c2", "hang": True})
-with lab.patched(harness, run_tools=teammates_run_tools):
+with patched(harness, run_tools=teammates_run_tools):
     facts = lab.run_job(harness, job_model(*two_long_jobs), PROMPT, stop=["cancel", "c2"],
                         then=["Never mind. Hello?"])
 print("what the caller saw:        ", facts["ended"]["raised"])
@@ -516,7 +517,7 @@ else:
 
 # %% id="figure-15-2"
 if not (waiting := empty_gaps("together", "stopped")):
-    with lab.patched(harness, run_tools=teammates_run_tools):
+    with patched(harness, run_tools=teammates_run_tools):
         theirs = lab.run_job(harness, job_model(*two_long_jobs), PROMPT, stop=["cancel", "c2"])
     yours = lab.run_job(harness, job_model(*two_long_jobs), PROMPT, stop=["cancel", "c2"])
     display(lab.draw(

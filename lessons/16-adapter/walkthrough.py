@@ -53,12 +53,13 @@ if str(ROOT) not in sys.path:
 
 import damaged
 import lab
+from lab.notebook.harnesses import pick_harness
 from lab.notebook.gaps import filled
 from lab.kit.wire import shape as wire_shape
 from lab.kit.wire_figure import side_by_side
 
 GAP = "the adapter's gap (region 12 of harness.py)"
-chosen = lab.pick_harness(lesson=16)
+chosen = pick_harness(lesson=16)
 harness = chosen.module
 print(chosen)
 

@@ -12,8 +12,9 @@ import contextlib
 import io
 import sys
 import traceback
+from typing import Any
 
-NAMESPACES = {}
+NAMESPACES: dict[str, dict[str, Any]] = {}  # a page's name -> the namespace its cells share
 
 
 async def run(code, page="page"):
