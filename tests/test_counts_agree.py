@@ -14,7 +14,8 @@ import pytest
 import lab
 from lab.course import order as course
 from lab.grader.report import text_report
-from lab.grader.results import Grade, Outcome
+from lab.grader.results import Grade
+from lab.sandbox.outcome import TestResult
 
 FIRST_PART = [l for l in course.labs() if l.written and not l.is_checkpoint and l.id <= 5]
 NOUNS = ("requests|tools|turns|calls|messages|replies|results|steps|events|lines|tests|points|"
@@ -63,7 +64,7 @@ def test_the_check_above_finds_a_count_written_before_its_plural():
 
 def test_the_score_line_of_a_one_point_grading_says_one_point():
     grade = Grade(lesson=1, title="Who said that?", harness="harness.py",
-                  tests=[Outcome("test_the_reply_is_kept", "passed", points=1)])
+                  tests=[TestResult("test_the_reply_is_kept", "passed", points=1)])
 
     said = text_report(grade)
 
