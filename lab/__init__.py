@@ -18,6 +18,7 @@ The names imported here come from lab/kit/, the package that is all the sandbox 
 lab (with this file), in the sandbox and in the browser alike. The rest of lab/ stays on the course's machine.
 """
 
+from lab.kit.counting import counted
 from lab.kit.disk import Disk, DiskFile, PowerCut
 from lab.kit.display import shape, show
 from lab.kit.drive import drive
@@ -33,8 +34,8 @@ from lab.kit.validate import validate
 from lab.kit.wire import Violation
 from lab.kit.workspace import Workspace
 
-__all__ = ["Request", "ScriptExhausted", "ScriptedModel", "Shell", "Workspace", "call", "drive",
-           "fail", "forever", "reply", "say", "shape", "show", "text", "tool_result", "user",
+__all__ = ["Request", "ScriptExhausted", "ScriptedModel", "Shell", "Workspace", "call", "counted",
+           "drive", "fail", "forever", "reply", "say", "shape", "show", "text", "tool_result", "user",
            "validate", "Violation"]
 # Lesson 11: a disk that can lose power, and models that name their calls as providers do.
 __all__ += ["Disk", "DiskFile", "PowerCut", "empty_ids", "numbered", "random_ids", "restarting_ids"]

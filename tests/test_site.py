@@ -193,6 +193,45 @@ def test_lesson_10_in_chromium(site, browser):
     page.screenshot(SHOTS / "map.png")
 
 
+def test_the_editor_starts_from_the_readers_own_harness_once_they_open_it(site, browser, tmp_path):
+    folder, _ = site
+    lesson = folder.resolve().as_uri() + "/10/index.html"
+    own = tmp_path / "harness.py"
+    own.write_text("# lab: lesson 10  (lab-check reads this line)\nMINE = 'my own file'\n")
+    page = browser.page()
+    page.go(lesson)
+    page.eval("localStorage.clear()")
+    page.go(lesson)
+    assert "def context_for_model" in page.eval("window.courseHarness()")  # nothing opened yet
+    assert "open your own harness.py" in page.eval(
+        "document.getElementById('harness-source').innerText")
+    assert "open it here and the editor starts from it" in page.eval(
+        "document.querySelector('.workbench').innerText")
+
+    chooser = page.send("Runtime.evaluate", expression="document.getElementById('open-harness')")
+    page.send("DOM.setFileInputFiles", files=[str(own)], objectId=chooser["result"]["objectId"])
+    page.wait("window.courseHarness().includes('my own file')", timeout=10)
+
+    assert page.eval("window.courseHarness()") == own.read_text()
+    said = page.eval("document.getElementById('harness-source').innerText")
+    assert said.startswith("Started from your own harness.py (harness.py)"), said
+    page.go(lesson)  # kept in this browser: a reload starts from the reader's file again
+    assert page.eval("window.courseHarness()") == own.read_text()
+    assert "your own harness.py" in page.eval("document.getElementById('harness-source').innerText")
+
+    own.write_text("# lab: lesson 09  (lab-check reads this line)\nMINE = 'an older file'\n")
+    chooser = page.send("Runtime.evaluate", expression="document.getElementById('open-harness')")
+    page.send("DOM.setFileInputFiles", files=[str(own)], objectId=chooser["result"]["objectId"])
+    page.wait("window.courseHarness().includes('an older file')", timeout=10)
+    assert "says it is for 09, not 10" in page.eval(
+        "document.getElementById('harness-source').innerText")
+
+    page.eval("document.getElementById('reset-harness').click()")
+    assert "def context_for_model" in page.eval("window.courseHarness()")
+    assert page.eval("localStorage.getItem('course:10:harness-from')") is None
+    assert page.errors() == []
+
+
 def _lines(text):
     return [line.rstrip() for line in text.strip("\n").splitlines()]
 

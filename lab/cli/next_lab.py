@@ -30,6 +30,7 @@ from typing import Protocol
 from lab.course import order as course, lesson_files as lessons, next_step as onward
 from lab.cli import reset
 from lab.course.next_step import shown
+from lab.kit.counting import counted
 from lab.course.order import Lab
 from lab.course import manifest
 from lab.course.student_position import Position, course_owned, lab_of
@@ -185,8 +186,9 @@ def _must_pass(file: pathlib.Path, lab: Lab, grade: Grader) -> None:
     if result.exit_code != 0 or not onward.graded_whole(result, lesson):
         slow = any(test.message.startswith("timed out") for test in failing)
         raise Refused(f"{shown(file)} does not pass {onward.name(lab)} yet: {result.failed} of "
-                      f"{len(result.tests)} tests fail ({result.score:g} of "
-                      f"{result.max_score:g} points)"
+                      f"{counted(len(result.tests), 'test')} "
+                      f"{'fails' if result.failed == 1 else 'fail'} ({result.score:g} of "
+                      f"{counted(result.max_score, 'point')})"
                       f"{': ' + _named(failing) if failing else ''}. "
                       + ("A test that timed out may pass on a quieter machine, or with more "
                          "time: lab-check --time-limit SECONDS. " if slow else "")

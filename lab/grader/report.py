@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING
 
 from lab.course import order as course, lesson_files as lessons, next_step as onward
+from lab.kit.counting import counted
 from lab.kit.display import LEGEND
 from lab.grader import hints
 from lab.course import manifest
@@ -78,7 +79,7 @@ def text_report(grade: Grade, lesson: Lesson | None = None, verbose: bool = Fals
     if grade.problem:
         return "\n".join(lines + [grade.problem, "", stamp, "nothing was graded"]) + "\n"
     guide = hints.guide(lesson) if lesson else hints.Guide()
-    score = (f"score: {grade.score:g} of {grade.max_score:g} points, "
+    score = (f"score: {grade.score:g} of {counted(grade.max_score, 'point')}, "
              f"{grade.passed} passed, {grade.failed} failed")
     if not grade.failed:
         lines += [f"  {PASS} {test.title}" for test in grade.tests]

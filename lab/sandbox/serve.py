@@ -10,6 +10,7 @@ Every request carries an "id"; every answer echoes it:
     {"op": "next", "target": 5}                          the next item of an iterator
     {"op": "facts", "name": "repair_tool_history", "messages": [...]}
     {"op": "value", "name": "safe_trim", "args": [...]}
+    {"op": "handed_out", "target": 4, "name": "messages"}    a caller's change to it (handout.py)
 
 A value that is not plain data stays here and goes back as a marker (protocol.Codec); the grader
 turns it into a proxy, so a test can drive a Harness object that lives here. Objects of the
@@ -37,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from types import CodeType, ModuleType
 from typing import Any, TextIO
 
-from . import protocol
+from . import handout, protocol
 from .protocol import Codec, NotPlain
 
 CLIP = 500  # characters kept of an exception's message or a line of source
@@ -139,6 +140,8 @@ class Server:
         if op == "call":
             args, kwargs = codec.decode(request["args"]), codec.decode(request["kwargs"])
             return {"ok": target(*args, **kwargs)}
+        if op == "handed_out":
+            return {"ok": handout.handed_out(target, request["name"])}
         if op == "next":
             try:
                 return {"ok": next(target)}

@@ -4,7 +4,8 @@ Top to bottom: the header's links to the previous lab, the map and the next lab;
 cells in order (markdown rendered by lab.site.markdown, each code cell with its source, its
 saved outputs and, where a browser can run it, a Run button that JavaScript reveals); after
 the lesson's opening cell, the reader's harness.py (the starter as plain text, which
-static/course.js turns into an editor) and how the lab is graded, on the reader's own machine;
+static/course.js turns into an editor, started from the reader's own file once they open it)
+and how the lab is graded, on the reader's own machine;
 the footer's links again. The page holds the lab's starter and the finished lesson's saved
 outputs, as the student's edition does, and never the finished harness.
 """
@@ -99,9 +100,14 @@ def _code(cell, blocked=""):
 def _workbench(starter, student_file):
     return f"""<section class="workbench" aria-labelledby="your-file">
 <h2 id="your-file">Your {html.escape(student_file)}</h2>
-<p>The cells' Run buttons run on this file, in your browser (Pyodide). It starts as the file
-this lab starts from; your edits are kept in this browser only.</p>
+<p>The cells' Run buttons run on this file, in your browser (Pyodide). When you have a
+{html.escape(student_file)} of your own (the one lab-check grades, in your copy of the course),
+open it here and the editor starts from it; until then it starts as the file this lab starts
+from. Your edits are kept in this browser only.</p>
 <pre id="starter">{html.escape(starter)}</pre>
+<p id="own-file" hidden><label>Start from your own {html.escape(student_file)}:
+<input type="file" id="open-harness" accept=".py,text/x-python"></label></p>
+<p id="harness-source" role="status"></p>
 <div id="editor"></div>
 <p id="editor-tools" hidden><button type="button" id="reset-harness">Back to the starter</button>
 <button type="button" id="download-harness">Download {html.escape(student_file)}</button></p>

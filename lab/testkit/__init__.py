@@ -3,16 +3,18 @@
 A lesson's graded tests run in the worker process (real pytest), never in the student's
 sandbox. They judge with `expect` and friends, which write a failure in the course's one
 notation; they may catch what a student's code raised (`StudentRaised`), cut the power of a
-lesson-11 disk (`PowerCut`), keep a record whose repair must not touch it (`Record`), and
-grade a checkpoint's cases (`Checkup`). Nothing else of the grader is theirs to import: the
-lab's internals may move, and this face stays.
+lesson-11 disk (`PowerCut`), keep a record whose repair must not touch it (`Record`), grade a
+checkpoint's cases (`Checkup`), and see whether what a harness hands out is a copy
+(`handed_out`, `expect_a_copy`). Nothing else of the grader is theirs to import: the lab's internals may move,
+and this face stays.
 """
 
 from lab.testkit.checkup import Checkup
+from lab.testkit.handout import expect_a_copy, handed_out
 from lab.testkit.notation import Record
 from lab.testkit.verdict import GradeFailure, expect, expect_untouched, objections
 from lab.testkit.problems import PowerCut, StudentRaised
 from lab.kit.wire import shape as wire_shape
 
 __all__ = ["Checkup", "GradeFailure", "PowerCut", "Record", "StudentRaised", "expect",
-           "expect_untouched", "objections", "wire_shape"]
+           "expect_a_copy", "expect_untouched", "handed_out", "objections", "wire_shape"]

@@ -175,7 +175,7 @@ def test_the_next_request_shows_the_model_its_own_reply_as_its_own(student, vari
 
     later = talk.requests[1] if len(talk.requests) > 1 else []
     expect(len(talk.requests) == 2, NEXT_REQUEST, given=typed(talk.prompts),
-           expected="two requests, one a prompt", got=f"{len(talk.requests)} requests")
+           expected="two requests, one a prompt", got=lab.counted(len(talk.requests), "request"))
     expect(later[1:2] == talk.replies[:1], NEXT_REQUEST, given=typed(talk.prompts),
            expected=lab.shape(talk.said()[:3]), got=later,
            note=f"request 2, messages[1]: {later[1] if len(later) > 1 else 'nothing'!r}\n"

@@ -259,7 +259,7 @@ def test_a_reply_with_no_call_runs_nothing(student, variation):
            expected="U A U A, no tool run", got=f"{lab.shape(seen['record'])}, ran {seen['ran']}")
     expect(len(seen["systems"]) == 2 and all(s for s in seen["systems"]), NO_CALL,
            expected="two requests, each with the system prompt",
-           got=f"{len(seen['systems'])} requests, systems {seen['systems']}")
+           got=f"{lab.counted(len(seen['systems']), 'request')}, systems {seen['systems']}")
 
 
 def test_the_tools_the_lesson_gives_you_read_write_and_run(student, variation):

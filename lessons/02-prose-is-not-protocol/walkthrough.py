@@ -207,7 +207,7 @@ for label, sent in (("the whole tool", [read]), ("tool_specs([read])", harness.t
     except TypeError as error:
         print(f"{label:20} as JSON: TypeError: {error}")
     else:
-        print(f"{label:20} as JSON: {len(body)} bytes, the tools: {json.dumps(sent)[:90]}...")
+        print(f"{label:20} as JSON: {lab.counted(len(body), 'byte')}, the tools: {json.dumps(sent)[:90]}...")
 
 # %% [markdown]
 # The first line is what the harness holds; the second is what would happen if it sent all of

@@ -77,7 +77,7 @@ def job(student, variation, rounds, prompts=("Do the job.",), **more):
 
 def requests(count):
     """A count of requests in words: "1 request", "3 requests"."""
-    return f"{count} request{'' if count == 1 else 's'}"
+    return lab.counted(count, "request")
 
 
 def calls_of(messages):
@@ -163,7 +163,7 @@ def test_the_run_ends_at_the_first_reply_that_asks_for_nothing(student, variatio
 
     expect_run(seen, rounds, ENDS)
     expect(len(seen["requests"]) == len(rounds) + 1, ENDS,
-           expected=f"{len(rounds) + 1} requests: one a turn, the last answered in words",
+           expected=f"{requests(len(rounds) + 1)}: one a turn, the last answered in words",
            got=requests(len(seen["requests"])))
     last = seen["record"][-1]
     expect(last.get("content") == [{"type": "text", "text": "All done."}], ENDS,
@@ -304,7 +304,7 @@ def test_any_job_is_answered_turn_by_turn_until_a_reply_asks_for_nothing(student
     expect_accepted(seen, ANY_JOB)
     wanted = expected_shape(seen["record"], rounds)
     expect(lab.shape(seen["record"]) == wanted and len(seen["requests"]) == len(rounds) + 1,
-           ANY_JOB, given=f"a job of {len(rounds)} turns of calls, then words",
-           expected=f"{wanted}, in {len(rounds) + 1} requests",
+           ANY_JOB, given=f"a job of {lab.counted(len(rounds), 'turn')} of calls, then words",
+           expected=f"{wanted}, in {requests(len(rounds) + 1)}",
            got=f"{lab.shape(seen['record'])}, in {requests(len(seen['requests']))}")
     expect_tools_ran_between_requests(seen, rounds, ANY_JOB)

@@ -481,7 +481,8 @@ starts = [i for i, m in enumerate(record) if m["role"] == "assistant"]
 print()
 for turn, (begin, end) in enumerate(zip(starts, starts[1:] + [len(record)]), 1):
     request = model.calls[turn - 1].messages if turn <= len(model.calls) else []
-    print(f"turn {turn}: request of {len(request):2} messages -> {lab.shape(record[begin:end])}")
+    print(f"turn {turn}: request of {lab.counted(len(request), 'message'):>11} -> "
+          f"{lab.shape(record[begin:end])}")
 print()
 print("requests sent:", len(model.calls), "  calc.py fixed:", ws.read_text("calc.py") == FIXED)
 
@@ -718,7 +719,7 @@ print("a system message in the record:", any(m["role"] == "system" for m in reco
 # appending each result, and only then goes round again. The calls decide, not the
 # `stop_reason`; and there is no fixed number of turns.
 #
-# **One gap, in region 3 (the loop), about eight lines:** the body of `run_agent`, below the
+# **One gap, in region 3 (the loop), about eight lines in all:** the body of `run_agent`, below the
 # two lines that record the prompt. The starter is lesson 02's one round: the reply's calls
 # answered, the model asked once more, and the run over, whatever that answer holds.
 #

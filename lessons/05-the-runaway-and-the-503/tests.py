@@ -132,13 +132,13 @@ def test_a_runaway_is_stopped_at_max_turns(student, variation):
     expect_lists(seen, RUNAWAY)
     expect_accepted(seen, RUNAWAY)
     expect(seen["requests_per_run"] == [n], RUNAWAY, given="a model that asks for a read on "
-           f"every turn, with max_turns={n}", expected=f"{n} requests",
-           got=f"{seen['requests_per_run'][0]} requests" + (
+           f"every turn, with max_turns={n}", expected=lab.counted(n, "request"),
+           got=lab.counted(seen["requests_per_run"][0], "request") + (
                ", until the grader's model gave up" if any(
                    m.get("content") == [{"type": "text", "text": GAVE_UP}] for m in seen["record"])
                else ""))
-    expect(len(seen["ran"]) == n, RUNAWAY, expected=f"{n} reads run, one a turn",
-           got=f"{len(seen['ran'])} tools run")
+    expect(len(seen["ran"]) == n, RUNAWAY, expected=f"{lab.counted(n, 'read')} run, one a turn",
+           got=lab.counted(len(seen["ran"]), "tool") + " run")
     ids = ids_by_reply(seen["record"])[:n]
     wanted = run_shape(ids, "A(error)")
     expect(lab.shape(seen["record"]) == wanted, RUNAWAY, expected=wanted, got=seen["record"])
@@ -156,15 +156,18 @@ def test_max_turns_is_checked_before_the_request_never_after(student, variation)
         expect_accepted(seen, BEFORE)
     expect(enough["requests_per_run"] == [k] and enough["record"][-1:] != []
            and enough["record"][-1].get("stop_reason") != "error", BEFORE,
-           given=f"a job of {k} requests ({k - 1} turns of calls, then words), max_turns={k}",
-           expected=f"{k} requests, and the run ends on the model's words",
-           got=f"{enough['requests_per_run'][0]} requests, ending {lab.shape(enough['record'][-1:])}")
+           given=f"a job of {lab.counted(k, 'request')} ({lab.counted(k - 1, 'turn')} of calls, "
+                 f"then words), max_turns={k}",
+           expected=f"{lab.counted(k, 'request')}, and the run ends on the model's words",
+           got=f"{lab.counted(enough['requests_per_run'][0], 'request')}, ending "
+               f"{lab.shape(enough['record'][-1:])}")
     ids = ids_by_reply(short["record"])[:k - 1]
     wanted = run_shape(ids, "A(error)")
     expect(short["requests_per_run"] == [k - 1] and lab.shape(short["record"]) == wanted, BEFORE,
            given=f"the same job, max_turns={k - 1}",
-           expected=f"{wanted}, in {k - 1} requests",
-           got=f"{lab.shape(short['record'])}, in {short['requests_per_run'][0]} requests")
+           expected=f"{wanted}, in {lab.counted(k - 1, 'request')}",
+           got=f"{lab.shape(short['record'])}, in "
+               f"{lab.counted(short['requests_per_run'][0], 'request')}")
 
 
 def test_the_stop_is_a_failed_reply_in_the_record(student, variation):
@@ -194,15 +197,15 @@ def test_none_is_no_limit_and_a_number_is_one(student, variation):
     one_short = job(student, variation, rounds, limit=len(rounds))
 
     expect(one_short["requests_per_run"] == [len(rounds)], NO_LIMIT, given=f"the same job of "
-           f"{len(rounds) + 1} requests, max_turns={len(rounds)}",
-           expected=f"{len(rounds)} requests, then the stop",
-           got=f"{one_short['requests_per_run'][0]} requests")
+           f"{lab.counted(len(rounds) + 1, 'request')}, max_turns={len(rounds)}",
+           expected=f"{lab.counted(len(rounds), 'request')}, then the stop",
+           got=lab.counted(one_short["requests_per_run"][0], "request"))
     for label, seen in (("max_turns left out", default), ("max_turns=None", none)):
         expect_lists(seen, NO_LIMIT)
         ids = ids_by_reply(seen["record"])
         wanted = run_shape(ids[:len(rounds)] + [[]])
         expect(lab.shape(seen["record"]) == wanted, NO_LIMIT,
-               given=f"a job of {len(rounds)} turns of calls, then words, {label}",
+               given=f"a job of {lab.counted(len(rounds), 'turn')} of calls, then words, {label}",
                expected=wanted, got=seen["record"])
 
 
@@ -218,11 +221,12 @@ def test_a_503_is_stored_and_ends_the_run(student, variation):
         seen = job(student, variation, rounds, limit=variation.choice([None, 20]))
 
         expect_lists(seen, THE_503)
-        said = (f"{len(before)} turns of calls, then a reply that fails with {OUTAGE!r}, "
+        said = (f"{lab.counted(len(before), 'turn')} of calls, then a reply that fails with "
+                f"{OUTAGE!r}, "
                 f"having got {what} out")
         expect(seen["requests_per_run"] == [len(rounds)], THE_503, given=said,
-               expected=f"{len(rounds)} requests: none after the failure",
-               got=f"{seen['requests_per_run'][0]} requests")
+               expected=f"{lab.counted(len(rounds), 'request')}: none after the failure",
+               got=lab.counted(seen["requests_per_run"][0], "request"))
         expect(len(seen["ran"]) == sum(len(r["calls"]) for r in before), THE_503, given=said,
                expected="the tools of the turns before it, and nothing of the failed reply",
                got=", ".join(n for n, *_ in seen["ran"]))
@@ -252,7 +256,8 @@ def test_a_call_in_a_failed_reply_is_never_run(student, variation):
     wanted = f"U A[{ids[0][0]}] R({ids[0][0]}) A[{ids[1][0]}](error)" if len(ids) > 1 else "?"
     expect(lab.shape(seen["record"]) == wanted and seen["requests_per_run"] == [2], HALF_A_CALL,
            expected=f"{wanted}, in 2 requests",
-           got=f"{lab.shape(seen['record'])}, in {seen['requests_per_run'][0]} requests")
+           got=f"{lab.shape(seen['record'])}, in "
+               f"{lab.counted(seen['requests_per_run'][0], 'request')}")
 
 
 def test_after_a_503_the_next_prompt_is_answered(student, variation):
@@ -378,10 +383,14 @@ def test_any_job_with_a_limit_and_failures_is_run_by_the_rules(student, rounds, 
 
     expect_lists(seen, ANY_JOB)
     expect_accepted(seen, ANY_JOB)
-    said = f"a job of {len(rounds)} turns ({', '.join('failed' if r.get('fail') else str(len(r['calls'])) + ' calls' for r in rounds) or 'none'}), max_turns={limit}"
+    turns = ", ".join("failed" if r.get("fail") else lab.counted(len(r["calls"]), "call")
+                      for r in rounds) or "none"
+    said = f"a job of {lab.counted(len(rounds), 'turn')} ({turns}), max_turns={limit}"
     expect(seen["requests_per_run"] == [requests] and len(seen["ran"]) == ran, ANY_JOB,
-           given=said, expected=f"{requests} requests and {ran} tools run",
-           got=f"{seen['requests_per_run'][0]} requests and {len(seen['ran'])} tools run")
+           given=said,
+           expected=f"{lab.counted(requests, 'request')} and {lab.counted(ran, 'tool')} run",
+           got=f"{lab.counted(seen['requests_per_run'][0], 'request')} and "
+               f"{lab.counted(len(seen['ran']), 'tool')} run")
     last = seen["record"][-1] if seen["record"] else {}
     if ending == "stop":
         expect_stop(last, limit, ANY_JOB, seen["record"])

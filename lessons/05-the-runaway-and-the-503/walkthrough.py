@@ -143,7 +143,7 @@ def tokens(messages):
 def guesser(request):
     """A model sure there is a config file, guessing a new name every turn, for ever."""
     if len(request.messages) // 2 >= KILL:
-        raise Killed(f"killed by hand after {KILL} requests")
+        raise Killed(f"killed by hand after {lab.counted(KILL, 'request')}")
     n = len(request.messages) // 2 + 1
     return lab.reply(lab.text("Not there. Trying another name."),
                      lab.call("read", {"path": f"settings{n}.toml" if n > 1 else "config.yaml"}))
@@ -161,7 +161,7 @@ spent = 0
 for number, request in enumerate(model.calls, 1):
     spent += tokens(request.messages)
     if number in (1, 10, 20, 30, 40, 50, 60):
-        print(f"request {number:2}: {len(request.messages):3} messages, "
+        print(f"request {number:2}: {lab.counted(len(request.messages), 'message'):>12}, "
               f"{tokens(request.messages):5} tokens; {spent:7} sent so far, ${spent * PRICE / 1e6:.2f}")
 print()
 print("reads run:     ", sum(m["role"] == "toolResult" for m in record))
@@ -351,7 +351,8 @@ four = [lab.reply(lab.text("Reading."), lab.call("read", {"path": "main.py"})),
 for limit in (4, 3):
     model, record = lab.ScriptedModel(four + [lab.say("(one request too many)")]), []
     harness.run_agent(model, harness.SYSTEM, record, tools, "What port?", max_turns=limit)
-    print(f"max_turns={limit}: {len(model.calls)} requests, the record {lab.shape(record)}")
+    print(f"max_turns={limit}: {lab.counted(len(model.calls), 'request')}, the record "
+          f"{lab.shape(record)}")
     print(f"             it ends: {outcome(record[-1])!r}")
 stopped = record
 print()
@@ -1009,7 +1010,8 @@ for prompt in day_prompts:
     except Killed as stop:
         said = str(stop)
     refused = sum(bool(lab.validate(r.messages)) for r in model.calls[before:])
-    print(f"{prompt!r:26} {len(model.calls) - before} requests, {refused} refused -> {said}")
+    print(f"{prompt!r:26} {lab.counted(len(model.calls) - before, 'request')}, {refused} refused "
+          f"-> {said}")
 print()
 print("main.py as it was:", day_ws.read_text("main.py") == MAIN, "  writes:", day_ws.writes)
 print("failures in the record:", sum(m.get("stop_reason") == "error" for m in record),

@@ -699,9 +699,9 @@ for arguments in ({"path": "small.txt", "offset": 900}, {"path": "data.json", "o
 # in square brackets saying how many were left out, or, when even the last line is over the
 # byte budget, that line's size and the budget.
 #
-# **Four gaps in region 2, about twenty-five lines:** `lines_of` (two lines) and `fit_budget`
+# **Four gaps in region 2, about thirty lines in all:** `lines_of` (two lines) and `fit_budget`
 # (six), then the cut in the read tool's `execute` (twelve), then the cut in the bash tool's
-# (eight). The starters have no budget at all: every line fits, and every file comes back
+# (nine). The starters have no budget at all: every line fits, and every file comes back
 # whole, which is the opening failure.
 #
 # **Fourteen graded tests** (one grades code the lesson gives you, for no points; three are

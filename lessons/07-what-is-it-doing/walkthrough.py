@@ -691,7 +691,8 @@ for story, model, options in (("answered", three_steps, {}), ("failed", outage, 
 # %% [markdown]
 # ## Your turn
 #
-# Open `harness.py` at the project root. Two places are marked `# --- your code ---`.
+# Open `harness.py` at the project root. Two places are marked `# --- your code ---`, about
+# forty lines in all.
 #
 # 1. **`run_agent`, in region 3 (about twenty-five lines).** Make it a generator of the
 #    protocol's events, handed out as each step happens: `agent_start`; for each turn

@@ -18,8 +18,9 @@ with "crash" by raising, as a dropped connection does; anything else in words.
 """
 
 import lab
-from lab.testkit import StudentRaised
+from lab.testkit import StudentRaised, handed_out
 
+JOB = "job: do the three steps"
 STEP = {"type": "object", "properties": {"n": {"type": "integer", "description": "Which step."}},
         "required": ["n"]}
 
@@ -34,6 +35,18 @@ def session(harness, operations, seed=None):
         outcomes.append(_play(h, runs, operation))
     return {"outcomes": outcomes, "record": list(h.messages), "ran": ran,
             "requests": [request.messages for request in model.calls]}
+
+
+def handing_out(harness, seed=None):
+    """The job, run to its end; then a caller appends a message to what h.messages handed it
+    (lab.testkit.handed_out), and the facts: h.messages before and after, and what the append
+    was made on."""
+    ids = lab.random_ids(seed) if seed is not None else lab.numbered
+    model = lab.ScriptedModel([lab.forever(_answer)], ids=ids)
+    h = harness.Harness(model, harness.SYSTEM, [_step_tool([])])
+    for _ in h.prompt(JOB):
+        pass
+    return handed_out(h, "messages")
 
 
 def _play(h, runs, operation):

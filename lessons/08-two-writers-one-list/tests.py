@@ -9,9 +9,9 @@ own model and tools, and judges the plain facts that come back.
 
 First the story of the lesson, as cards (the second prompt refused on the caller's line and
 what its message says; the run that holds the harness from the moment prompt() returns; the
-door, after every event in turn, before the first event, and after a failure); then three
-tests of code the lesson gives you (what a walk-away does to a tool, and the record it leaves
-after every event in turn); last, the rule on schedules of
+door, after every event in turn, before the first event, and after a failure); then four
+tests of code the lesson gives you (what a walk-away does to a tool, the record it leaves
+after every event in turn, and what `messages` hands out); last, the rule on schedules of
 prompts and walk-aways made up by hypothesis.
 """
 
@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lab
-from lab.testkit import expect
+from lab.testkit import expect, expect_a_copy
 
 JOB = "job: do the three steps"
 EVENTS = 21  # the job's events when it is left to finish
@@ -51,6 +51,8 @@ FINISHED_TOOL = ("code the lesson gives you (lesson 07's loop): a consumer that 
 TOLD_IS_KEPT = ("code the lesson gives you (lesson 07's loop), through the Harness: a consumer that "
                 "walks away after any event in turn leaves a record holding exactly the messages "
                 "it was told about, and a result for every step that ran.")
+A_COPY = ("code the lesson gives you: messages hands out a copy, so a caller that appends to "
+          "what it read changes nothing of the harness's record.")
 ANY_SCHEDULE = ("any schedule of prompts and walk-aways by two callers: a prompt is refused "
                 "exactly while another run is going, is_running says so, and every run's "
                 "messages sit together in the record, in the order the runs were taken.")
@@ -250,6 +252,12 @@ def test_walking_away_after_any_event_leaves_the_record_the_screen_was_told(stud
                got=seen["record"])
         expect(results == [f"step {n}: ok" for n in seen["ran"]], TOLD_IS_KEPT, given=story,
                expected=f"a result for each step that ran (steps {seen['ran']})", got=results)
+
+
+def test_appending_to_what_messages_hands_out_leaves_the_record_alone(student, variation):
+    seen = student.scenario("handing_out", seed=variation.randrange(10**9))
+
+    expect_a_copy(seen, A_COPY, given="the job run to its end; h.messages read")
 
 
 # -- the rule, on schedules hypothesis makes up ------------------------------------------------------

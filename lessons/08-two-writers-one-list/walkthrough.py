@@ -800,11 +800,11 @@ timeline.table(["what happened to the run", "the starter", "the draft", "the exa
 # of an exception), the harness is free again, and the consumer's first event is still
 # `agent_start`.
 #
-# **One gap, in region 4 (the harness), about fourteen lines:** the methods `prompt` and
+# **One gap, in region 4 (the harness), about sixteen lines in all:** the methods `prompt` and
 # `_run`. The starter's `prompt` is lesson 07's way to start a run, as a method: it returns
 # run_agent's generator for whoever asks, at any time.
 #
-# **Eleven graded tests** (three grade code the lesson gives you, for no points; one is hidden
+# **Twelve graded tests** (four grade code the lesson gives you, for no points; two are hidden
 # until you submit):
 #
 # - a second prompt while the job runs (after a number of events that differs every grading) is
@@ -824,6 +824,8 @@ timeline.table(["what happened to the run", "the starter", "the draft", "the exa
 # - (given) walking away after each of the 21 events in turn, through your `Harness`, leaves a
 #   record holding exactly the messages the screen was told about, and a result for every step
 #   that ran: lesson 07's ordering, kept by the door; <!-- test: test_walking_away_after_any_event_leaves_the_record_the_screen_was_told -->
+# - (given, hidden) a caller that appends a message to what `messages` handed it leaves the
+#   harness's record as it was: a snapshot, not the list itself; <!-- test: test_appending_to_what_messages_hands_out_leaves_the_record_alone -->
 # - (hidden) schedules of prompts, events taken and walk-aways by two callers, made up by
 #   hypothesis: a prompt is refused exactly while another run is going, `is_running` agrees,
 #   and each run's messages sit together in the record. <!-- test: test_any_schedule_keeps_one_writer -->

@@ -15,6 +15,7 @@ drives the student's Harness. Both return plain facts; nothing here decides a ve
 import asyncio
 
 import lab
+from lab.testkit import handed_out
 
 STEP = {"type": "object", "properties": {"n": {"type": "integer", "description": "Which step."}},
         "required": ["n"]}
@@ -75,6 +76,14 @@ def session(harness, plan, typed=None, prompts=("Do the job.",), seed=None, prom
         ended.append(len(h.messages))
     return {"record": list(h.messages), "requests": [r.messages for r in model.calls],
             "ended": ended, "refusals": refusals, "running": h.is_running}
+
+
+def handing_out(harness, seed=None):
+    """A job of two steps, run to its end through the student's Harness; then a caller appends
+    a message to what h.messages handed it (lab.testkit.handed_out): the facts."""
+    h = harness.Harness(_model([2], seed), harness.SYSTEM, _tools({}, None))
+    asyncio.run(lab.drive(h.prompt("Do the job.")))
+    return handed_out(h, "messages")
 
 
 def _model(plan, seed):

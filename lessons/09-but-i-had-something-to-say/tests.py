@@ -8,7 +8,7 @@ data that comes back.
 
 A session is written as a line of tokens: `U:words` a user message, `A` a reply, `A!` a reply
 that failed, `R` a tool result. The first tests grade the loop in run_agent (when it asks for
-the user's words, and where they land); the next grade the Harness's two queues; the last two
+the user's words, and where they land); the next grade the Harness (its two queues, and the snapshot its messages hands out); the last two
 try the same rules on jobs and interruptions made up by hypothesis.
 """
 
@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lab
-from lab.testkit import expect
+from lab.testkit import expect, expect_a_copy
 
 SPACES, TESTS = "Actually, use spaces.", "Now run the tests."
 
@@ -44,6 +44,8 @@ FAILED_RUN = ("a follow-up queued before a run that fails is not sent after the 
               "waits, and lands after the next run's answer.")
 REFUSED = ("code the lesson gives you (lesson 08's door, in this lesson's words): prompt() "
            "during a run raises 'already running; use steer() or follow_up()'.")
+A_COPY = ("code the lesson gives you (lesson 08's snapshot): messages hands out a copy, so a "
+          "caller that appends to what it read changes nothing of the harness's record.")
 ANY_SESSION = ("on any job with words typed at any moment, every request is valid and every "
                "message lands where the rules say.")
 
@@ -225,6 +227,12 @@ def test_prompt_while_running_says_use_steer_or_follow_up(student):
         "RuntimeError: already running; use steer() or follow_up()"), REFUSED,
            got=seen["refusals"])
     expect(not seen["running"], REFUSED + " (and the harness is free once the run ends)")
+
+
+def test_appending_to_what_messages_hands_out_leaves_the_record_alone(student, variation):
+    seen = student.scenario("handing_out", seed=variation.randrange(10**9))
+
+    expect_a_copy(seen, A_COPY, given="a job of two steps run to its end; h.messages read")
 
 
 # -- any job, anything typed at any moment ---------------------------------------------------

@@ -573,7 +573,7 @@ lab.draw(*[lab.Panel(f"request {n}", r.messages) for n, r in enumerate(model.cal
 # failed reply neither is asked. `Harness.steer(text)` and `Harness.follow_up(text)` queue a
 # user message each; the Harness gives the loop one per ask, and its queues outlive runs.
 #
-# **Your gaps**, in the order to fill them:
+# **Your gaps**, about thirty lines in all, in the order to fill them:
 #
 # 1. **loop**, in `run_agent` (region 3, about 25 lines): lesson 08's loop, which never asks.
 #    Make it two loops: turns until nothing is called or steered, then the follow-ups.
@@ -594,6 +594,7 @@ lab.draw(*[lab.Panel(f"request {n}", r.messages) for n, r in enumerate(model.cal
 # - two steers in one batch land one turn apiece (queues, 1) <!-- test: test_two_steers_in_one_batch_land_one_turn_apiece -->
 # - a follow-up queued before a failed run waits for the next answer (queues, 2) <!-- test: test_a_follow_up_queued_before_a_failed_run_waits_for_the_next_answer -->
 # - prompt() while running says "already running; use steer() or follow_up()" (given) <!-- test: test_prompt_while_running_says_use_steer_or_follow_up -->
+# - a caller that appends to what `messages` handed it leaves the record as it was: lesson 08's snapshot (given) <!-- test: test_appending_to_what_messages_hands_out_leaves_the_record_alone -->
 # - any job, words typed at any moment: every word lands where the rules say (loop, 2, generated) <!-- test: test_any_job_lands_every_word_where_the_loop_rules_say -->
 # - the same through the Harness, over several prompts (queues, 2, generated) <!-- test: test_any_session_lands_every_word_where_the_harness_rules_say -->
 #

@@ -403,6 +403,54 @@ def repair_history(messages, is_read_only=None):
                         else dict(found, tool_call_id=new_id))
         view += [m for m in rest if m["role"] != "toolResult"]
     return Repaired(view, interrupted)
+# --- starter ---
+#| def repair_history(messages, is_read_only=None):
+#|     """Lesson 11's repair: the rules are in the lesson, and in the summary below."""
+#|     raise NotImplementedError("repair_history is yours to write in lesson 11")
+#|
+#|
+#| # repair_history(messages, is_read_only=None) -> Repaired(messages=view, interrupted=calls),
+#| # by the six rules of the walkthrough's "The rules of repair_history". A span runs from an
+#| # assistant message with calls to the next assistant message.
+#| #   1. a span's results move to just after its calls, in call order, the rest of the span
+#| #      after them; a result pairs only with a call of its own span; two calls of a span
+#| #      with one id take that id's results in the order they were recorded;
+#| #   2. a call with no result in its span: INTERRUPTED, or INTERRUPTED_READ_ONLY when
+#| #      is_read_only(tool name) is true; such calls are listed in .interrupted, ids as sent;
+#| #   3. a result with no call in its span, or a second result for a call: left out;
+#| #   4. an id an earlier call has becomes {id}_{k}, smallest k >= 1 free for that id, its
+#| #      result renamed too;
+#| #   5. an empty id becomes call_{m}_{c}: m the message's index in `messages`, c the call's
+#| #      index among that message's calls;
+#| #   6. an assistant message with no calls and only whitespace: dropped, ending no span;
+#| #      empty content ([] or empty text blocks) is such a placeholder, whatever its
+#| #      stop_reason (a failed reply with no words too).
+#| # Pure (never changes `messages` or a message in it; returning the same message objects
+#| # or equal copies is both fine), idempotent, and prefix-stable: a span's output and every
+#| # id depend only on the span and what came before it.
+#| #
+#| # Given below the gap, for you to use: spans(messages), is_placeholder(message),
+#| # unique_id(wanted, used), renamed_calls(message, ids) and interrupted_result(call,
+#| # is_read_only).
+#| #
+#| # Lesson 10's repair, which the starter's view still uses until you change it:
+#| def repair_tool_history(messages):
+#|     """Every call followed at once by exactly one result, in call order (lesson 10)."""
+#|     first_result = {}
+#|     for message in messages:
+#|         if message["role"] == "toolResult":
+#|             first_result.setdefault(message["tool_call_id"], message)
+#|     view = []
+#|     for message in messages:
+#|         if message["role"] == "toolResult":
+#|             continue
+#|         view.append(message)
+#|         if message["role"] == "assistant":
+#|             for call in tool_calls(message):
+#|                 found = first_result.get(call["id"])
+#|                 view.append(found if found is not None else interrupted_result(call))
+#|     return view
+# --- end ---
 
 
 def spans(messages):
@@ -448,55 +496,6 @@ def interrupted_result(call, is_read_only=None):
     read_only = is_read_only is not None and is_read_only(call["name"])
     return {"role": "toolResult", "tool_call_id": call["id"], "tool_name": call["name"],
             "content": INTERRUPTED_READ_ONLY if read_only else INTERRUPTED, "is_error": True}
-# --- starter ---
-#| def repair_history(messages, is_read_only=None):
-#|     """Lesson 11's repair: the rules are in the lesson, and in the summary below."""
-#|     raise NotImplementedError("repair_history is yours to write in lesson 11")
-#|
-#|
-#| # repair_history(messages, is_read_only=None) -> Repaired(messages=view, interrupted=calls),
-#| # by the six rules of the walkthrough's "The rules of repair_history". A span runs from an
-#| # assistant message with calls to the next assistant message.
-#| #   1. a span's results move to just after its calls, in call order, the rest of the span
-#| #      after them; a result pairs only with a call of its own span; two calls of a span
-#| #      with one id take that id's results in the order they were recorded;
-#| #   2. a call with no result in its span: INTERRUPTED, or INTERRUPTED_READ_ONLY when
-#| #      is_read_only(tool name) is true; such calls are listed in .interrupted, ids as sent;
-#| #   3. a result with no call in its span, or a second result for a call: left out;
-#| #   4. an id an earlier call has becomes {id}_{k}, smallest k >= 1 free for that id, its
-#| #      result renamed too;
-#| #   5. an empty id becomes call_{m}_{c}: m the message's index in `messages`, c the call's
-#| #      index among that message's calls;
-#| #   6. an assistant message with no calls and only whitespace: dropped, ending no span;
-#| #      empty content ([] or empty text blocks) is such a placeholder, whatever its
-#| #      stop_reason (a failed reply with no words too).
-#| # Pure (never changes `messages` or a message in it; returning the same message objects
-#| # or equal copies is both fine), idempotent, and prefix-stable: a span's output and every
-#| # id depend only on the span and what came before it.
-#| #
-#| # Lesson 10's repair, which the starter's view still uses until you change it:
-#| def repair_tool_history(messages):
-#|     """Every call followed at once by exactly one result, in call order (lesson 10)."""
-#|     first_result = {}
-#|     for message in messages:
-#|         if message["role"] == "toolResult":
-#|             first_result.setdefault(message["tool_call_id"], message)
-#|     view = []
-#|     for message in messages:
-#|         if message["role"] == "toolResult":
-#|             continue
-#|         view.append(message)
-#|         if message["role"] == "assistant":
-#|             for call in tool_calls(message):
-#|                 found = first_result.get(call["id"])
-#|                 view.append(found if found is not None else interrupted_result(call))
-#|     return view
-#|
-#|
-#| def interrupted_result(call, is_read_only=None):
-#|     return {"role": "toolResult", "tool_call_id": call["id"], "tool_name": call["name"],
-#|             "content": INTERRUPTED, "is_error": True}
-# --- end ---
 
 
 # == 5 the record on disk ==
@@ -542,7 +541,6 @@ class Loaded:
     set_aside: list
 
 
-# --- your code ---
 def save_message(file, message):
     """Append `message` to `file` as one line of JSON, and flush it, so that it is on the
     disk when this returns (see RecordFile; the lab's Disk stores a write at once).
@@ -565,6 +563,7 @@ def load_record(text):
     """
     messages, set_aside = [], []
     for line in text.split("\n"):  # a line may hold any character but the newline
+        # --- your code ---
         if not line:
             continue
         try:
@@ -575,19 +574,12 @@ def load_record(text):
             messages.append(message)
         else:
             set_aside.append(line)
+        # --- starter ---
+        #| # Lesson 11: a line that is a whole JSON object goes to messages; any other line
+        #| # was torn by a crash and goes to set_aside, as text. An empty piece is no line.
+        #| raise NotImplementedError("load_record is yours to write in lesson 11")
+        # --- end ---
     return Loaded(messages, set_aside)
-# --- starter ---
-#| def save_message(file, message):
-#|     """Append `message` to `file` (opened by open_record, or the lab's Disk) as one line of
-#|     JSON, and make sure it is on the disk when this returns."""
-#|     raise NotImplementedError("save_message is yours to write in lesson 11")
-#|
-#|
-#| def load_record(text):
-#|     """The record in `text` as Loaded(messages, set_aside): every whole line a message, in
-#|     order; a line torn by a crash set aside, as text."""
-#|     raise NotImplementedError("load_record is yours to write in lesson 11")
-# --- end ---
 
 
 # == 6 harness ==
@@ -640,13 +632,17 @@ class Harness:
             file.write("\n")  # appended, never rewritten: the torn bytes stay where they fell
             file.flush()
         harness = cls(model, system, tools, loaded.messages, max_turns, file)
+        # --- starter ---
+        #| # Lesson 11: read the file from its start and load it (call what load_record
+        #| # returns `loaded`), close a last line that has no newline, and make `harness`, a
+        #| # Harness over the loaded messages that appends to the same file. The lines below
+        #| # are given: they fill in what resume found.
+        #| raise NotImplementedError("Harness.resume is yours to write in lesson 11")
+        # --- end ---
         harness.set_aside = list(loaded.set_aside)
         harness.interrupted = list(repaired_view(loaded.messages).interrupted)
         harness.notice = resume_notice(harness.interrupted, harness.set_aside)
         return harness
-        # --- starter ---
-        #| raise NotImplementedError("Harness.resume is yours to write in lesson 11")
-        # --- end ---
 
     @property
     def messages(self):
@@ -691,7 +687,6 @@ class Harness:
         return [queue.popleft()] if queue else []
 
 
-# --- your code ---
 def resume_notice(interrupted, set_aside):
     """What to tell the user on picking a record up ("" when all is well): each line set
     aside, quoting its start, and each call that did not finish, by the id the model is shown,
@@ -710,13 +705,6 @@ def resume_notice(interrupted, set_aside):
 def clip(text, most=80):
     """`text`, cut to `most` characters with an ellipsis when it is longer."""
     return text[:most - 1] + "…" if len(text) > most else text
-# --- starter ---
-#| def resume_notice(interrupted, set_aside):
-#|     """The words for the user about what resume() found ("" when all is well): a line for
-#|     each line set aside, quoting its start, and for each call that did not finish, naming
-#|     its id (as the model is shown it), its tool and the file it would have changed."""
-#|     raise NotImplementedError("resume_notice is yours to write in lesson 11")
-# --- end ---
 
 
 # == 7 frontends ==

@@ -20,6 +20,7 @@ import json
 
 import lab
 from lab.testkit import PowerCut  # a grader-side object that raises it kills the process
+from lab.testkit import handed_out
 
 RECORD = "record.jsonl"
 STAND_INS = (  # lesson 10's words, and the lesson's for a tool that only reads
@@ -140,6 +141,14 @@ def restarting_ids(harness, ids="restarting", prompts=("Read a.txt twice.", "Aga
     answers = [_prompt(h, words) for words in prompts]
     return {"answers": answers, "record": plain(h.messages),
             "requests": [request.messages for request in model.calls]}
+
+
+def handing_out(harness):
+    """One prompt answered in words; then a caller appends a message to what h.messages handed
+    it (lab.testkit.handed_out): the facts."""
+    h = harness.Harness(lab.ScriptedModel([lab.say("Hello.")]), harness.SYSTEM, [])
+    _prompt(h, "Hello?")
+    return handed_out(h, "messages")
 
 
 # -- a real process, killed (the grader runs scenarios in its own process) ----------------------

@@ -369,6 +369,10 @@ def repair_history(messages, is_read_only=None):
 # or equal copies is both fine), idempotent, and prefix-stable: a span's output and every
 # id depend only on the span and what came before it.
 #
+# Given below the gap, for you to use: spans(messages), is_placeholder(message),
+# unique_id(wanted, used), renamed_calls(message, ids) and interrupted_result(call,
+# is_read_only).
+#
 # Lesson 10's repair, which the starter's view still uses until you change it:
 def repair_tool_history(messages):
     """Every call followed at once by exactly one result, in call order (lesson 10)."""
@@ -386,12 +390,52 @@ def repair_tool_history(messages):
                 found = first_result.get(call["id"])
                 view.append(found if found is not None else interrupted_result(call))
     return view
+# --- end ---
+
+
+def spans(messages):
+    """(index of the assistant message that opens a stretch, [the messages up to the next
+    one]) for each stretch of `messages`, in order; index None for what comes before the first
+    assistant message. Placeholders are skipped, as if they were not there."""
+    found, start, rest = [], None, []
+    for index, message in enumerate(messages):
+        if message["role"] == "assistant" and not is_placeholder(message):
+            found.append((start, rest))
+            start, rest = index, []
+        elif message["role"] != "assistant":
+            rest.append(message)
+    found.append((start, rest))
+    return [(s, r) for s, r in found if s is not None or r]
+
+
+def is_placeholder(message):
+    """An assistant message with no calls and no words: saved before anything arrived."""
+    return (message["role"] == "assistant" and not tool_calls(message)
+            and not text_of(message).strip())
+
+
+def unique_id(wanted, used):
+    """`wanted`, or wanted_k with the smallest k >= 1 when an earlier call has it; noted in
+    `used` either way."""
+    new_id, k = wanted, 0
+    while new_id in used:
+        k += 1
+        new_id = f"{wanted}_{k}"
+    used.add(new_id)
+    return new_id
+
+
+def renamed_calls(message, ids):
+    """A copy of assistant `message` whose call blocks take their ids, in order, from `ids`."""
+    return dict(message, content=[dict(block, id=next(ids)) if block["type"] == "toolCall"
+                                  else block for block in message["content"]])
 
 
 def interrupted_result(call, is_read_only=None):
+    """The stand-in result for a call that has none in its span."""
+    read_only = is_read_only is not None and is_read_only(call["name"])
     return {"role": "toolResult", "tool_call_id": call["id"], "tool_name": call["name"],
-            "content": INTERRUPTED, "is_error": True}
-# --- end ---
+            "content": INTERRUPTED_READ_ONLY if read_only else INTERRUPTED, "is_error": True}
 
 
 # == 5 the record on disk ==
@@ -437,18 +481,34 @@ class Loaded:
     set_aside: list
 
 
-# --- your code ---
 def save_message(file, message):
-    """Append `message` to `file` (opened by open_record, or the lab's Disk) as one line of
-    JSON, and make sure it is on the disk when this returns."""
-    raise NotImplementedError("save_message is yours to write in lesson 11")
+    """Append `message` to `file` as one line of JSON, and flush it, so that it is on the
+    disk when this returns (see RecordFile; the lab's Disk stores a write at once).
+
+    One write a line, so a crash can cut a line short but never interleave two. json.dumps
+    escapes every character outside ASCII, so a cut never splits a character either.
+    """
+    file.write(json.dumps(message) + "\n")
+    file.flush()
 
 
 def load_record(text):
-    """The record in `text` as Loaded(messages, set_aside): every whole line a message, in
-    order; a line torn by a crash set aside, as text."""
-    raise NotImplementedError("load_record is yours to write in lesson 11")
-# --- end ---
+    """The record written in `text`, a file of save_message's lines, as Loaded.
+
+    A line is a message when it is a whole JSON object; the newline after it only separates.
+    Any other line was cut short by a crash while it was being written: it is set aside, never
+    half-read, and the whole lines around it are kept. A crash can only tear the last line,
+    but a resumed harness closes that line with a newline (it never rewrites the file), so a
+    torn line from an earlier crash can sit between whole ones: it is set aside again.
+    """
+    messages, set_aside = [], []
+    for line in text.split("\n"):  # a line may hold any character but the newline
+        # --- your code ---
+        # Lesson 11: a line that is a whole JSON object goes to messages; any other line
+        # was torn by a crash and goes to set_aside, as text. An empty piece is no line.
+        raise NotImplementedError("load_record is yours to write in lesson 11")
+        # --- end ---
+    return Loaded(messages, set_aside)
 
 
 # == 6 harness ==
@@ -494,8 +554,16 @@ class Harness:
         result (under the ids the model is shown), and .notice the words to show the user
         about both."""
         # --- your code ---
+        # Lesson 11: read the file from its start and load it (call what load_record
+        # returns `loaded`), close a last line that has no newline, and make `harness`, a
+        # Harness over the loaded messages that appends to the same file. The lines below
+        # are given: they fill in what resume found.
         raise NotImplementedError("Harness.resume is yours to write in lesson 11")
         # --- end ---
+        harness.set_aside = list(loaded.set_aside)
+        harness.interrupted = list(repaired_view(loaded.messages).interrupted)
+        harness.notice = resume_notice(harness.interrupted, harness.set_aside)
+        return harness
 
     @property
     def messages(self):
@@ -540,13 +608,24 @@ class Harness:
         return [queue.popleft()] if queue else []
 
 
-# --- your code ---
 def resume_notice(interrupted, set_aside):
-    """The words for the user about what resume() found ("" when all is well): a line for
-    each line set aside, quoting its start, and for each call that did not finish, naming
-    its id (as the model is shown it), its tool and the file it would have changed."""
-    raise NotImplementedError("resume_notice is yours to write in lesson 11")
-# --- end ---
+    """What to tell the user on picking a record up ("" when all is well): each line set
+    aside, quoting its start, and each call that did not finish, by the id the model is shown,
+    with its tool and its arguments (the file it would have changed), and a warning to look
+    at what it would have changed before repeating it."""
+    lines = [f"Set aside a line of the record that a crash cut short: {clip(line)}"
+             for line in set_aside]
+    lines += [f"Did not finish: {call['name']} {clip(json.dumps(call['arguments']))} "
+              f"(call {call['id']})." for call in interrupted]
+    if interrupted:
+        lines.append("Each of these may not have run, or may have run partly: check what it "
+                     "would have changed before repeating it, above all a write.")
+    return "\n".join(lines)  # "" when all is well
+
+
+def clip(text, most=80):
+    """`text`, cut to `most` characters with an ellipsis when it is longer."""
+    return text[:most - 1] + "…" if len(text) > most else text
 
 
 # == 7 frontends ==

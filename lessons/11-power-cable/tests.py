@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import lab
 from lab.testkit import PowerCut
-from lab.testkit import expect, expect_untouched
+from lab.testkit import expect, expect_a_copy, expect_untouched
 
 INTERRUPTED = ("Tool call interrupted: no result was recorded. It may not have run, or may have "
                "run partly; check before repeating it.")
@@ -107,6 +107,8 @@ PURE_RECORD = ("the record is not the view: building the view changes neither th
 PREFIX = ("prefix-stable: the repair of a longer history starts with the bytes of the repair of "
           "any shorter one that ends where an assistant message begins, so a prompt cache "
           "keeps hitting.")
+A_COPY = ("code the lesson gives you (lesson 08's snapshot): messages hands out a copy, so a "
+          "caller that appends to what it read changes nothing of the harness's record.")
 KEPT = ("every message that is not a tool result (placeholders aside) is kept, in order, with "
         "only its call ids renamed.")
 
@@ -640,6 +642,14 @@ def test_a_provider_that_restarts_or_leaves_out_ids_is_answered_every_time(stude
         expect(sent == [first] * 4, RESTARTING, given=f"a model whose ids are {ids}",
                expected=f"the record keeps the ids sent: {[first] * 4}",
                got=f"the record holds: {sent}")
+
+
+# -- code the lesson gives you -----------------------------------------------------------------------
+
+def test_appending_to_what_messages_hands_out_leaves_the_record_alone(student):
+    seen = student.scenario("handing_out")
+
+    expect_a_copy(seen, A_COPY, given="one prompt answered in words; h.messages read")
 
 
 # -- the same rules, on histories hypothesis makes up ------------------------------------------------

@@ -54,10 +54,10 @@ print(chosen)
 def empty_gaps(*gaps):
     """"" when the chosen harness has filled every gap in `gaps`, else one line saying which
     of them an example needs first. A gap is empty while its own code raises the starter's
-    NotImplementedError (one that names it); code that is written but wrong counts as written,
-    and the example shows what it does."""
-    probes = {"persist": ("save_message", lambda: harness.save_message(
-                  lab.Disk().open("probe"), harness.user_message("hello"))),
+    NotImplementedError (one that names it), or, for persist, while record_message saves
+    nothing; code that is written but wrong counts as written, and the example shows what it
+    does."""
+    probes = {"persist": ("record_message", lambda: saves(harness.record_message)),
               "load": ("load_record", lambda: harness.load_record("")),
               "repair": ("repair_history", lambda: harness.repair_history([])),
               "resume": ("Harness.resume", lambda: harness.Harness.resume(
@@ -77,6 +77,14 @@ def empty_gaps(*gaps):
     many = len(empty) > 1
     return (f"(this example needs the {' and '.join(empty)} gap{'s' * many} of your harness.py: "
             f"fill {'them' if many else 'it'}, then run the cells from the top again)")
+
+
+def saves(record_message):
+    """Raise the starter's NotImplementedError when record_message hands nothing to save."""
+    saved = []
+    record_message([], harness.user_message("hello"), saved.append)
+    if not saved:
+        raise NotImplementedError("record_message saves nothing yet")
 
 # %% [markdown]
 # The cell names the harness file the examples use and says why. Until your `harness.py`
@@ -906,18 +914,23 @@ else:
 # loaded record with `.set_aside`, `.interrupted` and `.notice` filled in.
 #
 # **The gaps**, in the order `lab-check` names them; each gap's tests need only that gap and
-# the ones before it. Five gaps, about ninety lines in all.
+# the ones before it. Five gaps, about forty-five lines in all.
 #
-# 1. **persist**, two small gaps: one line in `record_message` (region 3) and `save_message`
-#    (region 5), about four lines.
-# 2. **load**: `load_record` (region 5), about twelve lines.
-# 3. **repair**: `repair_history` and its helpers (region 4), about fifty lines; the biggest.
+# 1. **persist**: in `record_message` (region 3), two lines. `save_message` (region 5) is
+#    given: one line of JSON, one write, one flush.
+# 2. **load**: what `load_record` (region 5) does with one line of the file, about ten lines;
+#    the loop over the lines around it is given.
+# 3. **repair**: `repair_history` (region 4), about twenty-five lines; the biggest. Its
+#    helpers are given below it: `spans`, `is_placeholder`, `unique_id`, `renamed_calls` and
+#    `interrupted_result`.
 # 4. **view**: the body of `context_for_model` (the top of region 4), one line.
-# 5. **resume**: `Harness.resume` (region 6) and `resume_notice` after the class, about twenty
-#    lines.
+# 5. **resume**: the top of `Harness.resume` (region 6), about seven lines: read, load, close a
+#    torn last line, make the harness. The lines after it, which fill in what resume found, and
+#    `resume_notice`, after the class, are given.
 #
-# **The tests.** Thirty, one line each; the four marked *hidden* are not in your copy's
-# `tests.py` and grade the same rules on histories hypothesis makes up.
+# **The tests.** Thirty-one, one line each; four of the five marked *hidden*, which are not in
+# your copy's `tests.py`, grade the same rules on histories hypothesis makes up, and the fifth,
+# for no points, grades code the lesson gives you.
 #
 # *persist*
 #
@@ -964,6 +977,10 @@ else:
 # - resume only appends, and a second load agrees. <!-- test: test_resume_only_appends_to_the_file_and_a_second_load_agrees -->
 # - a real process killed with SIGKILL, resumed by a fresh one. <!-- test: test_a_process_killed_mid_run_resumes_from_its_real_file -->
 #
+# *given*
+#
+# - *hidden:* a caller that appends to what `messages` handed it leaves the record as it was: lesson 08's snapshot. <!-- test: test_appending_to_what_messages_hands_out_leaves_the_record_alone -->
+#
 # <details><summary>Stuck on persist? A question</summary>
 #
 # Every message the loop records passes through one function before anybody hears of it.
@@ -974,8 +991,8 @@ else:
 # <details><summary>An outline for persist</summary>
 #
 # In that function, between the append and the event, hand the message to `save` when there
-# is one. `save_message` turns the message into one line of JSON, adds the newline, writes the
-# whole line in a single write, and flushes the file.
+# is one. The given `save_message` is what `save` is: it turns the message into one line of
+# JSON, adds the newline, writes the whole line in a single write, and flushes the file.
 #
 # </details>
 #
@@ -988,9 +1005,10 @@ else:
 #
 # <details><summary>An outline for load</summary>
 #
-# Split the text on newlines and skip the empty pieces. Try to parse each piece as JSON: a
-# piece that parses to an object is a message, anything else (a parse error, or JSON that is
-# not an object) goes to `set_aside` as it is. Return both lists in `Loaded`.
+# The given loop splits the text on newlines and returns both lists in `Loaded`. For each
+# piece: skip it when it is empty; try to parse it as JSON. A piece that parses to an object
+# is a message; anything else (a parse error, or JSON that is not an object) goes to
+# `set_aside` as it is.
 #
 # </details>
 #
@@ -1004,13 +1022,13 @@ else:
 #
 # <details><summary>An outline for repair</summary>
 #
-# Cut the history into spans (the messages before the first assistant message are a piece of
-# their own). Keep a set of the ids handed out so far. For each span: name each call (an empty
-# id gets its place, a taken id its smallest free suffix), and put the assistant message in,
-# renamed only if a name changed. Then, for each call in order, take the first result in the
-# span with the call's original id, renamed if the call was, or a stand-in when there is none
-# (and note the call in `interrupted`). Then the span's other messages, in order. Results that
-# were not taken are never put in.
+# The given `spans` cuts the history (the messages before the first assistant message are a
+# piece of their own). Keep a set of the ids handed out so far. For each span: name each call
+# with `unique_id` (an empty id gets its place first), and put the assistant message in,
+# through `renamed_calls` only if a name changed. Then, for each call in order, take the first
+# result in the span with the call's original id, renamed if the call was, or
+# `interrupted_result` when there is none (and note the call in `interrupted`). Then the span's
+# other messages, in order. Results that were not taken are never put in.
 #
 # </details>
 #
@@ -1036,11 +1054,11 @@ else:
 #
 # <details><summary>An outline for resume</summary>
 #
-# Go to the start of the file and read all of it; load it. If the text is not empty and does
-# not end with a newline, write one and flush. Make a harness over the loaded messages with
-# the same file, and fill in `set_aside` from the load, `interrupted` from the repaired view of
-# the loaded messages, and `notice` from `resume_notice`, which writes a line for each line set
-# aside (quoting its start) and for each unfinished call (its id, tool and file).
+# Go to the start of the file and read all of it; load it into `loaded`. If the text is not
+# empty and does not end with a newline, write one and flush. Make `harness`, a harness over
+# the loaded messages with the same file. The given lines after yours fill in `set_aside`
+# from the load, `interrupted` from the repaired view of the loaded messages, and `notice`
+# from the given `resume_notice`.
 #
 # </details>
 #
@@ -1187,7 +1205,7 @@ else:
 # **You hit** a power cut halfway through a job: two files on the disk, and a harness that
 # came back knowing nothing about them.
 #
-# **You built** the record on disk, one JSON line a message, written before it is announced;
+# **You built** the record on disk, one JSON line a message, saved before it is announced;
 # a loader that sets a torn line aside; `repair_history`, lesson 10's repair grown into the
 # production library's six rules (spans, stand-ins worded by what a tool does, renamed and
 # named ids, placeholders); and `Harness.resume`, which only appends and tells the user what

@@ -14,6 +14,7 @@ such refusals and ordinary replies, answered in order.
 import json
 
 import lab
+from lab.testkit import handed_out
 
 SYSTEM_PROMPT = "You are a helpful assistant."
 PATH = {"type": "string", "description": "The file."}
@@ -105,6 +106,16 @@ def session(harness, script, prompts=("Hello?",), record=(), policy=None, shrink
             "told": [t for what, t in timeline if what == "told"],
             "shrunk": shrunk, "runs": runs,
             "file": disk.read_text("record.jsonl") if disk is not None else None}
+
+
+def handing_out(harness):
+    """One prompt answered in words; then a caller appends a message to what h.messages handed
+    it (lab.testkit.handed_out): the facts."""
+    h = harness.Harness(lab.ScriptedModel([lab.say("Hello.")]), SYSTEM_PROMPT, [], [],
+                        sleep=lambda seconds: None)
+    for _ in h.prompt("Hello?"):
+        pass
+    return handed_out(h, "messages")
 
 
 # -- the pieces --------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lab
-from lab.testkit import expect
+from lab.testkit import expect, expect_a_copy
 
 # -- what the providers send, and what each one is ----------------------------------------------
 # Each: (what it is, the refusal, its kind, the retry_after it asks for). The statuses, types and
@@ -127,6 +127,8 @@ ON_DISK = ("the record on disk (lesson 11) holds what the record holds: one line
            "that came, none for the attempts retried.")
 TOLD_FIRST = ("on_retry is told before each wait, with the refusal's kind, the decision and the "
               "attempt, so a frontend can say \"retrying in 20 s\" while it waits.")
+A_COPY = ("code the lesson gives you (lesson 08's snapshot): messages hands out a copy, so a "
+          "caller that appends to what it read changes nothing of the harness's record.")
 END_TO_END = ("end to end, rewording every refusal and moving every keyword changes nothing the "
               "harness does: the same requests, the same waits, the same record.")
 
@@ -509,6 +511,12 @@ def test_on_retry_is_told_before_each_wait(student):
               ["told", ["rate_limited", "retry", 20.0, 2]], ["sleep", 20.0]]
     expect(seen["timeline"] == wanted, TOLD_FIRST, given="529, then 429 asking for 20 s",
            expected=wanted, got=seen["timeline"])
+
+
+def test_appending_to_what_messages_hands_out_leaves_the_record_alone(student):
+    seen = student.scenario("handing_out")
+
+    expect_a_copy(seen, A_COPY, given="one prompt answered in words; h.messages read")
 
 
 # -- the same verdicts, whatever the words ----------------------------------------------------------

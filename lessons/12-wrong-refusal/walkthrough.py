@@ -825,8 +825,9 @@ else:
 # 2. **policy**: the body of `RetryPolicy.decide` (region 7), about ten lines.
 # 3. **retrying**: the body of `Retrying.complete` (region 7), about twenty lines.
 #
-# **The tests.** Twenty-one, one line each; the three marked *hidden* are not in your copy's
-# `tests.py` and grade the same rules on refusals reworded and reshuffled.
+# **The tests.** Twenty-two, one line each; the three marked *hidden* are not in your copy's
+# `tests.py` and grade the same rules on refusals reworded and reshuffled, and one more, hidden
+# too and for no points, grades code the lesson gives you.
 #
 # *classify*
 #
@@ -857,6 +858,10 @@ else:
 # - the record on disk holds the reply that came, and no attempt. <!-- test: test_the_file_holds_the_reply_that_came_and_no_attempt -->
 # - `on_retry` told before each wait. <!-- test: test_on_retry_is_told_before_each_wait -->
 # - *hidden:* random sessions, reworded and salted, send the same requests, wait the same seconds and leave the same record. <!-- test: test_rewording_every_refusal_changes_nothing_the_harness_does -->
+#
+# *given*
+#
+# - *hidden:* a caller that appends to what `messages` handed it leaves the record as it was: lesson 08's snapshot. <!-- test: test_appending_to_what_messages_hands_out_leaves_the_record_alone -->
 #
 # <details><summary>Stuck on classify? A question</summary>
 #

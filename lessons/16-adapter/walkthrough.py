@@ -651,7 +651,7 @@ if filled(harness, "to_anthropic", where=GAP):
 # than it was given, and `[]` at `keep=0`. All three are pure: new lists, and nothing they are
 # given changes. A reply that has no words gets no text block (an empty one is refused).
 #
-# **One gap**, in region 12 of `harness.py`, marked `# --- your code ---`: about forty lines.
+# **One gap**, in region 12 of `harness.py`, marked `# --- your code ---`: about forty lines in all.
 # The adapter below it (`request_for`, `tools_for`, `Adapter`) is given and calls your three
 # functions by name.
 #

@@ -427,7 +427,7 @@ print(lab.show(seen.requests[1].messages[1:2], clip=80))
 # exactly one, no two the same.
 #
 # **Five gaps, one a harness**, each a case of a few lines of data and one entry of the
-# `DIAGNOSIS` dict at the top of the file. Fill them harness by harness, case first.
+# `DIAGNOSIS` dict at the top of the file, about twenty-five lines in all. Fill them harness by harness, case first.
 #
 # **Ten graded tests**, two a harness, all run on the grader's side, where the five harnesses
 # are; your file is asked for `DIAGNOSIS` and for what each case function returns, and nothing

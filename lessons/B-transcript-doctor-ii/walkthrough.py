@@ -397,7 +397,7 @@ for found in rules.judge(seen):
 # `ideas.toml`: the idea `<name>` lacks. Every harness lacks exactly one, no two the same.
 #
 # **Five gaps, one a harness**, each a case of about five lines of data and one entry of the
-# `DIAGNOSIS` dict at the top of the file. Fill them harness by harness, case first.
+# `DIAGNOSIS` dict at the top of the file, about thirty lines in all. Fill them harness by harness, case first.
 #
 # **Ten graded tests**, two a harness, all run on the grader's side, where the five harnesses
 # are; your file is asked for `DIAGNOSIS` and for what each case function returns, and nothing

@@ -35,12 +35,20 @@
     if (badge) badge.hidden = !chosen;
   }
 
-  // The reader's harness.py: the starter until they edit it, then theirs, kept per lab.
+  // The reader's harness.py: their own file once they open it here, else the starter; their
+  // edits on top, kept per lab. Where the text came from is said above the editor.
   function editor(lab) {
     const holder = document.getElementById("editor");
     const starter = document.getElementById("starter");
     if (!holder || !starter) return;
-    const key = `${lab}:harness`;
+    const key = `${lab}:harness`, origin = `${lab}:harness-from`, file = page.file;
+    const source = document.getElementById("harness-source");
+    const say = () => {
+      const own = store.get(origin);
+      source.textContent = own
+        ? `Started from your own ${file} (${own}), with your edits since.`
+        : `Started from the file this lab starts from: open your own ${file} below to start from it.`;
+    };
     const initial = store.get(key) ?? starter.textContent;
     let current = initial;
     const keep = (text) => { current = text; store.set(key, text); };
@@ -49,18 +57,34 @@
       api = window.CourseEditor.create(holder, initial, keep);
       starter.hidden = true;
     }
+    const put = (text) => { keep(text); if (api) api.replace(text); };
     window.courseHarness = () => (api ? api.text() : current);
     window.courseEditor = api;
+    document.getElementById("open-harness").addEventListener("change", (event) => {
+      const chosen = event.target.files[0];
+      if (!chosen) return;
+      chosen.text().then((text) => {
+        const said = (text.match(/^# lab: (lesson|checkpoint) (\S+)/) || [])[2];
+        const other = said && said.replace(/^0+(?=\d)/, "") !== lab.replace(/^0+(?=\d)/, "");
+        store.set(origin, chosen.name + (other ? `, which says it is for ${said}, not ${lab}` : ""));
+        put(text);
+        say();
+      });
+    });
+    document.getElementById("own-file").hidden = false;
+    say();
     document.getElementById("reset-harness").addEventListener("click", () => {
       store.drop(key);
+      store.drop(origin);
       current = starter.textContent;
       if (api) api.replace(current);
       store.drop(key);
+      say();
     });
     document.getElementById("download-harness").addEventListener("click", () => {
       const link = document.createElement("a");
       link.href = URL.createObjectURL(new Blob([window.courseHarness()], { type: "text/x-python" }));
-      link.download = "harness.py";
+      link.download = page.file || "harness.py";
       link.click();
     });
     document.getElementById("editor-tools").hidden = false;
