@@ -21,11 +21,12 @@ def main(args, lesson):
               "Gradescope autograder with --gradescope FILE.zip, or both; nothing else goes "
               "with it.", file=sys.stderr)
         return 2
+    from lab.course import manifest
     from lab.release import edition, gradescope, leaks, pins
 
-    if edition.held_back(lesson):
+    if manifest.held_back(lesson):
         print(f"lab_check: lesson {lesson.number} is not handed out yet: "
-              f"{edition.held_back(lesson)}.", file=sys.stderr)
+              f"{manifest.held_back(lesson)}.", file=sys.stderr)
         return 2
     if getattr(args, "late_policy", None):
         from lab.grader.gradebook import LatePolicy

@@ -59,19 +59,13 @@ LESSON_FILES = ("scenarios.py", "ideas.toml", "ready.py")
 WORKFLOW = pathlib.Path(".github", "workflows", "classroom.yml")
 
 
-def held_back(lesson):
-    """Why `lesson` may not be handed out as an edition yet ([release] in its manifest), or
-    "" when it may."""
-    release = manifest.read(lesson).get("release", {})
-    return "" if release.get("ready", True) else release.get("why", "its manifest says not yet")
-
-
 def build(lesson, output, *, with_notebook=True):
     """Write the student's edition of `lesson` into the folder `output` (made if need be;
     refused if it holds anything already, so nothing stale is handed out). Returns the
     folder. `with_notebook=False` leaves the notebook out (it takes a kernel to make)."""
-    if held_back(lesson):
-        raise ValueError(f"lesson {lesson.number} is not handed out yet: {held_back(lesson)}")
+    if manifest.held_back(lesson):
+        raise ValueError(f"lesson {lesson.number} is not handed out yet: "
+                         f"{manifest.held_back(lesson)}")
     output = pathlib.Path(output)
     if output.exists() and any(output.iterdir()):
         raise FileExistsError(f"{output} is not empty: name a new folder for the edition, or "

@@ -80,7 +80,7 @@ def _lab_page(lab, lesson, order, folder):
     folder.mkdir(parents=True)
     meta = manifest.read(lesson)
     student = meta.get("student_file", "harness.py")
-    held = edition.held_back(lesson)
+    held = manifest.held_back(lesson)
     zip_name = "" if held else f"edition-{lab.label}.zip"
     with tempfile.TemporaryDirectory(prefix="lab-site-") as scratch:
         if held:

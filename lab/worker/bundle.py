@@ -3,8 +3,8 @@ tree copied whole, so that the tree itself says what the student's code may see.
 
     sandbox (/lab-bundle)    source tree                 what it is
     lab/__init__.py          lab/__init__.py             the package `lab`, its public names
-    lab/kit/             lab/kit/                the lab's student-facing modules
-    lab_inside/              lab/sandbox/         the sandbox's own side: the zygote, the
+    lab/kit/                 lab/kit/                    the lab's student-facing modules
+    lab_inside/              lab/sandbox/                the sandbox's own side: the zygote, the
                                                          code that serves a test, the protocol
     damaged.py               damaged.py                  lesson 10's wrecked records
 
@@ -12,17 +12,11 @@ lab/kit/ is the folder to look at: a module is in the sandbox exactly when it is
 folder (nothing is found by walking imports, and nothing is listed by name), and each of its
 modules imports only its neighbours and the standard library (the suite checks both, by
 importing lab from a bundle in a real sandbox, and by reading every import of the folder).
-lab/__init__.py adds the folder to `lab.__path__`, so its modules are `lab.validate`,
-`lab.wire`... on the course's machine, in the sandbox and in Pyodide alike (the site ships the
-same files, lab.site.browser_support), one module object a file. The layout is kept the same
-inside: the sandbox's lab/ is the source's lab/ with everything but that folder taken out.
-
-Why a folder beside the rest of lab/, and not a package or a tree of its own: lessons,
-notebooks, tests and every student's harness import these as `lab.<name>` (`from lab import
-call, user`), and the host's lab modules import them relatively, so their names must not
-change; and a second package would load each file twice under two names. The rest of lab/
-(lessons, harnesses, lab_check, grading, checkpoint B's clinic, the casebook and the rules)
-knows where the answers are, and is in none of the three.
+lab/__init__.py hands the kit's public names on, so a harness writes `from lab import call,
+user` on the course's machine, in the sandbox and in Pyodide alike (the site ships the same
+files, lab.site.browser_support). The rest of lab/ (lessons, harnesses, lab_check, the
+grader, checkpoint B's clinic, the casebook and the rules) knows where the answers are, and
+is in none of the three.
 
 The worker builds the bundle once a grading, readable by anyone, in the host's public folder
 (bubblewrap binds it read-only at /lab-bundle; under uid the sandbox's user reads it there),
@@ -40,6 +34,10 @@ PROJECT = LAB.parent
 STUDENT = LAB / "kit"                  # the folder: what a student's code may import of the lab
 INSIDE = LAB / "sandbox"               # the sandbox's own code, lab_inside there
 GIVEN = PROJECT / "damaged.py"         # a top-level module a lesson gives the student
+# lab/sandbox's modules the sandbox itself never runs: the one record of a test's result sits
+# there so that the worker and the host share it without an import running up, and is built
+# in the worker, outside the namespaces (lab/sandbox/outcome.py says so)
+NOT_INSIDE = ("outcome.py",)
 
 
 def lab_files() -> dict[str, pathlib.Path]:
@@ -78,7 +76,7 @@ class Bundle:
             os.makedirs(os.path.dirname(target), exist_ok=True)
             shutil.copyfile(source, target)
         shutil.copytree(INSIDE, os.path.join(self.path, "lab_inside"),
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", *NOT_INSIDE))
         if GIVEN.exists():
             shutil.copyfile(GIVEN, os.path.join(self.path, GIVEN.name))
         for root, folders, files in os.walk(self.path):
