@@ -16,6 +16,7 @@ import html
 import json
 
 import lab
+from lab.testkit import handed_out
 
 SYSTEM_PROMPT = "You are a helpful assistant."
 PATH = {"type": "string", "description": "The file."}
@@ -127,6 +128,14 @@ def attach_while_running(harness):
     for _ in run:
         pass
     return {"raised": raised, "record": plain(list(h.messages))}
+
+
+def handing_out(harness):
+    """A harness holding one exchange (no run: the gaps are not needed to hold one); then a
+    caller appends a message to what h.messages handed it (lab.testkit.handed_out): the facts."""
+    h = harness.Harness(lab.ScriptedModel([]), SYSTEM_PROMPT, [],
+                        [lab.user("Hello?"), lab.say("Hello.")])
+    return handed_out(h, "messages")
 
 
 # -- the pieces --------------------------------------------------------------------------------

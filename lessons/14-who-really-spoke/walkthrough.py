@@ -764,8 +764,9 @@ else:
 #    lines and one; two lines at the end of `resume`; and one line in `_summarise`, the
 #    request it sends.
 #
-# **The tests.** Fifteen, one line each; the two marked *hidden* are not in your copy's
-# `tests.py` and grade on texts and records hypothesis makes up.
+# **The tests.** Sixteen, one line each; the two marked *hidden* are not in your copy's
+# `tests.py` and grade on texts and records hypothesis makes up, and one more, hidden too and
+# for no points, grades code the lesson gives you.
 #
 # *mark*
 #
@@ -790,6 +791,10 @@ else:
 # - ten reads in a window of 600 tokens: each summary request ends with the note carrying `SUMMARISE`, and the record holds none. <!-- test: test_the_summary_is_asked_for_in_the_harness_voice -->
 # - a resume after a crash that left a write unfinished and a line torn: the notice recorded and saved as a note, sent after the stand-in; a clean resume adds nothing. <!-- test: test_a_resumed_harness_tells_the_model_what_it_tells_the_user_as_its_note -->
 # - a long session with a file that gives orders, read and attached, compacted: its words only in tool results and whole notes. <!-- test: test_orders_in_a_file_never_reach_the_users_role_in_a_long_session -->
+#
+# *given*
+#
+# - *hidden:* a caller that appends to what `messages` handed it leaves the record as it was: lesson 08's snapshot. <!-- test: test_appending_to_what_messages_hands_out_leaves_the_record_alone -->
 #
 # <details><summary>Stuck on mark? A question</summary>
 #
