@@ -35,6 +35,8 @@ class Loopback:
         self._script, self._next, self._ids = list(script), 0, 0
         self._left, self._lock = max_requests, threading.Lock()
         self._server = HTTPServer(("127.0.0.1", 0), _handler(self))
+        host, port = self._server.socket.getsockname()[:2]  # bound now, so read once: a cell
+        self._origin = f"http://{host}:{port}"                # may ask after stop() closed it
         self._server.timeout, self._idle, self._got = TICK, idle, False
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._serve, name=f"loopback-{wire}", daemon=True)
@@ -43,8 +45,7 @@ class Loopback:
     def base_url(self):
         """What to give the SDK's client as base_url (OpenAI's includes the /v1 its paths
         leave out)."""
-        host, port = self._server.socket.getsockname()[:2]  # an IPv4 address: (host, port)
-        return f"http://{host}:{port}" + ("/v1" if self.wire == "openai" else "")
+        return self._origin + ("/v1" if self.wire == "openai" else "")
 
     def __enter__(self):
         self._thread.start()
