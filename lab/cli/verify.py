@@ -197,12 +197,11 @@ def _not_graded(grade):
 
 
 def _grader_broke(grade):
-    return [f"the grader broke on {t.test}: {_first_line(t.message)}" for t in grade.tests
-            if t.outcome == "error"]
+    return [f"the grader broke on {t.test}: {_first_line(t.message)}" for t in grade.errors]
 
 
 def _ran_the_listed_tests(grade, listed):
-    if any(t.outcome == "error" for t in grade.tests):
+    if grade.errors:
         return []  # a grader that broke may have stopped early: _grader_broke says so
     ran = [t.test for t in grade.tests]
     missing = [name for name in listed if name not in ran]

@@ -657,7 +657,7 @@ def _grade_one(one, lesson, scratch, plan, running, stop, keep=None):
         if grade is None or status(grade) != GRADER_FAILED:
             return grade
         if keep is not None:
-            errors = [t.message for t in grade.tests if t.outcome == "error"]
+            errors = [t.message for t in grade.errors]
             keep(one, attempt, f"attempt {attempt} of 2: {grade.problem or errors[0]}\n"
                  + (f"{told}:\n" + "\n".join(f"  | {line}" for line in said) if said
                     else "its grader said nothing on stderr") + "\n")
@@ -803,7 +803,7 @@ def row(name: str | bytes, grade: Grade, total: float, result_file: str = "",
     folder; `seed` the one it was graded with (the grade's own, when not given); `note`, what
     the instructor should know of a file graded all the same (declared.other_lab), joins the
     problem."""
-    errors = [t.message for t in grade.tests if t.outcome == "error"]
+    errors = [t.message for t in grade.errors]
     return {"submission": shown_name(name), "id": file_name(name), "status": status(grade),
             "score": grade.score, "max_score": grade.max_score if grade.tests else total,
             "passed": grade.passed, "failed": grade.failed,

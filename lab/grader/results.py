@@ -63,6 +63,11 @@ class Grade:
         return sum(t.outcome == "passed" for t in self.tests)
 
     @property
+    def errors(self) -> list[TestResult]:
+        """The tests the grader itself broke on (outcome "error"): not the student's fault."""
+        return [t for t in self.tests if t.outcome == "error"]
+
+    @property
     def failed(self) -> int:
         return sum(t.outcome != "passed" for t in self.tests)
 
@@ -96,6 +101,6 @@ class Grade:
         grading of no test is never a pass), 3 the grader broke."""
         if self.problem or not self.tests:
             return 2
-        if any(t.outcome == "error" for t in self.tests):
+        if self.errors:
             return 3
         return 1 if self.failed else 0

@@ -24,9 +24,10 @@ def main(args, lesson):
     from lab.course import manifest
     from lab.release import edition, gradescope, leaks, pins
 
-    if manifest.held_back(lesson):
-        print(f"lab_check: lesson {lesson.number} is not handed out yet: "
-              f"{manifest.held_back(lesson)}.", file=sys.stderr)
+    held = manifest.held_back(lesson)
+    if held:
+        print(f"lab_check: lesson {lesson.number} is not handed out yet: {held}.",
+              file=sys.stderr)
         return 2
     if getattr(args, "late_policy", None):
         from lab.grader.gradebook import LatePolicy

@@ -157,7 +157,7 @@ def _shown(harness, submission):
 def _what_broke(result):
     """What the instructor is told of a grading the grader broke on: how many tests, and the
     explanation of the first."""
-    broken = [test for test in result.tests if test.outcome == "error"]
+    broken = result.errors
     return (f"the grader broke on {len(broken)} of {len(result.tests)} tests of "
             f"{result.harness} (sha256 {result.sha256 or 'unknown'}). The first said:\n"
             + broken[0].message)
