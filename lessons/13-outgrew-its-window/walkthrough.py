@@ -130,7 +130,7 @@ def make_session(harness_module):
         if last["role"] == "user" and last["content"] == getattr(harness_module, "SUMMARISE", None):
             summaries.append(len(request.messages))
             return lab.say(f"Summary {len(summaries)}: the user is reading the notes files one "
-                           f"by one ({len(request.messages) - 1} messages shown).")
+                           f"by one ({lab.counted(len(request.messages) - 1, 'message')} shown).")
         said = [m["content"] for m in request.messages if m["role"] == "user"][-1]
         path = said.split()[-1] if said.startswith("Read ") else None
         start = max(i for i, m in enumerate(request.messages) if m["role"] == "user")
@@ -166,7 +166,7 @@ h = starter.Harness(model, starter.SYSTEM, tools)
 for k in range(1, 12):
     ask(h, [f"Read notes{k}.txt"])
     size = lab.request_tokens(model.calls[-1].system, model.calls[-1].messages, model.calls[-1].tools)
-    print(f"{f'Read notes{k}.txt':17} {size:4} tokens sent  -> {outcome(h)}")
+    print(f"{f'Read notes{k}.txt':17} {lab.counted(size, 'token', spec='4')} sent  -> {outcome(h)}")
 print()
 print("the failure, as recorded:", h.messages[-1].get("failure"))
 print("the record:", len(h.messages), "messages,", sum(map(lab.tokens, h.messages)), "tokens")
@@ -527,8 +527,9 @@ if not (waiting := empty_gaps("cut", "view", "compact")):
             ask(h, [f"Read notes{k}.txt" for k in range(1, 21)])
         failed = sum(m.get("stop_reason") == "error" for m in h.messages)
         summaries = sum(m["role"] == "summary" for m in h.messages)
-        print(f"keep {name:17} twenty reads: {summaries:2} summaries, {failed:2} failed replies, "
-              f"{len(model.calls):3} requests")
+        print(f"keep {name:17} twenty reads: {lab.counted(summaries, 'summary', 'summaries', spec='2')}, "
+              f"{lab.counted(failed, 'failed reply', 'failed replies', spec='2')}, "
+              f"{lab.counted(len(model.calls), 'request', spec='3')}")
 else:
     print(waiting)
 
@@ -599,7 +600,7 @@ if not (waiting := empty_gaps("cut", "view", "compact")):
           sum(m.get("stop_reason") == "error" for m in compacted_record))
     display(lab.draw(
         lab.Panel("the record", compacted_record, check=False,
-                  note=f"{len(compacted_record)} entries, every message kept"),
+                  note=f"{lab.counted(len(compacted_record), 'entry', 'entries')}, every message kept"),
         lab.Panel("the last request", last_sent.messages,
                   note="the marked summary, then the newest turns"),
         title="Figure 13.1  Eleven reads in a window of 600 tokens", arrows=True,
@@ -664,7 +665,8 @@ if not (waiting := empty_gaps("cut", "view", "compact")):
         n = len(before.messages)
         same_start = json.dumps(after.messages[:n]) == json.dumps(before.messages)
         moved += not same_start
-    print(f"{len(sent)} requests; the start moved {moved} times; summaries written:",
+    print(f"{lab.counted(len(sent), 'request')}; the start moved {lab.counted(moved, 'time')}; "
+          "summaries written:",
           sum(m["role"] == "summary" for m in compacted_record))
 else:
     print(waiting)

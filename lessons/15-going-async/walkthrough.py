@@ -299,9 +299,9 @@ if not (waiting := empty_gaps("together")):
     together = lab.run_job(harness, job_model(*two_searches), PROMPT)
     display(lab.draw(
         lab.Panel("one after the other (the starter)", apart["record"],
-                  note=f"{sum('gave up' in line for line in apart['lines'])} tool gave up waiting"),
+                  note=f"{lab.counted(sum('gave up' in line for line in apart['lines']), 'tool')} gave up waiting"),
         lab.Panel("together (lesson 15)", together["record"],
-                  note=f"{sum('gave up' in line for line in together['lines'])} tools gave up"),
+                  note=f"{lab.counted(sum('gave up' in line for line in together['lines']), 'tool')} gave up"),
         title="Figure 15.1  The same reply, run one after the other and together",
         caption="The two records are the same messages in the same order: running the tools "
                 "together changes when they run, never what the record says or in which "
