@@ -5,7 +5,8 @@ reports, scenarios and walkthrough output, and everything lab-check prints to a 
 reader or an instructor, write a count through it. The check below reads the source: in any
 f-string, a replacement field with no conversion (no !r) followed at once by a plural noun is a
 count written before a noun it may not agree with, whatever the field's format spec, however the
-f-string is split over lines, and whether or not the count can ever be one.
+f-string is split over lines, and whether or not the count can ever be one; so is a print() whose
+argument after a computed one is a plural noun: print("sizes:", len(lines), "lines").
 """
 
 import ast
@@ -37,22 +38,34 @@ NOUNS = ("requests|tools|turns|calls|messages|replies|results|steps|events|lines
          "prompts|runs|bytes|files|seconds|reads|writes|tokens|characters|chars|summaries|times|"
          "waits|answers|asks|students|submissions|labs|checks|leaks|items|cases|entries|newlines|"
          "cells|rows|folders|objections|surprises|questions|figures|gaps|workers|harnesses")
-# A plural noun at the start of the text after a field ("tests.py" is a file's name, not a noun).
-PLURAL_NEXT = re.compile(r"\s+(?:" + NOUNS + r")\b(?!\.\w)")
+# A plural noun ("tests.py" is a file's name, not a noun): right after a field, or as the whole
+# start of print()'s next argument.
+PLURAL = re.compile(r"(?:" + NOUNS + r")\b(?!\.\w)")
+PLURAL_NEXT = re.compile(r"[ \t]+" + PLURAL.pattern)
 
 
 def counts_before_plurals(source):
-    """Every replacement field in `source`'s f-strings that is followed at once by a plural
-    noun, as written: '{len(seen)} requests'."""
+    """Every count in `source` printed right before a plural noun, as written: the replacement
+    field of an f-string followed at once by one ('{len(seen)} requests'), or a computed
+    argument of print() followed by one ('len(lines), "lines"')."""
     for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, ast.JoinedStr):
-            continue
-        for field, after in zip(node.values, node.values[1:]):
-            if (isinstance(field, ast.FormattedValue) and field.conversion == -1
-                    and isinstance(after, ast.Constant) and isinstance(after.value, str)
-                    and PLURAL_NEXT.match(after.value)):
-                noun = PLURAL_NEXT.match(after.value).group().strip()
-                yield f"line {field.lineno}: {{{ast.get_source_segment(source, field.value)}}} {noun}"
+        if isinstance(node, ast.JoinedStr):
+            for field, after in zip(node.values, node.values[1:]):
+                if (isinstance(field, ast.FormattedValue) and field.conversion == -1
+                        and _text(after) is not None and PLURAL_NEXT.match(_text(after))):
+                    yield (f"line {field.lineno}: {{{ast.get_source_segment(source, field.value)}}}"
+                           f"{PLURAL_NEXT.match(_text(after)).group()}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
+            for count, after in zip(node.args, node.args[1:]):
+                if (not isinstance(count, ast.Constant)
+                        and _text(after) is not None and PLURAL.match(_text(after))):
+                    yield (f"line {count.lineno}: print({ast.get_source_segment(source, count)}, "
+                           f"{_text(after)!r})")
+
+
+def _text(node):
+    """The text of a string constant, else None."""
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
 def lesson_files():
@@ -115,6 +128,9 @@ def test_no_part_of_lab_check_prints_a_count_before_a_plural_noun_it_may_not_agr
     'f"""the first\n{n} messages"""',
     'f"({n} lines in all)"',
     'f"{n} replies."',
+    'print("sizes:", len(lines), "lines")',
+    'print("the record:", n, "messages,", total, "tokens")',
+    'print("size:", f"{n:,}", "bytes")',
 ])
 def test_the_check_finds_a_count_before_its_plural_in_every_shape_it_is_written(source):
     assert list(counts_before_plurals(source)), source
@@ -128,6 +144,8 @@ def test_the_check_finds_a_count_before_its_plural_in_every_shape_it_is_written(
     '"{n} requests"',
     'f"{n}requests"',
     'f"{n} requestsXY"',
+    'print("the requests", "tokens")',
+    'print("kept:", lab.counted(n, "line"), "in all")',
 ])
 def test_the_check_leaves_alone_what_is_not_a_count_before_its_plural(source):
     assert not list(counts_before_plurals(source)), source

@@ -6,10 +6,14 @@ commands are in fenced `sh` blocks under "## 1. Install" and "## 2. Check": the 
 them from there, word for word, so the README cannot drift from what works.
 """
 
-from lab.course import tomlread
 from dataclasses import dataclass
 
-from lab.course import lesson_files as lessons
+from lab.course import lesson_files as lessons, tomlread
+from lab.kit.counting import counted
+
+# What the hidden tests grade, by how many gaps the lesson has ("the same code" when none).
+IN_WORDS = ("code", "gap", "two gaps", "three gaps", "four gaps", "five gaps", "six gaps",
+            "seven gaps", "eight gaps", "nine gaps")
 
 
 @dataclass(frozen=True)
@@ -31,11 +35,7 @@ class Facts:
     def the_gaps(self):
         """"the same gap", "the same five gaps": what the hidden tests grade, counted."""
         count = len(self.gaps)
-        if count == 1:
-            return "the same gap"
-        words = ("two", "three", "four", "five", "six", "seven", "eight", "nine")
-        return f"the same {words[count - 2] if 2 <= count <= 9 else count} gaps" if count else \
-            "the same code"
+        return f"the same {IN_WORDS[count] if count < len(IN_WORDS) else counted(count, 'gap')}"
 
     @property
     def check(self):
@@ -95,7 +95,7 @@ virtual environment of its own (`python -m venv .venv`, then activate it):
 ```
 
 (`lab-check` does the same, from anywhere in the folder.) It grades your `harness.py` against
-the {facts.visible} tests in `tests.py`, worth {facts.visible_points:g} points. {later}
+the {counted(facts.visible, 'test')} in `tests.py`, worth {counted(facts.visible_points, 'point')}. {later}
 Your file runs in a process of its own, from a copy: nothing in this folder is written but
 lab-check's own record of your scores, in `.lab-check/`, which `lab-check --course` reads to
 show the whole course and where you stand in it.
@@ -190,7 +190,7 @@ virtual environment of its own (`python -m venv .venv`, then activate it):
 
 ## 2. Graded on submission
 
-The {count} tests in `tests.py` ({total:g} points) run your cases on harnesses this copy does not
+The {counted(count, 'test')} in `tests.py` ({counted(total, 'point')}) run your cases on harnesses this copy does not
 hold, and must not: each is a lab's finished harness with one idea taken out, and would hand you
 that lab's answer. So `{facts.student_file}` is graded where they are, when you hand it in: your
 course's grader runs `lab-check --harness {facts.student_file} --lesson {facts.lesson}` on it there,

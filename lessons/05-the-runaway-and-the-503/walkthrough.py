@@ -1093,7 +1093,7 @@ for prompt in ("Summarise huge.log.", "Try again?"):
     added = harness.run_agent(model, harness.SYSTEM, record, [harness.make_read_tool(big)], prompt)
     print(f"{prompt!r:22} -> {outcome(added[-1])}")
 print("the record:   ", lab.shape(record))
-print("request sizes:", [tokens(r.messages) for r in model.calls], "tokens")
+print("request sizes in tokens:", [tokens(r.messages) for r in model.calls])
 
 # %% [markdown]
 # Both failures were stored, the session carried on, and the second request was as big as the

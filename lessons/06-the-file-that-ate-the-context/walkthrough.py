@@ -411,13 +411,13 @@ import subprocess
 import tempfile
 
 sample = "page one\fpage two\nsaid: \u2028\"hi\"\nlast\n"
-print("str.splitlines:", len(sample.splitlines()), "lines")
-print("lines_of:      ", len(harness.lines_of(sample)), "lines")
+print("str.splitlines:", lab.counted(len(sample.splitlines()), "line"))
+print("lines_of:      ", lab.counted(len(harness.lines_of(sample)), "line"))
 if shutil.which("wc"):
     with tempfile.NamedTemporaryFile("w", encoding="utf-8", suffix=".txt", delete=False) as f:
         f.write(sample)
-    counted = subprocess.run(["wc", "-l", f.name], capture_output=True, text=True).stdout.split()[0]
-    print("wc -l:         ", counted, "lines")
+    newlines = subprocess.run(["wc", "-l", f.name], capture_output=True, text=True).stdout.split()[0]
+    print("wc -l:         ", lab.counted(int(newlines), "line"))
     pathlib.Path(f.name).unlink()
 else:
     print("wc -l:          (no wc on this machine; it says 3)")

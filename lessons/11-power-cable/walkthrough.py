@@ -178,7 +178,7 @@ disk.power_off()                       # the cable: nothing more reaches the dis
 print("the last event the screen got:", seen[-1]["type"], seen[-1]["call"]["arguments"]["path"])
 print("files the tools wrote:        ", ws.writes)
 print("the record, in memory:        ", lab.shape(first.messages))
-print("the record, on the disk:      ", len(disk.read_text("record.jsonl")), "bytes")
+print("the record, on the disk:      ", lab.counted(len(disk.read_text("record.jsonl")), "byte"))
 
 back = disk.restart()                  # the machine comes back; the process does not
 model = new_model()

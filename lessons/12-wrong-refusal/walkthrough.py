@@ -953,7 +953,7 @@ if not (waiting := empty_gaps("classify", "policy", "retrying")):
     print()
     print("the record:       ", lab.shape(h.messages))
     print("each prompt once: ", [m["content"] for m in h.messages if m["role"] == "user"])
-    print("told before waits:", told, "waits:", waits)
+    print("told before waits:", told, " the waits:", waits)
     display(lab.draw(
         lab.Panel("the record after six prompts", h.messages, check=False,
                   note=f"{lab.counted(len(model.calls), 'request')}, {lab.counted(len(waits), 'wait')}"),

@@ -169,7 +169,8 @@ for k in range(1, 12):
     print(f"{f'Read notes{k}.txt':17} {lab.counted(size, 'token', spec='4')} sent  -> {outcome(h)}")
 print()
 print("the failure, as recorded:", h.messages[-1].get("failure"))
-print("the record:", len(h.messages), "messages,", sum(map(lab.tokens, h.messages)), "tokens")
+print("the record:", lab.counted(len(h.messages), "message") + ",",
+      lab.counted(sum(map(lab.tokens, h.messages)), "token"))
 
 # %% [markdown]
 # Read the token counts down the middle. Each of the first prompts sends some 120 tokens more
@@ -593,8 +594,8 @@ if not (waiting := empty_gaps("cut", "view", "compact")):
     last_sent = model.calls[-1]
     print("the record:     ", lab.shape(compacted_record))
     print("the last request:", lab.shape(last_sent.messages))
-    print("its size:        ", lab.request_tokens(last_sent.system, last_sent.messages,
-                                                  last_sent.tools), "tokens of", WINDOW)
+    print("its size:        ", lab.counted(lab.request_tokens(last_sent.system, last_sent.messages,
+                                                  last_sent.tools), "token"), "of", WINDOW)
     print("answers:         ", sum(m.get("stop_reason") == "stop" for m in compacted_record),
           "of 11 prompts; failed replies:",
           sum(m.get("stop_reason") == "error" for m in compacted_record))
@@ -979,9 +980,9 @@ if not (waiting := empty_gaps("cut", "view", "compact")):
     on_disk = harness.load_record(disk.read_text("record.jsonl")).messages
     print("prompts answered:          ", sum(m.get("stop_reason") == "stop" for m in h.messages))
     print("requests, summaries asked: ", len(model.calls), sum(not r.tools for r in model.calls))
-    print("largest request:           ", max(sizes), "tokens of", WINDOW)
-    print("the record:                ", len(h.messages), "entries,",
-          sum(map(lab.tokens, h.messages)), "tokens")
+    print("largest request:           ", lab.counted(max(sizes), "token"), "of", WINDOW)
+    print("the record:                ", lab.counted(len(h.messages), "entry", "entries") + ",",
+          lab.counted(sum(map(lab.tokens, h.messages)), "token"))
     print("the file holds the record: ", on_disk == list(h.messages))
     print("the last request:          ", lab.shape(model.calls[-1].messages))
 else:
