@@ -507,7 +507,8 @@ def _grade(args, harness, lesson, tests, limits):
         print(f"lab_check: cannot write {args.output} ({error.strerror or error}). Name a file "
               "in a folder you can write to.", file=sys.stderr)
         return 2
-    print(f"lab_check: lesson {lesson.number}, {result.score:g} of {counted(result.max_score, 'point')}"
+    print(f"lab_check: lesson {lesson.number}, {result.score:g} of "
+          f"{counted(result.max_score, 'point')}"
           f"{' (nothing graded)' if result.problem else ''}; {fmt} result in {written}")
     return result.exit_code
 

@@ -116,10 +116,12 @@ def problems(lab: course.Lab) -> list[str]:
     least = QUESTIONS["checkpoint" if lab.is_checkpoint else "lesson"]
     asked = questions(parts)
     if asked < least:
-        found.append(f"{counted(asked, 'question')} with three or more folded options (at least {least})")
+        found.append(f"{counted(asked, 'question')} with three or more folded options "
+                     f"(at least {least})")
     drawn = figures(lab, markdown + "\n" + code)
     if len(drawn) < FIGURES:
-        found.append(f"{counted(len(drawn), 'figure')} numbered Figure {lab.id}.N (at least {FIGURES})")
+        found.append(f"{counted(len(drawn), 'figure')} numbered Figure {lab.id}.N "
+                     f"(at least {FIGURES})")
     lower = markdown.lower()
     found += [f"no section for {name}" for name, words in SECTIONS.items()
               if not re.search(words, lower)]

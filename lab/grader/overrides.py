@@ -84,7 +84,8 @@ def apply(rows: Sequence[MutableMapping[str, Any]], overrides: Sequence[Override
                    {str(row.get(k, "")) for k in ("student", "student_id", "submission")}]
         if len(matches) != 1:
             said = "no student of this batch" if not matches else \
-                f"{counted(len(matches), 'row')} ({', '.join(str(m['student']) for m in matches[:4])})"
+                f"{counted(len(matches), 'row')} " \
+                f"({', '.join(str(m['student']) for m in matches[:4])})"
             raise ValueError(f"the override on line {one.line} for {printable(one.student)!r} "
                              f"matches {said}: name the student as gradebook.csv shows them.")
         if any(row is matches[0] for _, row in chosen):
@@ -105,5 +106,6 @@ def apply(rows: Sequence[MutableMapping[str, Any]], overrides: Sequence[Override
 
 def said(record: Sequence[Mapping[str, Any]]) -> list[str]:
     """A line for each override applied, for the terminal."""
-    return [f"override: {printable(str(r['student']))} gets {counted(r['points'], 'point')} in place of "
+    return [f"override: {printable(str(r['student']))} gets {counted(r['points'], 'point')} "
+            f"in place of "
             f"{r['was'] or 'no grade'} ({printable(str(r['reason']))})" for r in record]

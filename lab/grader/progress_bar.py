@@ -51,7 +51,8 @@ class Progress:
     def done(self, name: str, grade: Grade) -> None:
         self.finished += 1
         said = ("not graded" if grade.problem else f"{grade.score:g} of "
-                f"{counted(grade.max_score, 'point')}{', the grader broke' if grade.exit_code == 3 else ''}")
+                f"{counted(grade.max_score, 'point')}"
+                f"{', the grader broke' if grade.exit_code == 3 else ''}")
         if self.live:
             filled = WIDTH * self.finished // max(self.total, 1)
             bar = "█" * filled + "░" * (WIDTH - filled)

@@ -75,7 +75,8 @@ def nothing_graded(files: Sequence[str | os.PathLike[str]], select: str | None,
         return (f"pytest collected none of the {counted(len(names), 'test')} in "
                 f"{', '.join(str(path) for path in files)}, so nothing was graded. Does the file "
                 "import, on its own, with python?")
-    return (f"-k {select!r} matches none of the {counted(len(names), 'test')}, so nothing was graded. "
+    return (f"-k {select!r} matches none of the {counted(len(names), 'test')}, so nothing was "
+            "graded. "
             f"-k picks the tests whose names hold all its words, such as "
             f"{', '.join(_telling(names))}. "
             "Leave -k out to run them all.")

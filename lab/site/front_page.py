@@ -66,7 +66,8 @@ def _row(lab, page):
         href, questions, cells = page
         head = f'<a class="title" href="{href}">{title}</a>'
         progress = (f'<div class="progress" data-progress="{lab.label}" '
-                    f'data-questions="{questions}" data-cells="{cells}">{counted(questions, "question")}, '
+                    f'data-questions="{questions}" data-cells="{cells}">'
+                    f'{counted(questions, "question")}, '
                     f"{counted(cells, 'cell')} to run</div>")
     return (f'<li>{head} <span class="minutes">· about {lab.minutes} min</span>'
             f'<div class="adds">{html.escape(_adds(lab))}</div>{progress}</li>')

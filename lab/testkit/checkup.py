@@ -199,7 +199,8 @@ def readiness(folder: str | os.PathLike[str], ask: Callable[[str, str], Any],
                 "holds).")
         return "\n".join([textwrap.fill(head, 96), *(f"  - {line}" for line in wrong), "",
                           *after])
-    head = (f"{counted(len(gaps), 'case')} well formed, {counted(len(gaps), 'different idea')}: ready to hand in. "
+    head = (f"{counted(len(gaps), 'case')} well formed, {counted(len(gaps), 'different idea')}: "
+            "ready to hand in. "
             "Nothing was graded here: whether each case breaks its harness, and each idea is "
             "the one missing, only the grader can say, on harnesses a student's copy never "
             "holds.")

@@ -166,8 +166,8 @@ def limit(visit: Visit) -> Iterator[Breach]:
     for k in range(len(visit.case["prompts"])):
         made = [n for n, sent in enumerate(visit.requests) if sent.prompt == k]
         if len(made) > most:
-            yield Breach("limit", f"Prompt {k + 1} made {counted(len(made), 'request')}; max_turns is "
-                                  f"{most}.", made[most])
+            yield Breach("limit", f"Prompt {k + 1} made {counted(len(made), 'request')}; "
+                                  f"max_turns is {most}.", made[most])
 
 
 # -- showing a breach -----------------------------------------------------------------------

@@ -162,7 +162,8 @@ for number, request in enumerate(model.calls, 1):
     spent += tokens(request.messages)
     if number in (1, 10, 20, 30, 40, 50, 60):
         print(f"request {number:2}: {lab.counted(len(request.messages), 'message'):>12}, "
-              f"{lab.counted(tokens(request.messages), 'token', spec='5')}; {spent:7} sent so far, ${spent * PRICE / 1e6:.2f}")
+              f"{lab.counted(tokens(request.messages), 'token', spec='5')}; "
+              f"{spent:7} sent so far, ${spent * PRICE / 1e6:.2f}")
 print()
 print("reads run:     ", sum(m["role"] == "toolResult" for m in record))
 print("the record ends", lab.shape(record[-4:]), " (no message says why it stopped)")

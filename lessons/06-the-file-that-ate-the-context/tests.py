@@ -91,7 +91,8 @@ def expect_read(content, lines, offset, max_lines, max_bytes, rule, limit=None):
     final = offset - 1 + shown
     size = f"{len(lines)} line" + ("" if len(lines) == 1 else "s")
     given = f"a file of {size}, read from offset={offset}" + (
-        f", limit={limit}" if limit else "") + f", budget {lab.counted(max_lines, 'line')} / {lab.counted(max_bytes, 'byte')}"
+        f", limit={limit}" if limit else "") + (
+        f", budget {lab.counted(max_lines, 'line')} / {lab.counted(max_bytes, 'byte')}")
     span = f"line {offset}" if shown == 1 else f"lines {offset}-{final}"
     parts = split_note(content, shown_text)
     expect(parts is not None, rule, given=given,
@@ -122,7 +123,8 @@ def expect_read(content, lines, offset, max_lines, max_bytes, rule, limit=None):
 def expect_tail(content, output, max_lines, max_bytes, rule):
     lines = lines_of(output)
     kept = fitting(lines[::-1], max_lines, max_bytes)
-    given = (f"an output of {lab.counted(len(lines), 'line')}, {lab.counted(len(output.encode()), 'byte')}, "
+    given = (f"an output of {lab.counted(len(lines), 'line')}, "
+             f"{lab.counted(len(output.encode()), 'byte')}, "
              f"budget {lab.counted(max_lines, 'line')} / {lab.counted(max_bytes, 'byte')}")
     if kept == len(lines):
         expect(content == output, rule, given=given, expected="the whole output, as it is",
@@ -136,11 +138,13 @@ def expect_tail(content, output, max_lines, max_bytes, rule):
     if kept == 0:
         size = len(lines[-1].encode())
         expect(str(size) in first and str(max_bytes) in first, WHY, given=given,
-               expected=f"a note naming the last line's {lab.counted(size, 'byte')} and the {max_bytes}-byte budget",
+               expected=f"a note naming the last line's {lab.counted(size, 'byte')} and the "
+                        f"{max_bytes}-byte budget",
                got=first)
     else:
         expect(str(len(lines) - kept) in first, rule, given=given,
-               expected=f"a note that says {lab.counted(len(lines) - kept, 'line')} were left out", got=first)
+               expected=f"a note that says {lab.counted(len(lines) - kept, 'line')} were left out",
+               got=first)
 
 
 def fit(student, lines, max_lines, max_bytes):
@@ -162,8 +166,10 @@ def test_a_budget_counts_bytes_of_utf8_not_characters(student, variation):
     got = fit(student, lines, 100, budget)
 
     expect(got == fitting(lines, 100, budget), BYTES,
-           given=f"6 lines of {lines[0]!r}, {lab.counted(size, 'byte')} each ({lab.counted(len(lines[0]), 'character')})",
-           expected=f"{lab.counted(fitting(lines, 100, budget), 'line')} fit in {lab.counted(budget, 'byte')}", got=f"{got}")
+           given=f"6 lines of {lines[0]!r}, {lab.counted(size, 'byte')} each "
+                 f"({lab.counted(len(lines[0]), 'character')})",
+           expected=f"{lab.counted(fitting(lines, 100, budget), 'line')} fit in "
+                    f"{lab.counted(budget, 'byte')}", got=f"{got}")
 
 
 def test_only_whole_lines_fit_and_none_after_the_first_that_does_not(student, variation):
@@ -176,7 +182,8 @@ def test_only_whole_lines_fit_and_none_after_the_first_that_does_not(student, va
         got = fit(student, these, 100, budget)
 
         expect(got == fitting(these, 100, budget), WHOLE,
-               given=f"lines whose sizes in bytes are {[len(l.encode()) for l in these]}, a {budget}-byte budget",
+               given=f"lines whose sizes in bytes are {[len(l.encode()) for l in these]}, "
+                     f"a {budget}-byte budget",
                expected=lab.counted(fitting(these, 100, budget), "line"), got=f"{got}")
 
 
@@ -187,7 +194,8 @@ def test_the_line_budget_and_the_byte_budget_both_hold(student, variation):
     by_lines = fit(student, lines, max_lines, 10_000)
     by_bytes = fit(student, lines, 100, len("".join(lines[:3]).encode()))
 
-    expect(by_lines == max_lines, BOTH, given=f"{lab.counted(len(lines), 'short line')}, max_lines={max_lines}",
+    expect(by_lines == max_lines, BOTH,
+           given=f"{lab.counted(len(lines), 'short line')}, max_lines={max_lines}",
            expected=lab.counted(max_lines, "line"), got=f"{by_lines}")
     expect(by_bytes == 3, BOTH, given=f"{lab.counted(len(lines), 'short line')}, room for 3 in bytes",
            expected="3 lines", got=f"{by_bytes}")

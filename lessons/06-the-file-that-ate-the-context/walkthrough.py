@@ -124,7 +124,8 @@ class WindowedModel(lab.ScriptedModel):
         size = size_of(messages)
         self.sizes.append(size)
         if size > self.window:
-            return lab.fail(f"400 request_too_large: {lab.counted(size, 'byte', spec=',')}; the window is {self.window:,}")
+            return lab.fail(f"400 request_too_large: {lab.counted(size, 'byte', spec=',')}; "
+                            f"the window is {self.window:,}")
         return super().complete(system, messages, tools)
 
 
@@ -191,15 +192,18 @@ def for_the_page(messages, most=60):
     out = []
     for m in messages:
         if isinstance(m.get("content"), str) and len(m["content"]) > most:
-            m = dict(m, content=m["content"][:most] + f"… ({lab.counted(len(m['content'].encode()), 'byte', spec=',')})")
+            size = lab.counted(len(m["content"].encode()), "byte", spec=",")
+            m = dict(m, content=m["content"][:most] + f"… ({size})")
         out.append(m)
     return out
 
 
 before_read = record[:record.index(next(m for m in record if m.get("content") == PROMPTS[1])) + 1]
 after_read = record[:-1]
-lab.draw(lab.Panel(f"the request for prompt 2: {lab.counted(size_of(before_read), 'byte', spec=',')}", for_the_page(before_read)),
-         lab.Panel(f"the request for prompt 3: {lab.counted(size_of(after_read), 'byte', spec=',')}", for_the_page(after_read),
+lab.draw(lab.Panel(f"the request for prompt 2: {lab.counted(size_of(before_read), 'byte', spec=',')}",
+                   for_the_page(before_read)),
+         lab.Panel(f"the request for prompt 3: {lab.counted(size_of(after_read), 'byte', spec=',')}",
+                   for_the_page(after_read),
                    note="refused: over the 800,000-byte window"),
          title="Figure 6.1  One read, in every request after it",
          caption="The request is the view of the record, and the record keeps every result. "
@@ -463,7 +467,9 @@ as_a_command = harness.make_bash_tool(lab.Shell(ws), max_lines=3)["execute"]({"c
 def peek(text, most=6):
     """`text` as it is when it has at most `most` lines; else its first ones and a count."""
     lines = text.split("\n")
-    return text if len(lines) <= most + 1 else "\n".join(lines[:most]) + f"\n… ({lab.counted(len(lines), 'line', spec=',')} in all)"
+    if len(lines) <= most + 1:
+        return text
+    return "\n".join(lines[:most]) + f"\n… ({lab.counted(len(lines), 'line', spec=',')} in all)"
 
 
 print("kept from the start:\n" + peek(as_a_file))

@@ -302,7 +302,8 @@ def test_any_run_gets_the_verdict_it_earned(student, case):
 
     shown = student.scenario("render", renderer="FinalTextRenderer", events=events[:k])
 
-    story = (f"a run of {lab.counted(len(turns), 'reply', 'replies')}{', the last failed: ' + failed if failed else ''}, "
+    story = (f"a run of {lab.counted(len(turns), 'reply', 'replies')}"
+             f"{', the last failed: ' + failed if failed else ''}, "
              + ("taken to its end" if ended else f"walked away from after event {k}"))
     wanted = (f"{turns[-1][0]}\n" if ended and not failed else
               f"Error: {failed}\n" if ended else "one line starting 'Error:'")

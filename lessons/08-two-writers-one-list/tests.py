@@ -122,7 +122,8 @@ def test_a_second_prompt_while_one_runs_is_refused_on_the_callers_line(student, 
            note="expected and got are the record at the end: the screen's job, whole")
     expect(user_texts(seen["record"]) == [JOB] and len(seen["requests"]) == 3, ONE_WRITER,
            given=story, expected="three requests, all of them the screen's job",
-           got=f"{lab.counted(len(seen['requests']), 'request')}; prompts recorded: {user_texts(seen['record'])}")
+           got=f"{lab.counted(len(seen['requests']), 'request')}; "
+               f"prompts recorded: {user_texts(seen['record'])}")
 
 
 def test_the_refusal_says_what_to_do(student, variation):

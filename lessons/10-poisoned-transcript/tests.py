@@ -360,7 +360,8 @@ def test_repairing_twice_is_repairing_once(student, variation):
         if record is not glued:  # glued, the wrecks' ids repeat, and only equality is asked
             expect(twice.origins == list(range(len(once.messages))), IDEMPOTENT,
                    given=once.messages,
-                   expected=f"copies: none (the first repair's {lab.counted(len(once.messages), 'message')})",
+                   expected=f"copies: none (the first repair's "
+                            f"{lab.counted(len(once.messages), 'message')})",
                    got=f"copies: {copies(twice)}")
 
 

@@ -578,7 +578,8 @@ else:
 if not (waiting := empty_gaps("classify", "policy", "retrying")):
     display(lab.draw(
         lab.Panel("what the provider answered", tuple(model.replies), check=False,
-                  note=f"{lab.counted(len(model.replies), 'answer')} to {lab.counted(len(model.calls), 'request')}"),
+                  note=f"{lab.counted(len(model.replies), 'answer')} to "
+                       f"{lab.counted(len(model.calls), 'request')}"),
         lab.Panel("prompted again: the record", again.messages, check=False,
                   note="the prompt twice, a failed turn between"),
         lab.Panel("retried below the loop: the record", h.messages, check=False,
@@ -745,7 +746,8 @@ if not (waiting := empty_gaps("classify", "policy", "retrying")):
             last = h.messages[-1]
             did = (f"gave up: {last['failure']['kind']}" if last.get("failure")
                    else "answered")
-            print(f"  {what:36} {did:24} {lab.counted(len(model.calls), 'request')}, waited {sum(waits):g} s, "
+            print(f"  {what:36} {did:24} {lab.counted(len(model.calls), 'request')}, "
+                  f"waited {sum(waits):g} s, "
                   f"record +{lab.shape(h.messages[len(HISTORY) - 1:])}")
 else:
     print(waiting)

@@ -203,7 +203,8 @@ def test_no_cut_when_even_the_newest_turn_does_not_fit(student):
         seen = student.scenario("cuts", messages=record, keep=keep)
 
         expect(seen["cut"] is None, NONE_FITS,
-               given=f"{shaped(record)}, the newest message alone {lab.counted(size(record[4:]), 'token')}, "
+               given=f"{shaped(record)}, the newest message alone "
+                     f"{lab.counted(size(record[4:]), 'token')}, "
                      f"keep={keep}", expected="None", got=f"cut {seen['cut']}")
 
 
@@ -279,7 +280,8 @@ def test_a_long_session_never_sends_a_request_over_the_window(student):
     seen = student.scenario("session", prompts=READS, window=WINDOW)
 
     over = [r["tokens"] for r in seen["requests"] if r["tokens"] > WINDOW]
-    expect(not over, BUDGET, given=f"ten prompts, each a read, with a window of {lab.counted(WINDOW, 'token')}",
+    expect(not over, BUDGET,
+           given=f"ten prompts, each a read, with a window of {lab.counted(WINDOW, 'token')}",
            expected=f"every request at most {lab.counted(WINDOW, 'token')}",
            got=f"{len(over)} over it, of these sizes in tokens: {over[:5]}")
     refused = answered(seen)
@@ -317,7 +319,8 @@ def test_the_model_writes_the_summary_through_the_harness_loop(student):
     expect(asked and len(asked) == len(entries), THROUGH_THE_LOOP,
            given=f"ten reads in a window of {WINDOW}",
            expected="one summary request for each summary in the record",
-           got=f"{lab.counted(len(asked), 'summary request')}, {lab.counted(len(entries), 'summary', 'summaries')}")
+           got=f"{lab.counted(len(asked), 'summary request')}, "
+               f"{lab.counted(len(entries), 'summary', 'summaries')}")
     header = header_of(seen) or "(no compacted request)"
     previous = None
     for request, (k, entry) in zip(asked, entries):
@@ -406,7 +409,8 @@ def test_a_turn_too_long_for_the_window_gets_a_clear_failed_reply_and_is_never_s
 
     over = [r["tokens"] for r in seen["requests"] if r["tokens"] > WINDOW]
     expect(not over, TOO_LONG, given="two reads, a prompt of 3000 characters, three reads",
-           expected=f"no request over {lab.counted(WINDOW, 'token')}", got=f"{len(over)} over it: {over[:3]}")
+           expected=f"no request over {lab.counted(WINDOW, 'token')}",
+           got=f"{len(over)} over it: {over[:3]}")
     failed = seen["last"][2]
     failure = failed.get("failure") or {}
     expect(failed.get("stop_reason") == "error" and failed.get("content") == []
