@@ -888,7 +888,7 @@ else:
 #
 # *compact*
 #
-# - ten reads in a window of 600 tokens: no request over it, every prompt answered. <!-- test: test_a_long_session_never_sends_a_request_over_the_window -->
+# - ten reads in a window of 600 tokens: no request over it, every prompt answered; and the same again under a system prompt of about 300 tokens. <!-- test: test_a_long_session_never_sends_a_request_over_the_window -->
 # - the record holds every message the uncompacted session holds, each summary as the harness's at a safe cut, and all of it in the file. <!-- test: test_the_record_keeps_every_message_and_each_summary_as_written_by_the_harness -->
 # - each summary request: the session's system prompt, no tools, the replaced part as it was sent, then `SUMMARISE`. <!-- test: test_the_model_writes_the_summary_through_the_harness_loop -->
 # - after a compaction: the marked summary, then the newest turns word for word. <!-- test: test_the_newest_turns_are_sent_word_for_word_after_the_marked_summary -->
