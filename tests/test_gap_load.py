@@ -20,7 +20,7 @@ from lab.notebook.ipynb import SOURCE
 WRITTEN = [lab for lab in course.labs() if lab.written]
 BUILD = re.compile(r"^# ## (?:Build\b|The build\b|Your turn\b)", re.MULTILINE)
 HEADING = re.compile(r"^# ## ", re.MULTILINE)
-TOO_BIG: dict[str, str] = {}  # a lab over the rule, with why: none since lessons 12 and 13 gave a part
+TOO_BIG: dict[str, str] = {}  # a lab over the rule, and why: none since 12 and 13 gave a part
 
 
 def label(lab):
