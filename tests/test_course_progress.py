@@ -373,7 +373,7 @@ def test_next_from_a_passing_lesson_11_carries_it_into_lesson_12_which_builds_on
     assert (course / ".lab-check" / "backups" / "harness.py.bak-1").read_text() == mine
     said = " ".join(run.stdout.split())
     assert "lesson 12 · The wrong refusal starts in harness.py: your lesson 11 harness" in said
-    assert "classify (classify, seconds_to_wait); policy (RetryPolicy); retrying (Retrying)" in said
+    assert "classify (classify); policy (RetryPolicy); retrying (Retrying)" in said
     carried = (course / "harness.py").read_text()
     assert carried.startswith("# lab: lesson 12") and "class RecordFile" in carried, \
         "lesson 12 builds on 11: the carried file keeps lesson 11's record on disk"

@@ -38,13 +38,6 @@ def read_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     return tomlread.loads(path.read_text()) if path.exists() else {}
 
 
-def held_back(lesson: Lesson) -> str:
-    """Why `lesson` is not handed out yet ([release] ready = false in its manifest, with its
-    why), or "" when it is: no edition is made of it, and its score is not a grade."""
-    release = read(lesson).get("release", {})
-    return "" if release.get("ready", True) else str(release.get("why", "its manifest says not yet"))
-
-
 def title(lesson: Lesson) -> str:
     """The lesson's title as its manifest gives it, or else as its folder's name says it."""
     return read(lesson).get("title", lesson.title)

@@ -80,7 +80,7 @@ def text_report(grade: Grade, lesson: Lesson | None = None, verbose: bool = Fals
         return "\n".join(lines + [grade.problem, "", stamp, "nothing was graded"]) + "\n"
     guide = hints.guide(lesson) if lesson else hints.Guide()
     score = (f"score: {grade.score:g} of {counted(grade.max_score, 'point')}, "
-             f"{grade.passed} passed, {grade.failed} failed") + _not_a_grade(lesson)
+             f"{grade.passed} passed, {grade.failed} failed")
     if not grade.failed:
         lines += [f"  {PASS} {test.title}" for test in grade.tests]
         said = _after_passing(grade, lesson, guide)
@@ -124,13 +124,6 @@ def first_failing(grade: Grade, lesson: Lesson | None = None) -> str | None:
     lesson = lesson or _lesson(grade.lesson)
     groups = _groups(grade.tests, _gaps(lesson))
     return groups[0].causes[0].tests[0].test if groups else None
-
-
-def _not_a_grade(lesson):
-    """A line under the score of a lesson that is not handed out yet (its manifest says why):
-    its score is the lab's own check, and no grade."""
-    why = manifest.held_back(lesson) if lesson else ""
-    return f"\nnot a grade: lesson {lesson.number} is not handed out yet ({why})" if why else ""
 
 
 def _lesson(number):

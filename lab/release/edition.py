@@ -63,9 +63,6 @@ def build(lesson, output, *, with_notebook=True):
     """Write the student's edition of `lesson` into the folder `output` (made if need be;
     refused if it holds anything already, so nothing stale is handed out). Returns the
     folder. `with_notebook=False` leaves the notebook out (it takes a kernel to make)."""
-    held = manifest.held_back(lesson)
-    if held:
-        raise ValueError(f"lesson {lesson.number} is not handed out yet: {held}")
     output = pathlib.Path(output)
     if output.exists() and any(output.iterdir()):
         raise FileExistsError(f"{output} is not empty: name a new folder for the edition, or "

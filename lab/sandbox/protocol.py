@@ -10,7 +10,7 @@ module the host, the worker and the sandbox all import (standard library only: t
                         the sandbox had in force)
     worker -> zygote    a Control request (fork, dump, status, reset, reload) on its control
                         socket, after the sandbox's Plan; the zygote answers each in one message
-    worker <-> test     on one test's channel: a Request (get, call, next) and its Answer (ok,
+    worker <-> test     on one test's channel: a Request (get, call, next, kit, forget) and its Answer (ok,
                         done, missing, raised, not_plain); a Callback the student's process makes
                         on an object of the grader's, and its reply
 
@@ -105,7 +105,7 @@ def layers_of(frame: Mapping[str, Any]) -> list[str]:
 
 
 CONTROL = ("fork", "dump", "status", "reset", "reload")   # worker -> zygote, each answered
-REQUESTS = ("get", "call", "next")                        # test -> student's process
+REQUESTS = ("get", "call", "next", "kit", "forget")      # test -> student's process
 ANSWERS = ("ok", "done", "missing", "raised", "not_plain")
 FACTS = {"type", "message", "exit_code", "line", "function", "source"}  # of a raised answer
 
@@ -243,6 +243,9 @@ class NotPlain(ValueError):
     """A value that cannot cross; the message says where."""
 
 
+FORGOTTEN = object()  # what a Codec's table holds where it has let an object go
+
+
 class Codec:
     def __init__(self, mine: str, proxy: Callable[[str, int], object]) -> None:
         self.mine, self._proxy = mine, proxy
@@ -251,9 +254,18 @@ class Codec:
 
     def kept(self, number: object) -> Any:
         """The object of this side's table that marker `number` stands for."""
-        if type(number) is not int or not 0 <= number < len(self._objects):
+        if (type(number) is not int or not 0 <= number < len(self._objects)
+                or self._objects[number] is FORGOTTEN):
             raise NotPlain(f"no object numbered {number!r} was handed over")
         return self._objects[number]
+
+    def forget(self, number: Any) -> None:
+        """Let go of the object numbered `number`: this side's table no longer keeps it alive
+        (a run the grader stops reading without closing it, lesson 15). Asked for again, the
+        number is refused as one never handed over."""
+        value = self.kept(number)
+        self._objects[number] = FORGOTTEN  # (an int in range: kept checked it)
+        self._numbers.pop(id(value), None)
 
     def keep(self, value: object) -> int:
         """`value`'s number in this side's table, adding it if new."""

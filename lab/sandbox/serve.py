@@ -11,6 +11,8 @@ Every request carries an "id"; every answer echoes it:
     {"op": "facts", "name": "repair_tool_history", "messages": [...]}
     {"op": "value", "name": "safe_trim", "args": [...]}
     {"op": "handed_out", "target": 4, "name": "messages"}    a caller's change to it (handout.py)
+    {"op": "kit", "name": "Stepper"}     one of the kit's async helpers (KIT), to step a run
+    {"op": "forget", "target": 5}        stop keeping object 5 alive (a run let go of)
 
 A value that is not plain data stays here and goes back as a marker (protocol.Codec); the grader
 turns it into a proxy, so a test can drive a Harness object that lives here. Objects of the
@@ -43,6 +45,10 @@ from .protocol import Codec, NotPlain
 
 CLIP = 500  # characters kept of an exception's message or a line of source
 HARNESS = "harness"
+# What the grader may ask for of the student kit's lab.kit.jobs, to run an async harness here
+# on an event loop it steps from its own side (lesson 15): the stepper, and the step tool's
+# work, which only asks the grader's desk. Nothing else of the kit is handed out this way.
+KIT = ("Stepper", "step_work")
 
 
 class LabError(Exception):
@@ -126,6 +132,11 @@ class Server:
             return {"missing": request["name"]}
         if op == "constant":
             return {"ok": getattr(module, request["name"])}
+        if op == "kit":
+            return {"ok": _kit(request.get("name"))}
+        if op == "forget":
+            codec.forget(request.get("target"))
+            return {"ok": None}
         if op == "facts":
             return {"ok": self._facts(getattr(module, request["name"]), request["name"],
                                       request["messages"])}
@@ -200,6 +211,13 @@ class Server:
                     "thread": threading.main_thread().ident}
         except BaseException as error:  # the student replaced the module's __dict__, say
             return {"import_failed": describe(error, module.__file__)}  # type: ignore[arg-type]
+
+
+def _kit(name):
+    """lab.kit.jobs's `name`, one of KIT (imported on the first ask: most lessons never do)."""
+    if name not in KIT:
+        raise NotPlain(f"the kit hands out no {str(name)[:40]!r}")
+    return getattr(importlib.import_module("lab.kit.jobs"), name)
 
 
 def _import(path, code=None):

@@ -80,21 +80,16 @@ def _lab_page(lab, lesson, order, folder):
     folder.mkdir(parents=True)
     meta = manifest.read(lesson)
     student = meta.get("student_file", "harness.py")
-    held = manifest.held_back(lesson)
-    zip_name = "" if held else f"edition-{lab.label}.zip"
+    zip_name = f"edition-{lab.label}.zip"
     with tempfile.TemporaryDirectory(prefix="lab-site-") as scratch:
-        if held:
-            source = lesson.folder / notebook.SOURCE
-            nb = notebook.read(source.read_text(encoding="utf-8"), str(source))
-        else:
-            copy = pathlib.Path(scratch, f"edition-{lab.label}")
-            edition.build(lesson, copy)
-            nb = nbformat.read(copy / notebook.NOTEBOOK, as_version=4)
-            _zip(copy, folder / zip_name)
+        copy = pathlib.Path(scratch, f"edition-{lab.label}")
+        edition.build(lesson, copy)
+        nb = nbformat.read(copy / notebook.NOTEBOOK, as_version=4)
+        _zip(copy, folder / zip_name)
     nb.cells = [cell for cell in nb.cells if cell.id != release_outputs.NOTE_ID]
     starter = make_starter(lesson.finished.read_text(encoding="utf-8"), str(lesson.finished))
     grading = page.Grading(f"python lab/lab_check.py --harness {student} --lesson {lab.label} "
-                           "tests.py", zip_name, held)
+                           "tests.py", zip_name)
     text, questions, cells = page.render(lab, nb, starter, _neighbours(lab, order), grading,
                                          student)
     (folder / "index.html").write_text(text, encoding="utf-8")

@@ -27,11 +27,10 @@ class Neighbours:
 
 @dataclass(frozen=True)
 class Grading:
-    """How the lab is graded on the reader's machine: the edition's command, the edition's
-    file name in the page's folder ("" when it is not handed out) and why not."""
+    """How the lab is graded on the reader's machine: the edition's command, and the edition's
+    file name in the page's folder."""
     command: str
     edition: str
-    held_back: str = ""
 
 
 def render(lab, notebook, starter, neighbours, grading, student_file="harness.py"):
@@ -118,13 +117,9 @@ when the site was built.</p></noscript>
 
 
 def _grading(grading, lab):
-    if grading.edition:
-        get = (f'<p>Download the lab: <a href="{grading.edition}" download>{grading.edition}</a> '
-               "(the student's edition: starter, visible tests, notebook, lab_check). Unzip it, "
-               "then in its folder:</p>")
-    else:
-        get = (f"<p>This lab's edition is not handed out yet ({html.escape(grading.held_back)}); "
-               "from the course's repository:</p>")
+    get = (f'<p>Download the lab: <a href="{grading.edition}" download>{grading.edition}</a> '
+           "(the student's edition: starter, visible tests, notebook, lab_check). Unzip it, "
+           "then in its folder:</p>")
     return f"""<section class="grading" aria-labelledby="grading-{lab.label}">
 <h2 id="grading-{lab.label}">Grading is on your machine</h2>
 {get}

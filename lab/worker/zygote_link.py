@@ -625,6 +625,20 @@ class Remote:
             {"op": "handed_out", "target": self._lab_number, "name": name},
             f"appending to what {self._lab_name}.{name} hands out")["ok"]
 
+    def _lab_forget(self) -> None:
+        """Let the student's process stop keeping this object alive for the grader (a run a
+        frontend lets go of without closing it): only the student's own references hold it."""
+        self._lab_process.request({"op": "forget", "target": self._lab_number},
+                                  f"letting go of {self._lab_name}")
+
+    def _lab_kit(self, name: str) -> Any:
+        """lab.kit.jobs's `name` (sandbox/serve.py's KIT), as it is in the student's process."""
+        value = self._lab_process.request({"op": "kit", "name": name},
+                                          f"reading the lab's {name}")["ok"]
+        if isinstance(value, Remote):
+            object.__setattr__(value, "_lab_name", f"lab.{name}")
+        return value
+
     def __iter__(self) -> Remote:
         return self
 

@@ -33,8 +33,16 @@ def classify(harness, replies):
 
 
 def waits_asked(harness, headers):
-    """seconds_to_wait(h) for each headers dict h of `headers`."""
-    return [plain(harness.seconds_to_wait(h)) for h in headers]
+    """classify's retry_after for an Anthropic 429 whose response carries each headers dict h
+    of `headers`, as it is written (lab.anthropic_error lower-cases the names it is given, so
+    the headers are put on the response afterwards, in their own case)."""
+    found = []
+    for h in headers:
+        refused = lab.anthropic_error(429, "rate_limit_error", "Number of requests has exceeded "
+                                      "your rate limit.")
+        refused = dict(refused, response=dict(refused["response"], headers=dict(h)))
+        found.append(plain(harness.classify(refused).retry_after))
+    return found
 
 
 def decide(harness, cases, policy=None):

@@ -562,24 +562,48 @@ def classify(reply):
     (lesson 5's lab.fail, a run stopped by max_turns, a stream cut mid-way) is unknown, with
     status and retry_after None. error_message is only copied into words; nothing is matched
     in it. A response that is not what a provider sends (a body that is not JSON's object, a
-    type that is not a string) is read as far as it makes sense, never raised on.
+    type that is not a string) is read as far as it makes sense, never raised on (error_names
+    reads the body that way).
     """
     words = reply.get("error_message") or ""
     response = reply.get("response")
+    status = response.get("status") if isinstance(response, dict) else None  # as it was sent
+    named = error_names(response)  # the error object's type and code: the names to decide by
     # --- your code ---
-    # Lesson 12: read the refusal from `response`, by the table above.
+    # Lesson 12: decide the kind by the table above, from `status` and `named` alone (a
+    # status may be anything a response held); the wait is seconds_to_wait's.
     raise NotImplementedError("classify is yours to write in lesson 12")
     # --- end ---
+
+
+def error_names(response):
+    """The names a provider gave its refusal in `response`: the "type" and the "code" of the
+    body's error object, those that are strings, as a set ({"invalid_request_error",
+    "context_length_exceeded"} for OpenAI's too-long request; OpenAI sends null for a code it
+    has none of). Given, because what it guards against is not the lesson: a response, a body
+    or an error that is not JSON's object (a proxy's page of HTML, a 529 with no body, an error
+    written as a bare string) has no names, and the set is empty, so the status decides."""
+    body = response.get("body") if isinstance(response, dict) else None
+    error = body.get("error") if isinstance(body, dict) else None
+    error = error if isinstance(error, dict) else {}
+    return {name for name in (error.get("type"), error.get("code")) if isinstance(name, str)}
 
 
 def seconds_to_wait(headers):
     """The seconds a response's `retry-after` header asks for, as a float; None when there is
     no such header or it is not a finite number of seconds from 0 up (the header may also be an
     HTTP date, which neither provider documents sending: this harness does not read one).
-    Header names are matched whatever their case."""
-    # --- your code ---
-    raise NotImplementedError("seconds_to_wait is yours to write in lesson 12")
-    # --- end ---
+    Header names are matched whatever their case: HTTP says they carry no case, and a proxy
+    may send Retry-After where the provider's own servers send retry-after. Given: classify
+    takes its refusal's wait from here."""
+    if not isinstance(headers, dict):
+        return None
+    value = {str(name).lower(): value for name, value in headers.items()}.get("retry-after")
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        return None
+    return seconds if math.isfinite(seconds) and seconds >= 0 else None
 
 
 # == 7 retries ==
@@ -638,11 +662,18 @@ class Retrying:
         self._shrink, self._on_retry = shrink, on_retry
 
     def complete(self, system, messages, tools):
-        # --- your code ---
-        # Lesson 12: ask the policy about each refusal; retry, give up, or compact. Until
-        # then every reply, refused or not, goes straight to the loop, as in lesson 11.
-        return self._model.complete(system, messages, tools)
-        # --- end ---
+        attempt, waited, shrunk = 1, 0.0, False  # requests made, seconds waited, shrink asked
+        while True:  # the same request each time round, unless shrink has made a smaller one
+            reply = self._model.complete(system, messages, tools)
+            if reply["stop_reason"] != "error":
+                return reply  # the loop sees this reply and none of the attempts before it
+            # --- your code ---
+            # Lesson 12: `reply` is a refusal. Classify it, ask the policy, and do what the
+            # Decision says: compact (ask shrink, once a reply), give up (a copy of the
+            # refusal with its "failure"), or retry (tell on_retry, sleep, count, go round).
+            # Until then a refusal goes straight to the loop, as in lesson 11.
+            return reply
+            # --- end ---
 
 
 # == 8 harness ==

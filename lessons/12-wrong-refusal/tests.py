@@ -92,9 +92,9 @@ SPEC_KIND = ("a refusal is classified by what the provider sent: the HTTP status
              "docstring.")
 REWORDED = ("the words of a refusal are for people: a provider that rewords its message, or a "
             "message that happens to hold another refusal's keyword, changes no verdict.")
-WAIT_HEADER = ("seconds_to_wait reads the retry-after header as a number of seconds, whatever "
-               "the case of its name; a missing header, an HTTP date, a negative number or one "
-               "that is not finite is None.")
+WAIT_HEADER = ("a refusal's retry_after is its retry-after header read as a number of seconds "
+               "(seconds_to_wait), whatever the case of the header's name; a missing header, an "
+               "HTTP date, a negative number or one that is not finite is None.")
 NO_RESPONSE = ("a failed reply that carries no response (lab.fail's, a stream cut mid-way, a "
                "run stopped by max_turns) is unknown, with status and retry_after None.")
 ODD = ("a response no provider should send is read as far as it makes sense and never raised "
@@ -237,7 +237,8 @@ def test_retry_after_is_read_in_seconds_and_nothing_else(student):
     found = student.scenario("waits_asked", headers=[h for h, _ in cases])
 
     for (headers, seconds), got in zip(cases, found):
-        expect(got == seconds, WAIT_HEADER, given=f"headers {headers}", expected=seconds, got=got)
+        expect(got == seconds, WAIT_HEADER, given=f"a 429 whose headers are {headers}",
+               expected=seconds, got=got)
     limited = student.scenario("classify", replies=[lab.anthropic_error(
         429, "rate_limit_error", "Slow down.", headers={"Retry-After": "12"})])
     expect(limited[0][2] == 12.0, WAIT_HEADER, given="Anthropic 429 with Retry-After: 12",

@@ -805,26 +805,32 @@ else:
 # %% [markdown]
 # ## The build
 #
-# **The spec.** `classify(reply)` reads `reply["response"]` (its `status`, the body's error
-# `type` and `code`, its `headers`) by the table above, and returns `Refusal(kind, status,
-# retry_after, words)`, with `retry_after` from `seconds_to_wait(headers)`; a failed reply with
-# no response is `unknown`, and nothing in `error_message` is ever matched.
+# **The spec.** `classify(reply)` decides a refusal's kind by the table above, from what its
+# given first lines read off `reply["response"]`: `status`, as it was sent, and `named`, the
+# body's error `type` and `code` (`error_names`, given: it reads a body that is not what the
+# documentation shows without raising, and finds no names in it). It returns `Refusal(kind,
+# status, retry_after, words)`, with `retry_after` from the headers by `seconds_to_wait`
+# (given too: any case of `Retry-After`, seconds only); a failed reply with no response, or
+# with a status that is not a whole number, is `unknown`, and nothing in `error_message` is
+# ever matched.
 # `RetryPolicy.decide(refusal, attempt, waited)` returns `compact` for `too_long`; `retry` for
 # `overloaded`, `rate_limited` and `server_error`, after the refusal's `retry_after` or else the
 # capped backoff, unless this was the last attempt or the wait would pass the budget; and
-# `give_up` for every other kind. `Retrying.complete(system, messages, tools)` sends, and for
-# each refusal classifies, decides, tells `on_retry`, sleeps and sends the same request again;
-# on `compact` it asks `shrink` once; when it gives up it returns the refusal with
-# `"failure": {"kind", "status", "attempts"}`. `Harness` is given: it hands the loop a
+# `give_up` for every other kind. `Retrying.complete(system, messages, tools)` is given its
+# loop, which sends the request and hands back a reply that did not fail; for each refusal,
+# yours classifies, decides, tells `on_retry`, sleeps, counts, and goes round to send the same
+# request again; on `compact` it asks `shrink` once; when it gives up it returns the refusal
+# with `"failure": {"kind", "status", "attempts"}`. `Harness` is given: it hands the loop a
 # `Retrying` and takes `policy`, `sleep`, `shrink` and `on_retry` as keywords.
 #
 # **The gaps**, in the order `lab-check` names them; each gap's tests need only that gap and
-# the ones before it. Three gaps, about sixty lines in all.
+# the ones before it. Three gaps, about forty-three lines in all.
 #
-# 1. **classify**: the bodies of `classify` and `seconds_to_wait` (region 6), about thirty
+# 1. **classify**: the body of `classify` after its given lines (region 6), about twenty
 #    lines, most of them the table.
 # 2. **policy**: the body of `RetryPolicy.decide` (region 7), about ten lines.
-# 3. **retrying**: the body of `Retrying.complete` (region 7), about twenty lines.
+# 3. **retrying**: what `Retrying.complete` does with a refusal, inside its given loop
+#    (region 7), about fourteen lines.
 #
 # **The tests.** Twenty-two, one line each; the three marked *hidden* are not in your copy's
 # `tests.py` and grade the same rules on refusals reworded and reshuffled, and one more, hidden
@@ -834,7 +840,7 @@ else:
 #
 # - every refusal Anthropic documents, read by its status and type. <!-- test: test_anthropic_refusals_are_classified_by_status_and_type -->
 # - every OpenAI refusal in the table, read by its status, type and code. <!-- test: test_openai_refusals_are_classified_by_status_type_and_code -->
-# - `retry-after` read in seconds, whatever the case of its name, and nothing else (no date, no negative, no infinity). <!-- test: test_retry_after_is_read_in_seconds_and_nothing_else -->
+# - a 429's wait taken from its `retry-after` header, in seconds, whatever the case of the name, and nothing else (no date, no negative, no infinity). <!-- test: test_retry_after_is_read_in_seconds_and_nothing_else -->
 # - a failed reply with no response is `unknown`, with no status and no wait. <!-- test: test_a_failure_with_no_response_is_unknown -->
 # - eleven responses no provider should send (HTML for a body, a list for headers, a string for a status), read without raising. <!-- test: test_a_response_no_provider_should_send_is_read_without_raising -->
 # - *hidden:* every refusal reworded eight ways, every verdict unchanged. <!-- test: test_a_reworded_refusal_gets_the_same_verdict -->
@@ -873,12 +879,11 @@ else:
 #
 # <details><summary>An outline for classify</summary>
 #
-# Get the status; if it is not a whole number, the answer is `unknown` with no status. Get the
-# body's `error` object if the body is an object and it is one, else treat it as empty; take
-# its `type` and `code` where they are strings. Walk the table's rows in order and stop at the
-# first that holds. Read `retry_after` from the headers. `seconds_to_wait` finds the header
-# whatever the case of its name, turns it into a float, and keeps it only when it is finite
-# and not negative.
+# If the status is not a whole number (a bool is not one either), the answer is `unknown` with
+# no status. Otherwise walk the table's rows in order, testing the status and the names in
+# `named`, and stop at the first that holds. The wait is `seconds_to_wait` of the response's
+# headers, whatever they are: it finds the header whatever the case of its name and keeps
+# only a finite number of seconds, not negative.
 #
 # </details>
 #
@@ -906,12 +911,13 @@ else:
 #
 # <details><summary>An outline for retrying</summary>
 #
-# Keep the attempt number (from 1), the seconds waited and whether `shrink` has been asked.
-# Loop: send; a reply that did not fail goes back at once. Otherwise classify it and decide.
-# On `compact`, if there is a `shrink` not yet asked, ask it; a list it returns becomes the
-# request, sent at once as the next attempt. On anything but `retry`, return a copy of the
-# refusal with its `failure`. On `retry`, tell `on_retry`, sleep the wait, count it, and go
-# round with the same request.
+# The given loop keeps the attempt number (from 1), the seconds waited and whether `shrink`
+# has been asked; it sends, and a reply that did not fail goes back at once. Yours starts at a
+# refusal: classify it and decide. On `compact`, if there is a `shrink` not yet asked, ask it;
+# a list it returns becomes the request, sent at once as the next attempt (`continue`). On
+# anything but `retry`, return a copy of the refusal with its `failure`. On `retry`, tell
+# `on_retry`, sleep the wait, count it and the attempt, and let the loop go round with the same
+# request.
 #
 # </details>
 #
@@ -1080,9 +1086,9 @@ else:
 # The names in it, lesson 12's in bold (and *changed* where lesson 12 rewrote one): `run_tool`,
 # `run_agent`, `record_message`, `context_for_model`, `repaired_view`, `repair_history`,
 # `save_message`, `load_record`, **`KINDS`**, **`Refusal`**, **`classify`**,
-# **`seconds_to_wait`**, **`Decision`**, **`RetryPolicy`**, **`Retrying`**, *`Harness`* (with
-# `policy`, `sleep`, `shrink` and `on_retry`), `resume_notice`, `JsonRenderer`,
-# `FinalTextRenderer`.
+# **`error_names`**, **`seconds_to_wait`**, **`Decision`**, **`RetryPolicy`**, **`Retrying`**,
+# *`Harness`* (with `policy`, `sleep`, `shrink` and `on_retry`), `resume_notice`,
+# `JsonRenderer`, `FinalTextRenderer`.
 #
 # **Still open.** The session has been going all afternoon. Every request carries every
 # message, and one of them is finally over the window: OpenAI says `context_length_exceeded`,

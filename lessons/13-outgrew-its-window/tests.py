@@ -24,6 +24,8 @@ from lab.testkit import expect, expect_untouched
 SYSTEM_PROMPT = "You are a helpful assistant."
 WINDOW = 600  # the session's window: ten reads outgrow it three times
 READS = [f"Read notes{k}.txt" for k in range(1, 11)]
+# A system prompt of about 300 tokens: half the window, which leaves the messages half of it.
+LONG_SYSTEM = SYSTEM_PROMPT + " Keep answers short and exact." * 40
 HEADER_START = "[A summary written by the harness, not by the user"
 
 NEVER_SPLIT = ("a cut is never made between a call and its results: safe_cuts lists an assistant "
@@ -287,6 +289,17 @@ def test_a_long_session_never_sends_a_request_over_the_window(student):
     refused = answered(seen)
     expect(not refused, BUDGET, given="the same session", expected="ten answers",
            got=f"failed: {refused[0] if refused else ''}")
+    # The room is what the system prompt and the tools leave: a harness that keeps half of the
+    # window, and not half of the room, has no room left for the summary under this one.
+    crowded = student.scenario("session", prompts=READS, window=WINDOW, system=LONG_SYSTEM)
+    over = [r["tokens"] for r in crowded["requests"] if r["tokens"] > WINDOW]
+    refused = answered(crowded)
+    given = (f"the same ten reads under a system prompt of "
+             f"{lab.request_tokens(LONG_SYSTEM, [], [])} tokens")
+    expect(not over and not refused, BUDGET, given=given,
+           expected=f"ten answers, every request at most {WINDOW} tokens",
+           got=f"{len(over)} requests over it, {len(refused)} prompts failed: "
+               f"{refused[0] if refused else ''}")
 
 
 def test_the_record_keeps_every_message_and_each_summary_as_written_by_the_harness(student):

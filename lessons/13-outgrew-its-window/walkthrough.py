@@ -853,9 +853,10 @@ else:
 # summary's `first_kept`, whose `view_of` counts at most `keep` tokens, message by message, with
 # `lab.tokens`; `None` when there is none. `context_for_model(messages)` sends the newest
 # summary as `summary_message` makes it, then `view_of` the record from its `first_kept`, or
-# lesson 12's view when there is no summary. `Harness._send(system, view, tools)` sends a view
-# that fits through `self._retrying`, and compacts one that does not: room is the window less
-# the system prompt and the tools, the cut keeps half of it, `_summarise` asks for the summary
+# lesson 12's view when there is no summary. `Harness._send(system, view, tools)` is given its
+# first lines, which send a view that fits through `self._retrying` and work out `room`, the
+# window less the system prompt and the tools; yours compacts a view that does not fit: the
+# cut keeps half of the room, `_summarise` asks for the summary
 # through `run_agent`, the summary is recorded and saved with `record_message`, and the view is
 # built again; whatever cannot be made to fit gets `does_not_fit`. `_summarise(system, cut)`
 # sends the newest summary and `view_of` the record from its `first_kept` to the cut, with
@@ -863,11 +864,12 @@ else:
 # window, and returns the reply.
 #
 # **The gaps**, in the order `lab-check` names them; each gap's tests need only that gap and
-# the ones before it. Three gaps, about fifty lines in all.
+# the ones before it. Three gaps, about forty-three lines in all.
 #
 # 1. **cut**: the bodies of `safe_cuts` and `choose_cut` (region 5), about sixteen lines.
 # 2. **view**: the body of `context_for_model` (region 4), four lines.
-# 3. **compact**: `Harness._send` and `Harness._summarise` (region 9), about thirty lines.
+# 3. **compact**: the rest of `Harness._send`, from a view over the window on, and
+#    `Harness._summarise` (region 9), about twenty-five lines.
 #
 # **The tests.** Seventeen, one line each; the two marked *hidden* are not in your copy's
 # `tests.py` and grade the cut on records hypothesis makes up.
@@ -889,7 +891,7 @@ else:
 #
 # *compact*
 #
-# - ten reads in a window of 600 tokens: no request over it, every prompt answered. <!-- test: test_a_long_session_never_sends_a_request_over_the_window -->
+# - ten reads in a window of 600 tokens: no request over it, every prompt answered; and the same again under a system prompt of about 300 tokens. <!-- test: test_a_long_session_never_sends_a_request_over_the_window -->
 # - the record holds every message the uncompacted session holds, each summary as the harness's at a safe cut, and all of it in the file. <!-- test: test_the_record_keeps_every_message_and_each_summary_as_written_by_the_harness -->
 # - each summary request: the session's system prompt, no tools, the replaced part as it was sent, then `SUMMARISE`. <!-- test: test_the_model_writes_the_summary_through_the_harness_loop -->
 # - after a compaction: the marked summary, then the newest turns word for word. <!-- test: test_the_newest_turns_are_sent_word_for_word_after_the_marked_summary -->
@@ -940,8 +942,7 @@ else:
 #
 # <details><summary>An outline for compact</summary>
 #
-# `_send`: count the view with `lab.request_tokens`; fits (or no window): send it through
-# `self._retrying`. Else room = window less the request's size with no messages; cut =
+# `_send`, after its given lines (a view that fits is sent; `room` is worked out): cut =
 # `choose_cut(self._messages, room // 2)`; None: `does_not_fit`. Ask `_summarise`; a failed
 # reply comes back as it is. Record `summary_entry(text_of(reply), cut)` with `record_message`
 # (with `self._save` when there is a file), build `context_for_model(self._messages)`, and send

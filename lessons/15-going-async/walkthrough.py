@@ -114,11 +114,13 @@ def empty_gaps(*gaps):
 # failed.
 #
 # **The tools of this lesson** come from the lab (`lab.step_tool`): each is an `async def` that
-# writes down what happens to it, line by line, on a `lab.Desk`. Its arguments say what it
+# does what a `lab.Desk` tells it, and the desk writes down, line by line, what happens to
+# each tool. (When the lab grades your file, the desk sits in the grader's process and the
+# tools in yours, so the log is the grader's own account.) A tool's arguments say what it
 # does. `"meet": "c2"` makes it wait until `c2` has started as well, which is how this lesson
 # stands in for "two searches that could run side by side". It never looks at a clock. It
-# waits a fixed number of turns of the event loop (two thousand), and if the other tool has
-# not started by then, it writes "gave up" and carries on. Run together, two such tools meet
+# asks the desk once a turn of the event loop, a hundred times at most, and if the other tool
+# has not started by then, the desk writes "gave up" and the tool carries on. Run together, two such tools meet
 # within a turn or two on any machine; run one after the other, they never can.
 #
 # The cell runs the two searches on the **starter**, whatever the first cell chose: lesson 14's
@@ -136,7 +138,7 @@ print()
 print("the record:", lab.shape(facts["record"]))
 
 # %% [markdown]
-# Read the first lines. `c1` started, waited its two thousand turns for `c2`, gave up, and
+# Read the first lines. `c1` started, waited its hundred turns for `c2`, gave up, and
 # finished; only then did `c2` start, and it found `c1` long since started. The record is
 # perfect: every call has its result, in call order. Nothing failed. The job simply took the
 # time of both searches instead of the time of the longer one.
@@ -148,8 +150,8 @@ print("the record:", lab.shape(facts["record"]))
 #
 # ✗ **Half true, and the wrong half.** One thread runs one piece of Python at a time, and
 # nothing here is about threads. But whenever a coroutine awaits something that is not ready
-# (the step tool's `await asyncio.sleep(0)`), the event loop runs something else. `c1` waited two
-# thousand times; there was nothing else for the loop to run.
+# (the step tool's `await asyncio.sleep(0)`), the event loop runs something else. `c1` waited a
+# hundred times; there was nothing else for the loop to run.
 #
 # </details>
 #

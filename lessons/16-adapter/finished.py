@@ -801,17 +801,15 @@ def classify(reply):
     (lesson 5's lab.fail, a run stopped by max_turns, a stream cut mid-way) is unknown, with
     status and retry_after None. error_message is only copied into words; nothing is matched
     in it. A response that is not what a provider sends (a body that is not JSON's object, a
-    type that is not a string) is read as far as it makes sense, never raised on.
+    type that is not a string) is read as far as it makes sense, never raised on (error_names
+    reads the body that way).
     """
     words = reply.get("error_message") or ""
     response = reply.get("response")
-    status = response.get("status") if isinstance(response, dict) else None
+    status = response.get("status") if isinstance(response, dict) else None  # as it was sent
+    named = error_names(response)  # the error object's type and code: the names to decide by
     if type(status) is not int:
         return Refusal("unknown", None, None, words)
-    body = response.get("body")
-    error = body.get("error") if isinstance(body, dict) else None
-    error = error if isinstance(error, dict) else {}
-    named = {name for name in (error.get("type"), error.get("code")) if isinstance(name, str)}
     if named & {"context_length_exceeded", "request_too_large"} or status == 413:
         kind = "too_long"
     elif "insufficient_quota" in named:
@@ -831,11 +829,26 @@ def classify(reply):
     return Refusal(kind, status, seconds_to_wait(response.get("headers")), words)
 
 
+def error_names(response):
+    """The names a provider gave its refusal in `response`: the "type" and the "code" of the
+    body's error object, those that are strings, as a set ({"invalid_request_error",
+    "context_length_exceeded"} for OpenAI's too-long request; OpenAI sends null for a code it
+    has none of). Given, because what it guards against is not the lesson: a response, a body
+    or an error that is not JSON's object (a proxy's page of HTML, a 529 with no body, an error
+    written as a bare string) has no names, and the set is empty, so the status decides."""
+    body = response.get("body") if isinstance(response, dict) else None
+    error = body.get("error") if isinstance(body, dict) else None
+    error = error if isinstance(error, dict) else {}
+    return {name for name in (error.get("type"), error.get("code")) if isinstance(name, str)}
+
+
 def seconds_to_wait(headers):
     """The seconds a response's `retry-after` header asks for, as a float; None when there is
     no such header or it is not a finite number of seconds from 0 up (the header may also be an
     HTTP date, which neither provider documents sending: this harness does not read one).
-    Header names are matched whatever their case."""
+    Header names are matched whatever their case: HTTP says they carry no case, and a proxy
+    may send Retry-After where the provider's own servers send retry-after. Given: classify
+    takes its refusal's wait from here."""
     if not isinstance(headers, dict):
         return None
     value = {str(name).lower(): value for name, value in headers.items()}.get("retry-after")
@@ -909,11 +922,11 @@ class Retrying:
         self._shrink, self._on_retry = shrink, on_retry
 
     def complete(self, system, messages, tools):
-        attempt, waited, shrunk = 1, 0.0, False
-        while True:
+        attempt, waited, shrunk = 1, 0.0, False  # requests made, seconds waited, shrink asked
+        while True:  # the same request each time round, unless shrink has made a smaller one
             reply = self._model.complete(system, messages, tools)
             if reply["stop_reason"] != "error":
-                return reply
+                return reply  # the loop sees this reply and none of the attempts before it
             refusal = classify(reply)
             decision = self._policy.decide(refusal, attempt, waited)
             if decision.action == "compact" and self._shrink is not None and not shrunk:
@@ -1085,7 +1098,7 @@ class Harness:
         (does_not_fit's, or the summary's own failure), and nothing more is sent.
         """
         if self._window is None or lab.request_tokens(system, view, tools) <= self._window:
-            return self._retrying.complete(system, view, tools)
+            return self._retrying.complete(system, view, tools)  # it fits: sent as it is
         room = self._window - lab.request_tokens(system, [], tools)
         cut = choose_cut(self._messages, room // 2)
         if cut is None:

@@ -1,0 +1,86 @@
+"""An async harness in the student's process, stepped from the grader's side (lesson 15).
+
+A graded test cannot run the student's event loop in the grader: the harness and its tools
+must run together, in one loop, in the student's process. What the grader can do is hold the
+loop's reins. StudentLoop is a lab.kit.jobs.Loop whose every step is one request: the
+student's process runs its loop while it reads the run as a frontend does, stopped where this
+side says (after k events, at an event's type), or for the turns asked for, and answers with
+the events and what was raised, checked here. A cancellation, an abort or a steer is sent from
+here while the reading goes on, when the desk hears a tool start. The tools the run starts
+are the kit's thin step tools, which only ask the grader's Desk, so the tools' log is written
+on this side.
+
+So the facts a lesson-15 test judges are what every other lesson's are: the harness's own
+answers to the grader (the events it handed out, what it raised, and its record and
+is_running, each asked for on its own), the grader's own account (the desk's log, the requests its model
+received), and nothing worked out by code in the student's process on the grader's behalf.
+A submission can still change the kit's code in its own process, but all it could then say
+to the desk is what a run of the tools could do, and the desk refuses the rest
+(`refuse_forged`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lab.kit.jobs import Called, Desk, Reading
+from lab.testkit.problems import StudentGarbled
+
+CLIP = 500  # characters kept of what the student's process says was raised
+
+
+class StudentLoop:
+    """The event loop of the student's process that `harness` (the harness module, a Remote)
+    lives in: a Stepper made there, stepped from here (see the module's docstring)."""
+
+    def __init__(self, harness: Any) -> None:
+        self._harness = harness
+        stepper = harness._lab_kit("Stepper")()
+        # each a Remote of the stepper's bound method, read once: a step is then one request
+        self._read, self._call = stepper.read, stepper.call
+        self._turns, self._cancel = stepper.turns, stepper.cancel
+
+    def read(self, run: Any, most: int | None = None, until: str | None = None,
+             close: bool = True) -> Reading:
+        said = self._read(run, most, until, close)
+        if (type(said) is not dict or set(said) != {"events", "raised"}
+                or type(said["events"]) is not list or not _words(said["raised"])):
+            raise StudentGarbled("the harness's process answered a reading of the run with "
+                                 f"something that is not one ({str(said)[:120]})")
+        return Reading(said["events"], said["raised"] and said["raised"][:CLIP])
+
+    def call(self, function: Any, *args: Any) -> Called:
+        said = self._call(function, *args)
+        if type(said) is not dict or len(said) != 1 or not (
+                "value" in said or ("raised" in said and _words(said["raised"]))):
+            raise StudentGarbled("the harness's process answered a call with something that "
+                                 f"is not its outcome ({str(said)[:120]})")
+        return Called(value=said.get("value"), raised=said.get("raised", "")[:CLIP] or None)
+
+    def turns(self, count: int) -> None:
+        self._turns(count)
+
+    def cancel(self) -> None:
+        self._cancel()
+
+    def drop(self, run: Any) -> None:
+        run._lab_forget()
+
+    def step_work(self, desk: Desk, arguments: dict[str, Any]) -> Any:
+        """The step tool's work for one call, made in the student's process (a coroutine,
+        handed back to it as the tool's answer)."""
+        return self._harness._lab_kit("step_work")(desk, arguments)
+
+
+def _words(raised: Any) -> bool:
+    """Whether `raised` is what a reading or call says was raised: None, or words."""
+    return raised is None or type(raised) is str
+
+
+def refuse_forged(faults: list[str]) -> None:
+    """Raise when the desk refused something (Desk.faults): the job's facts cannot be judged."""
+    if faults:
+        raise StudentGarbled(
+            "the lab's step tools were told to do what no run of them can ("
+            + "; ".join(faults[:3]) + "). Does the harness run one call twice, or does "
+            "something other than the tools speak to the lab's desk?")
