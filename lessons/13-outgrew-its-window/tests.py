@@ -295,10 +295,11 @@ def test_a_long_session_never_sends_a_request_over_the_window(student):
     over = [r["tokens"] for r in crowded["requests"] if r["tokens"] > WINDOW]
     refused = answered(crowded)
     given = (f"the same ten reads under a system prompt of "
-             f"{lab.request_tokens(LONG_SYSTEM, [], [])} tokens")
+             f"{lab.counted(lab.request_tokens(LONG_SYSTEM, [], []), 'token')}")
     expect(not over and not refused, BUDGET, given=given,
-           expected=f"ten answers, every request at most {WINDOW} tokens",
-           got=f"{len(over)} requests over it, {len(refused)} prompts failed: "
+           expected=f"ten answers, every request at most {lab.counted(WINDOW, 'token')}",
+           got=f"{lab.counted(len(over), 'request')} over it, "
+               f"{lab.counted(len(refused), 'prompt')} failed: "
                f"{refused[0] if refused else ''}")
 
 
