@@ -9,6 +9,8 @@
                                              # cores): printed, README.md left alone
     .venv/bin/python bench/run.py --crowded [--copies 300]   # only the crowded batch's rows
                                              # (48 copies by default): printed, nothing saved
+    .venv/bin/python bench/suite.py          # the whole suite (the README's test command),
+                                             # its wall time against the goal of 30 minutes
 
 Every figure stands next to the floor it is compared with, and the two are measured in the
 same run, interleaved, with medians: the machine is shared and noisy, so a ratio within one run

@@ -191,7 +191,8 @@ def _instructor_options(g):
                    help=f"{', '.join(f for f in FORMATS if f != 'text')} or text (the default; "
                         "json for a --batch)")
     g.add_argument("--output", metavar="PATH", help="write the result to this file instead of "
-                   "printing it; with --batch, the folder for every result and the summary")
+                   "printing it; with --batch, the folder for every result and the summary; with "
+                   "--verify, the folder for each answer's result")
     g.add_argument("--jobs", type=int, metavar="N",
                    help="with --batch or --verify, how many to grade at once (one a core)")
     g.add_argument("--cluster", metavar="ADDRESS",
@@ -443,9 +444,9 @@ def _mistake(args):
                "the test files, or grade on this machine."
     if args.resume and args.only:
         return "--resume grades what is left, --only NAME... grades some again: use one of them."
-    if args.verify is not None and (args.tests or args.select or args.format or args.output):
+    if args.verify is not None and (args.tests or args.select or args.format):
         return "--verify runs every test of the lesson on its own answers and prints a table: " \
-               "leave out test files, -k, --format and --output."
+               "leave out test files, -k and --format."
     chosen = [f"--{name}" for name in STUDENT_ONLY if getattr(args, name) not in (None, False)]
     if len(chosen) > 1:
         return f"{' and '.join(chosen)} do different things: use one of them at a time."
@@ -745,7 +746,7 @@ def _batch(args, lesson, limits):
 def _verify(args, lesson, limits):
     from lab.cli import verify
 
-    checks = verify.verify(lesson, jobs=args.jobs, limits=limits)
+    checks = verify.verify(lesson, jobs=args.jobs, limits=limits, keep=args.output)
     sys.stdout.write(verify.table(lesson, checks))
     return 0 if all(check.ok for check in checks) else 1
 

@@ -3,6 +3,7 @@ parts (its histories, its table, its figures file) do what they say. No timings 
 here; the benchmark itself is `.venv/bin/python bench/run.py`."""
 
 import importlib.util
+import shlex
 
 import lab
 from conftest import PROJECT
@@ -109,3 +110,16 @@ def test_a_crowded_batchs_row_holds_only_if_it_scores_as_alone_or_its_failure_wa
     assert crowd.failures == 2
     rows = bench.crowded_rows(crowd)
     assert rows[1][1] == "2 of 5" and rows[1][-1] == "MISS"
+
+
+def test_the_suites_bench_runs_the_readmes_test_command_as_ci_does():
+    spec = importlib.util.spec_from_file_location("bench_suite", PROJECT / "bench" / "suite.py")
+    suite = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(suite)
+
+    command = suite.readme_test_command((PROJECT / "README.md").read_text(encoding="utf-8"))
+
+    ci = [line for line in (PROJECT / ".ci" / "run").read_text().splitlines()
+          if "-m pytest" in line]
+    assert ci and all(shlex.split(line.split("&&")[-1]) == command for line in ci), (command, ci)
+    assert command[1:3] == ["-m", "pytest"] and "-n" in command, command

@@ -6,6 +6,7 @@ starter, on a correct harness that is not the finished one, and in the student's
 the edition's own harness.py."""
 
 import ast
+import json
 import re
 import shutil
 import subprocess
@@ -42,8 +43,16 @@ def lab_check(*args):
                           capture_output=True, text=True, cwd=PROJECT, timeout=600)
 
 
-def test_verify_11_proves_the_lessons_tests_tell_right_answers_from_wrong():
-    run = lab_check("--verify", "11")
+@pytest.fixture(scope="module")
+def verified(tmp_path_factory):
+    """One `lab_check --verify 11` for this file, keeping each answer's result: the lesson's
+    answers are graded once, and the tests of what the reports say read those results."""
+    kept = tmp_path_factory.mktemp("verify-11")
+    return lab_check("--verify", "11", "--output", str(kept)), kept
+
+
+def test_verify_11_proves_the_lessons_tests_tell_right_answers_from_wrong(verified):
+    run, _ = verified
 
     assert run.returncode == 0, f"exit {run.returncode}:\n{run.stdout}{run.stderr}"
     assert run.stdout.rstrip().endswith("0 surprises."), run.stdout
@@ -113,19 +122,13 @@ CARD = re.compile(r"\bcards? \d")
 NOT_A_SHAPE = re.compile(r"^\s+(given|expected|got):.*(?<![\w'\"])\?(?![\w'\"])")
 
 
-def test_no_report_of_a_wrong_answer_prints_a_question_mark_or_a_card_the_notebook_lacks(tmp_path):
-    folders = []
-    for answer in [LESSON.starter, *LESSON.wrong_answers]:
-        folder = tmp_path / answer.stem
-        folder.mkdir()
-        text = LESSON.starter.read_text() if answer == LESSON.starter else LESSON.variant(answer)
-        (folder / batch.HARNESS).write_text(text)
-        folders.append(folder)
+def test_no_report_of_a_wrong_answer_prints_a_question_mark_or_a_card_the_notebook_lacks(verified):
+    _, kept = verified
+    names = ["starter", *(f"wrong-{answer.stem}" for answer in LESSON.wrong_answers)]
+    results = {name: json.loads((kept / f"{name}.json").read_text()) for name in names}
 
-    grades = batch.grade_all(folders, LESSON, isolated=False, seed=1)
-
-    said = [(name, t.test, line) for name, grade in grades.items() for t in grade.tests
-            if t.outcome == "failed" for line in t.message.splitlines()]
+    said = [(name, t["test"], line) for name, result in results.items() for t in result["tests"]
+            if t["outcome"] == "failed" for line in t["message"].splitlines()]
     assert said, "expected the starter and the wrong answers to fail some tests"
     unshaped = [s for s in said if NOT_A_SHAPE.search(s[2])]
     cards = [s for s in said if CARD.search(s[2])]

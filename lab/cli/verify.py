@@ -1,6 +1,6 @@
 """Prove that a lesson's tests tell right answers from wrong ones, before a student is graded.
 
-    lab_check --verify 10 [--jobs N]
+    lab_check --verify 10 [--jobs N] [--output DIR]
 
 Each line of the table is one thing that must hold:
 
@@ -15,11 +15,14 @@ Each line of the table is one thing that must hold:
 
 A grader error is a surprise wherever it happens: a test that broke has proved nothing. The
 answers are graded as one batch (batch.grade_all), in parallel, each in a process of its own,
-exactly as a student's would be.
+exactly as a student's would be. With --output DIR, each answer's result is kept in DIR as
+--format json writes it (finished.json, starter.json, wrong-X.json, right-X.json), so that what
+the table judged can be read again without grading it again.
 """
 
 from __future__ import annotations
 
+import os
 import pathlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,7 +31,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from lab.course import lesson_files as lessons
 from lab.course.gap_markers import GapError, make_starter
-from lab.grader import batch
+from lab.grader import batch, formats
 from lab.course import manifest
 from lab.worker import tidy
 from lab.grader.results import VERSION
@@ -61,8 +64,10 @@ class Check:
 
 
 def verify(lesson: Lesson, *, jobs: int | None = None, limits: Limits = Limits(),
-           progress_stream: TextIO | None = None) -> list[Check]:
-    """Every Check of `lesson`, in the order of the table."""
+           progress_stream: TextIO | None = None,
+           keep: str | os.PathLike[str] | None = None) -> list[Check]:
+    """Every Check of `lesson`, in the order of the table; `keep`: a folder to write each
+    answer's result to (see the module's docstring)."""
     listed = manifest.read(lesson).get("tests", {})
     answers = [("finished.py", lesson.finished.read_text(), partial(passes_everything, listed)),
                ("starter.py", lesson.starter.read_text(), partial(starter_fails_its_gaps, listed))]
@@ -80,6 +85,9 @@ def verify(lesson: Lesson, *, jobs: int | None = None, limits: Limits = Limits()
         grades = batch.grade_all(folders, lesson, jobs=jobs, limits=limits,
                                  progress_stream=progress_stream, isolated=False,
                                  seed=SEED)
+    if keep is not None:
+        for folder in folders:
+            formats.write(grades[folder.name], "json", pathlib.Path(keep, f"{folder.name}.json"))
     checks = [manifest_agrees(lesson), starter_is_generated(lesson), edition_leaks_nothing(lesson)]
     checks += [judge(subject, grades[folder.name])
                for (subject, _, judge), folder in zip(answers, folders)]

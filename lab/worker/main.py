@@ -129,9 +129,12 @@ def _work(first, jobs, results_fd, keep=False):
 
 
 def pytest_args(job: Job) -> list[str]:
-    """pytest's own arguments; everything else the plugin takes from the Job itself."""
-    args = [*job.tests, "-p", "hypothesis.extra.pytestplugin",
-            "-p", "no:cacheprovider", "--rootdir", os.getcwd(), "-c", os.devnull, "-q",
+    """pytest's own arguments; everything else the plugin takes from the Job itself.
+    --tb=native: a failing test's message is the plugin's own (plugin._explain), and pytest's
+    long traceback, which parses every file on the way to the failure, is read by nobody; a
+    failure outside any test (in a teardown) still carries Python's traceback."""
+    args = [*job.tests, "-p", "hypothesis.extra.pytestplugin", "-p", "no:cacheprovider",
+            "--rootdir", os.getcwd(), "-c", os.devnull, "-q", "--tb=native",
             "--hypothesis-seed", str(job.seed)]
     return args + (["-k", job.select] if job.select else [])
 

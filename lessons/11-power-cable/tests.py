@@ -655,6 +655,14 @@ def test_appending_to_what_messages_hands_out_leaves_the_record_alone(student):
 # -- the same rules, on histories hypothesis makes up ------------------------------------------------
 
 IDS = ["call_0", "call_1", "", "functions.read:0", "call_0_1", "call_2_0"]
+# The strategies histories() draws from, made once: a strategy made inside it would be made
+# (and checked) again at every draw of every example, and shrinking a failure replays examples
+# by the hundred. The same strategies draw the same histories.
+TURNS, RUNS, CALLS = st.integers(1, 4), st.integers(0, 2), st.integers(1, 3)
+ONE_IN_5, ONE_IN_4 = st.integers(0, 4), st.integers(0, 3)
+TOOL, ID, COIN = st.sampled_from(["read", "write"]), st.sampled_from(IDS), st.booleans()
+BLANK = st.sampled_from(["", " ", "\n\t"])
+FATE = st.sampled_from(["kept"] * 4 + ["lost", "late", "doubled"])
 
 
 @st.composite
@@ -664,32 +672,32 @@ def histories(draw):
     resume break them: results lost, late, doubled, out of order, a placeholder among them,
     orphans, failed replies, and the whole cut off anywhere."""
     record = []
-    for turn in range(draw(st.integers(1, 4))):
+    for turn in range(draw(TURNS)):
         record.append(lab.user(f"prompt {turn}"))
-        for _ in range(draw(st.integers(0, 2))):
-            calls = [lab.call(draw(st.sampled_from(["read", "write"])), {"n": turn},
-                              id=draw(st.sampled_from(IDS))) for _ in range(draw(st.integers(1, 3)))]
-            failed = draw(st.booleans()) and draw(st.booleans())
+        for _ in range(draw(RUNS)):
+            calls = [lab.call(draw(TOOL), {"n": turn}, id=draw(ID))
+                     for _ in range(draw(CALLS))]
+            failed = draw(COIN) and draw(COIN)
             record.append(lab.fail("stream ended", *calls) if failed else lab.reply(*calls))
-            if draw(st.integers(0, 4)) == 0:
-                record.append(lab.reply(lab.text(draw(st.sampled_from(["", " ", "\n\t"])))))
+            if draw(ONE_IN_5) == 0:
+                record.append(lab.reply(lab.text(draw(BLANK))))
             results = [lab.tool_result(c, f"output {turn}.{i}") for i, c in enumerate(calls)]
-            results = draw(st.permutations(results)) if draw(st.booleans()) else results
+            results = draw(st.permutations(results)) if draw(COIN) else results
             for result in results:
-                fate = draw(st.sampled_from(["kept"] * 4 + ["lost", "late", "doubled"]))
+                fate = draw(FATE)
                 if fate != "lost":
                     record.append(result)
                 if fate == "late":
                     record.insert(len(record) - 1, lab.user("typed while it ran"))
                 if fate == "doubled":
                     record.append(dict(result, content=result["content"] + " (again)"))
-        if draw(st.booleans()):
-            record.append(lab.fail("503 overloaded") if draw(st.booleans()) else lab.say("ok"))
-        if draw(st.integers(0, 3)) == 0:
-            record.append(lab.tool_result(lab.call("read", {}, id=draw(st.sampled_from(IDS))),
+        if draw(COIN):
+            record.append(lab.fail("503 overloaded") if draw(COIN) else lab.say("ok"))
+        if draw(ONE_IN_4) == 0:
+            record.append(lab.tool_result(lab.call("read", {}, id=draw(ID)),
                                           "nobody asked"))
     cut = draw(st.integers(1, len(record)))
-    return record[:cut] if draw(st.booleans()) else record
+    return record[:cut] if draw(COIN) else record
 
 
 @given(histories())
