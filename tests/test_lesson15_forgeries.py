@@ -1,5 +1,7 @@
-"""Lesson 15's grade cannot be forged from the student's process: a submission whose gaps are
-empty earns what the empty starter earns, however it rewrites the lab in its own process.
+"""Lesson 15's desk refuses a story no run of the tools could tell: a submission whose gaps are
+empty, and which tells the grader's desk such a story from its own process, earns what the
+empty starter earns. (A story a run could tell, acted out at the desk by code other than the
+harness's, is the limit docs/isolation.md states: it is not refused.)
 
 Lesson 15's tools and event loop must run in the student's process, with the harness. Once,
 the code that ran the job there also worked out what the tests judge (the tools' log, the

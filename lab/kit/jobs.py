@@ -339,7 +339,8 @@ def run_job(harness: Any, model: Any, prompt: str, *, stop: Sequence[Any] | None
                                          list(then), steer_at, log, patience))
 
 
-def run_unstarted(harness: Any, model: Any, how: str, *, loop: Loop | None = None) -> dict[str, Any]:
+def run_unstarted(harness: Any, model: Any, how: str, *,
+                  loop: Loop | None = None) -> dict[str, Any]:
     """A run handed out by prompt() and then closed ("close") or dropped ("drop") before its
     first step: whether the harness was running before and after, and the next prompt's
     answer (or what prompt() raised)."""

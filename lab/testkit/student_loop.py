@@ -12,11 +12,12 @@ on this side.
 
 So the facts a lesson-15 test judges are what every other lesson's are: the harness's own
 answers to the grader (the events it handed out, what it raised, and its record and
-is_running, each asked for on its own), the grader's own account (the desk's log, the requests its model
-received), and nothing worked out by code in the student's process on the grader's behalf.
-A submission can still change the kit's code in its own process, but all it could then say
-to the desk is what a run of the tools could do, and the desk refuses the rest
-(`refuse_forged`).
+is_running, each asked for on its own), the grader's own account (the desk's log, the
+requests its model received), and nothing worked out by code in the student's process on the
+grader's behalf. A submission can still change the kit's code in its own process, but the
+desk hears the harness call each tool (the tools' execute is the desk's), so all such code
+could say to it is what a run of the tools the harness called could do, and the desk refuses
+the rest (`refuse_forged`).
 """
 
 from __future__ import annotations
