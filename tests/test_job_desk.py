@@ -11,48 +11,64 @@ from lab.kit.jobs import Desk, LocalLoop, note_tool, step_tool
 from lab.kit.stepping import Stepper
 
 
-def called(desk, *ids):
-    tool = step_tool(desk, lambda desk, arguments: None)
-    for me in ids:
-        tool["execute"]({"id": me})
+def work_of(desk, **arguments):
+    """What the step tool hands back when the harness calls it with `arguments`."""
+    return step_tool(desk)["execute"](arguments)
 
 
-def test_a_tool_that_waits_for_another_hears_wait_until_it_starts_then_yes():
+def turns_until_done(work, most=50):
+    """Resume `work` as an event loop would: how many turns it waited, and its result."""
+    for waited in range(most):
+        try:
+            next(work)
+        except StopIteration as done:
+            return waited, done.value
+    raise AssertionError(f"still waiting after {most} turns")
+
+
+def test_a_tool_waiting_for_another_waits_its_turns_until_the_other_has_started():
     desk = Desk(patience=5)
-    called(desk, "c1", "c2")
-    desk.start("c1")
+    c1, c2 = work_of(desk, id="c1", meet="c2"), work_of(desk, id="c2")
 
-    before = [desk.ask("c1", "meet", "c2") for _ in range(2)]
-    desk.start("c2")
-    after = desk.ask("c1", "meet", "c2")
+    first = [next(c1), next(c1)]  # c1 starts, and waits: c2 has not
+    waited, result = turns_until_done(c2)
+    after = turns_until_done(c1)
 
-    assert (before, after) == (["wait", "wait"], "yes")
-    assert desk.lines == ["start c1", "start c2", "meet c2: yes c1"]
+    assert first == [None, None] and (waited, result) == (0, "step c2 done")
+    assert after == (0, "step c1 done")
+    assert desk.lines == ["start c1", "start c2", "finish c2", "cleaned up c2",
+                          "meet c2: yes c1", "finish c1", "cleaned up c1"]
 
 
-def test_a_tool_that_waits_longer_than_its_patience_gives_up_and_says_so():
+def test_a_tool_that_waits_longer_than_its_patience_gives_up_and_goes_on():
     desk = Desk(patience=3)
-    called(desk, "c1")
-    desk.start("c1")
 
-    said = [desk.ask("c1", "after", "c2") for _ in range(4)]
+    waited, result = turns_until_done(work_of(desk, id="c1", after="c2"))
 
-    assert said == ["wait", "wait", "gave up", "gave up"]
-    assert desk.lines == ["start c1", "after c2: gave up c1"]
+    assert (waited, result) == (2, "step c1 done")
+    assert desk.lines == ["start c1", "after c2: gave up c1", "finish c1", "cleaned up c1"]
+
+
+def test_a_cancelled_tool_tidies_up_for_its_turns_then_lets_the_cancellation_out():
+    desk = Desk()
+    c1 = work_of(desk, id="c1", hang=True)
+    next(c1)
+
+    tidying = [c1.throw(asyncio.CancelledError())] + [next(c1) for _ in range(2)]
+    with pytest.raises(asyncio.CancelledError):
+        next(c1)
+
+    assert tidying == [None, None, None] and desk.going == []
+    assert desk.lines == ["start c1", "cancelled c1", "cleaned up c1"]
 
 
 @pytest.mark.parametrize("misdeed, fault", [
-    (lambda desk: desk.start("c1"), "c1 started, but the harness had not called its tool"),
-    (lambda desk: (called(desk, "c1"), called(desk, "c1")),
+    (lambda desk: (work_of(desk, id="c1"), work_of(desk, id="c1")),
      "the harness called c1's tool a second time"),
-    (lambda desk: (called(desk, "c1"), desk.start("c1"), desk.start("c1")),
-     "c1 started a second time"),
-    (lambda desk: (called(desk, "c1"), desk.finish("c1")), "c1 finished before it had started"),
-    (lambda desk: (called(desk, "c1"), desk.start("c1"), desk.finish("c1"),
-                   desk.cancelled("c1")), "c1 was cancelled after it had finished"),
-    (lambda desk: (called(desk, "c1"), desk.start("c1"), desk.cleaned("c1"),
-                   desk.ask("c1", "hang")), "c1 asked whether it may go on (hang) while it "
-                                            "was not running"),
+    (lambda desk: (lambda c1: (turns_until_done(c1), next(c1)))(work_of(desk, id="c1")),
+     "c1 was resumed after it had ended"),
+    (lambda desk: (lambda c1: (turns_until_done(c1), c1.throw(asyncio.CancelledError())))(
+        work_of(desk, id="c1")), "c1 was stopped after it had ended"),
 ])
 def test_the_desk_refuses_what_no_run_of_the_tools_could_do(misdeed, fault):
     desk = Desk()

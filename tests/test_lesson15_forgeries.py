@@ -4,19 +4,20 @@ empty earns what the empty starter earns, however it rewrites the lab in its own
 Lesson 15's tools and event loop must run in the student's process, with the harness. Once,
 the code that ran the job there also worked out what the tests judge (the tools' log, the
 events, the record) and handed it to the grader, and a submission that rewrote it scored 21
-of 24 with both gaps empty. Now the grader steps the run from its own side and asks the
-harness for its record itself, and the tools only ask the grader's desk, which hears the
-harness call each tool and refuses what no run of the tools could do (lab/kit/jobs.py,
-lab/testkit/student_loop.py). Each forgery in tests/submissions/lesson15/ is the starter
-with an attack appended, graded by a real lab-check:
+of 24 with both gaps empty; then the tools reported to the grader's desk from that process,
+and a submission that reported a concurrent run's story scored 24 of 24. Now the grader
+steps the run from its own side and asks the harness for its record itself, and every tool's
+life is run by the desk, on the grader's side: the harness's process only resumes the
+awaitable a tool hands back, which asks the desk what to do (lab/kit/jobs.py,
+lab/testkit/student_loop.py, docs/isolation.md). Each forgery in tests/submissions/lesson15/
+is the starter with an attack appended, graded by a real lab-check:
 
 - rewrites_the_tools_log.py: wraps the kit's run_job to turn "gave up" into "yes" (the first
   attack, when the scenarios called it through the harness's `lab`);
 - forges_the_job.py: replaces run_job with one that runs the starter gently and rewrites every
   fact it reports (the attack that scored 21 of 24);
-- acts_out_a_meeting.py: replaces the step tool's work, in its own process, with work that
-  tells the desk the tool it waits for has started, so that tools run one after the other
-  seem to meet.
+- acts_out_a_meeting.py: replaces the tools' awaitable, in its own process, with one that
+  answers at once without asking the desk, so that the record holds every result in order.
 
 The last is graded in every mode this machine has (test_untrusted.py's), as root, as a plain
 user and without namespaces.
@@ -37,7 +38,6 @@ from lab.worker.tidy import remove_tree
 
 LESSON = lessons.lesson(15)
 FORGERIES = PROJECT / "tests" / "submissions" / "lesson15"
-REFUSED = "the lab's step tools were told to do what no run of them can"
 # with no sandbox, an instructor's format is refused unless told (the result says the grade
 # could be forged by other means: reading the grader's files; the desk still refuses these)
 UNISOLATED = {"none": ("--allow-unisolated",)}
@@ -60,10 +60,6 @@ def forgery(name):
             + (FORGERIES / f"{name}.py").read_text(encoding="utf-8"))
 
 
-def refusals(result):
-    return [test for test in result["tests"] if REFUSED in (test.get("message") or "")]
-
-
 def test_no_forgery_with_empty_gaps_earns_more_than_the_starter(tmp_path):
     honest = graded(LESSON.starter.read_text(encoding="utf-8"), tmp_path / "starter")
     names = sorted(path.stem for path in FORGERIES.glob("*.py"))
@@ -74,7 +70,6 @@ def test_no_forgery_with_empty_gaps_earns_more_than_the_starter(tmp_path):
     assert honest["max_score"] == 24 and honest["passed"] == 0, honest
     for name, result in scores.items():
         assert (result["score"], result["passed"]) == (honest["score"], 0), (name, result)
-    assert refusals(scores["acts_out_a_meeting"]), scores["acts_out_a_meeting"]
 
 
 @pytest.fixture(scope="module")
@@ -108,5 +103,5 @@ def test_acting_out_a_meeting_earns_nothing_in_any_mode(mode, request):
     finally:
         remove_tree(parent)
 
-    assert result["score"] == 0 and result["passed"] == 0, result
-    assert refusals(result), json.dumps(result)[:3000]
+    assert result["max_score"] == 24, json.dumps(result)[:3000]
+    assert result["score"] == 0 and result["passed"] == 0, json.dumps(result)[:3000]

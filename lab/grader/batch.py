@@ -128,6 +128,12 @@ COLUMNS = ("submission", "status", "score", "max_score", "passed", "failed", "fa
            "exit_code", "problem", "seed", "isolation", "sha256", "result_file",
            "feedback_file")
 INTERRUPTED = 130  # the exit status of a batch stopped by Ctrl-C, as a shell reports SIGINT
+# hypothesis's folder for the tables it works out once and keeps (the Unicode categories and a
+# codec's characters, behind st.text and st.characters; the constants of the lab's modules):
+# shared by every grading of one batch, inside its folder and removed with it. Worked out anew
+# by each worker, they cost seconds of every grading of a lesson whose tests draw text; kept,
+# they are read in milliseconds, and the same tables draw the same examples.
+HYPOTHESIS_TABLES = "hypothesis"
 
 
 @dataclass(frozen=True)
@@ -681,7 +687,8 @@ def _attempt(one, lesson, scratch, plan, running, stop):
              "lesson": str(lesson.number), "result": result, "plan": plan.as_dict(),
              "name": os.fsencode(one.name).hex()}
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(PROJECT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]))
+        [str(PROJECT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]),
+        HYPOTHESIS_STORAGE_DIRECTORY=os.path.join(scratch, HYPOTHESIS_TABLES))
     ceiling = _ceiling(lesson, plan.limits)
     with open(os.path.join(own, "stderr"), "wb+") as stderr:
         process = subprocess.Popen([sys.executable, "-m", "lab.grader.batch"], cwd=own, env=env,

@@ -3,22 +3,23 @@ frontend runs it: lesson 15's examples, and its graded sessions.
 
 Two sides, and the line between them is the point:
 
-- The **desk** (Desk) decides everything about the tools and writes it down: whether a tool
-  that waits for another may go on ("meet c2: yes c1"), when one gives up, when one has
-  finished, been cancelled, cleaned up. In a graded test the desk lives in the grader's
-  process, so the tools' log is the grader's own account: the student's process can only ask
-  the desk, and the desk refuses what no real run of the tools could do (a tool that finishes
-  before it starts, or twice).
-- The **step tool** (step_tool) is called on the desk's side, so the desk hears the harness
-  call it; what it hands back is the call's work (step_work), a thin coroutine made where the
-  harness runs (in a graded test, the student's process). The work asks the desk at every turn
-  of the event loop and awaits between asks, so that a harness that runs its tools together
-  lets them all ask, and one that runs them one after the other does not.
+- The **desk** (Desk) runs every tool's whole life and writes it down: when it starts,
+  whether one that waits for another may go on ("meet c2: yes c1") or gives up, when it
+  finishes, fails, is cancelled and tidies up, when it ends. In a graded test the desk lives in
+  the grader's process, so the tools' log is the grader's own account.
+- Where the harness runs (in a graded test, the student's process) there is only the step
+  tool's **Work**: the awaitable a call of the tool hands back. It decides nothing and
+  remembers nothing: each time the event loop resumes it, it asks the desk what to do (yield a
+  turn, return, raise). The harness calls each tool's execute, which is the desk's own, so the
+  desk hears every call, and refuses what no run of the tools could do (a tool called twice,
+  resumed after it ended). Two tools can meet only if whatever runs them resumes each in turn,
+  as the event loop does when the harness starts them together; run one after the other, they
+  never can, whatever else the student's process says to the desk.
 
-No clock is read anywhere. A tool that waits for another asks at most PATIENCE times, once a
-turn of the event loop: run together, two tools meet within a few turns on any machine; run
-one after the other, they never meet, however fast the machine. A tool that "hangs" waits the
-same way, so a harness that never stops it still finishes, and the log shows it.
+No clock is read anywhere. A tool that waits for another waits at most PATIENCE turns of the
+event loop: run together, two tools meet within a few turns on any machine; run one after the
+other, they never meet, however fast the machine. A tool that "hangs" waits the same way, so a
+harness that never stops it still finishes, and the log shows it.
 
 The job itself (run_job) is read step by step, as a frontend reads a run, on an event loop
 that moves only while a step is taken (stepping.py): the caller's `loop`. A notebook's loop is
@@ -27,7 +28,7 @@ LocalLoop, made here; the grader's steps a harness in the student's process from
 left are the harness's own answers to the grader, not a report worked out next to it.
 
     step_tool(desk)   a tool whose arguments say what it does: {"id": "c1", "meet": "c2",
-                      "after": "c2", "hang": true, "fail": "why"} (step_work does it)
+                      "after": "c2", "hang": true, "fail": "why"}
     note_tool(desk)   a plain (not async) tool that finishes the moment it is called
     run_job(harness, model, prompt, stop=..., then=..., steer_at=..., log=..., loop=...)
                       the job, read as a frontend reads it, stopped as `stop` says; plain
@@ -44,9 +45,9 @@ from typing import Any, Protocol
 
 from lab.kit.stepping import Stepper
 
-PATIENCE = 100  # asks (one a turn of the event loop) a waiting tool makes before it gives up:
+PATIENCE = 100  # turns of the event loop a waiting tool waits before it gives up:
 # tools run together meet within three (measured on lessons 15 and 16's finished files), and in a
-# graded test each ask is a round trip to the grader
+# graded test each turn of a tool is a round trip to the grader
 TIDY = 3  # turns a stopped tool takes to tidy up, as a process that is killed takes to exit
 RUN_ENDED = "the run ended"  # the line written when the first run is over, however it ended
 STEER = "Use spaces."  # what the user types when a job steers (steer_at)
@@ -57,14 +58,15 @@ STEER = "Use spaces."  # what the user types when a job steers (steer_at)
 class Desk:
     """What the job's tools lived through, decided and written down here.
 
-    The tools' side, each a question or a report from one running tool, by its id: start(me),
-    ask(me, what, other) -> "yes" | "wait" | "gave up", finish(me) -> its result,
-    cancelled(me), cleaned(me). A step tool may start only once the harness has called it
-    (its execute, which is the desk's own: _Called below), and once only; the note tool is
-    the desk's own through and through.
-    The reader's side: .lines (the log), .going (started, not cleaned up), .faults (what a
-    tool reported that no run of it could do; each was refused with a ValueError).
-    `on_start(me)` is called as a tool starts: a frontend's hand (steer, abort, cancel).
+    A tool's whole life is run here. The harness calls a tool's execute, which is the desk's
+    own (_Called, _Noted below), so the desk hears each call; a step tool's answer is a Work,
+    an awaitable whose every resumption is one question to the desk's side (_Step): start,
+    go on or wait a turn, give up, finish, fail, hear a cancellation and tidy up, end. What
+    runs where the harness runs decides nothing and remembers nothing.
+
+    The reader's side: .lines (the log), .going (started, not ended), .faults (what no run of
+    the tools could do, each refused with a ValueError to whoever asked). `on_start(me)` is
+    called as a tool starts: a frontend's hand (steer, abort, cancel).
     """
 
     def __init__(self, log: Callable[[str], Any] | None = None, *,
@@ -76,8 +78,6 @@ class Desk:
         self._started: set[str] = set()
         self._finished: set[str] = set()
         self._going: set[str] = set()
-        self._asked: dict[tuple[str, str, str], int] = {}
-        self._decided: dict[tuple[str, str, str], str] = {}
 
     @property
     def lines(self) -> list[str]:
@@ -91,64 +91,31 @@ class Desk:
     def faults(self) -> list[str]:
         return list(self._faults)
 
-    def start(self, me: str) -> None:
-        me = str(me)
-        if me not in self._called:
-            self._refuse(f"{me} started, but the harness had not called its tool")
-        if me in self._started:
-            self._refuse(f"{me} started a second time")
+    def _call(self, me: str) -> None:
+        """The harness called tool `me` (each call once)."""
+        if me in self._called:
+            self._refuse(f"the harness called {me}'s tool a second time")
+        self._called.add(me)
+
+    def _start(self, me: str) -> None:
         self._started.add(me)
         self._going.add(me)
         self._note(f"start {me}")
         if self._on_start is not None:
             self._on_start(me)
 
-    def ask(self, me: str, what: str, other: str | None = None) -> str:
-        """May `me` go on? what="meet": once `other` has started; "after": once `other` has
-        finished; "hang": never. "wait" until then, for at most `patience` asks."""
-        me, other = str(me), str(other) if other is not None else ""
-        self._going_now(me, f"asked whether it may go on ({what})")
-        if what not in ("meet", "after", "hang"):
-            self._refuse(f"{me} asked about {what!r}, which no step tool waits for")
-        key = (me, what, other)
-        if key in self._decided:
-            return self._decided[key]
-        ready = (other in self._started if what == "meet" else
-                 other in self._finished if what == "after" else False)
-        self._asked[key] = asks = self._asked.get(key, 0) + 1
-        if not ready and asks < self._patience:
-            return "wait"
-        said = self._decided[key] = "yes" if ready else "gave up"
-        self._note(f"was never stopped {me}" if what == "hang" else f"{what} {other}: {said} {me}")
-        return said
+    def _ready(self, what: str, other: str) -> bool:
+        return (other in self._started if what == "meet" else
+                other in self._finished if what == "after" else False)
 
-    def finish(self, me: str) -> str:
-        me = str(me)
-        self._going_now(me, "finished")
-        if me in self._finished:
-            self._refuse(f"{me} finished a second time")
+    def _finish(self, me: str) -> str:
         self._finished.add(me)
         self._note(f"finish {me}")
         return f"step {me} done"
 
-    def cancelled(self, me: str) -> None:
-        me = str(me)
-        self._going_now(me, "was cancelled")
-        if me in self._finished:
-            self._refuse(f"{me} was cancelled after it had finished")
-        self._note(f"cancelled {me}")
-
-    def cleaned(self, me: str) -> None:
-        me = str(me)
-        self._going_now(me, "cleaned up")
+    def _end(self, me: str) -> None:
         self._going.discard(me)
         self._note(f"cleaned up {me}")
-
-    def _call(self, me: str) -> None:
-        """The harness called tool `me` (each call once)."""
-        if me in self._called:
-            self._refuse(f"the harness called {me}'s tool a second time")
-        self._called.add(me)
 
     def _noted(self, me: str) -> str:
         """The note tool's whole run: called, started and finished at once."""
@@ -157,11 +124,6 @@ class Desk:
         self._finished.add(me)
         self._note(f"note {me}")
         return f"noted {me}"
-
-    def _going_now(self, me: str, doing: str) -> None:
-        if me not in self._going:
-            self._refuse(f"{me} {doing} while it was not running" if me in self._started else
-                         f"{me} {doing} before it had started")
 
     def _refuse(self, fault: str) -> None:
         self._faults.append(fault)
@@ -173,53 +135,132 @@ class Desk:
             self._log(line)
 
 
-# -- the tools: called on the desk's side, working where the harness runs ------------------------
+class _Step:
+    """One call of the step tool, run on the desk's side, one resumption at a time. Each of
+    step, thrown and closed answers its Work with what to do: {"turn": True} (let the event
+    loop turn once), {"done": result}, {"fail": why} (raise ValueError), {"raise": True}
+    (raise what was thrown in)."""
 
-Work = Callable[[Desk, dict[str, Any]], Any]  # (desk, arguments) -> the step tool's coroutine
+    def __init__(self, desk: Desk, me: str, arguments: dict[str, Any]) -> None:
+        self._desk, self._me = desk, me
+        self._waits = [(what, str(arguments[what])) for what in ("meet", "after")
+                       if what in arguments] + ([("hang", "")] if arguments.get("hang") else [])
+        self._fail = str(arguments["fail"]) if "fail" in arguments else None
+        self._state, self._asks, self._tidy = "new", 0, 0
+
+    def step(self) -> dict[str, Any]:
+        desk, me = self._desk, self._me
+        if self._state == "ended":
+            desk._refuse(f"{me} was resumed after it had ended")
+        if self._state == "new":
+            self._state = "running"
+            desk._start(me)
+        if self._state == "tidying":
+            self._tidy -= 1
+            if self._tidy > 0:
+                return {"turn": True}
+            return self._ended({"raise": True})
+        while self._waits:
+            what, other = self._waits[0]
+            if not desk._ready(what, other):
+                self._asks += 1
+                if self._asks < desk._patience:
+                    return {"turn": True}
+            said = "yes" if desk._ready(what, other) else "gave up"
+            desk._note(f"was never stopped {me}" if what == "hang" else f"{what} {other}: {said} {me}")
+            self._waits.pop(0)
+            self._asks = 0
+        if self._fail is not None:
+            return self._ended({"fail": self._fail})
+        return self._ended({"done": desk._finish(me)})
+
+    def thrown(self, kind: str) -> dict[str, Any]:
+        """An exception of type `kind` thrown in where the work waits (a cancellation)."""
+        if self._state == "new":  # never started: there is nothing of it to stop
+            self._state = "ended"
+            return {"raise": True}
+        if self._state == "ended":
+            self._desk._refuse(f"{self._me} was stopped after it had ended")
+        if self._state == "running" and kind == "CancelledError":
+            self._desk._note(f"cancelled {self._me}")
+            self._state, self._tidy = "tidying", TIDY  # tidying up takes a moment
+            return {"turn": True}
+        return self._ended({"raise": True})
+
+    def closed(self) -> None:
+        """The coroutine awaiting the work was closed (GeneratorExit) where it waited."""
+        if self._state in ("running", "tidying"):
+            self._ended({})
+        self._state = "ended"
+
+    def _ended(self, said: dict[str, Any]) -> dict[str, Any]:
+        self._state = "ended"
+        self._desk._end(self._me)
+        return said
 
 
-async def step_work(desk: Desk, arguments: dict[str, Any]) -> str:
-    """What one call of the step tool does, where the harness runs: it asks `desk` at every
-    turn and does what the desk says. Arguments: "id" names it; "meet": wait until that id
-    has started too; "after": wait until that id has finished; "hang": wait until stopped;
-    "fail": raise ValueError with that text. Stopped (cancelled), it takes TIDY turns to tidy
-    up before its finally."""
-    me = str(arguments["id"])
-    desk.start(me)
-    try:
-        for what in ("meet", "after"):
-            if what in arguments:
-                await _until(desk, me, what, str(arguments[what]))
-        if arguments.get("hang"):
-            await _until(desk, me, "hang", None)
-        if "fail" in arguments:
-            raise ValueError(str(arguments["fail"]))
-        return desk.finish(me)
-    except asyncio.CancelledError:
-        desk.cancelled(me)
-        for _ in range(TIDY):  # tidying up takes a moment: whoever stopped it must wait
-            await asyncio.sleep(0)
-        raise
-    finally:
-        desk.cleaned(me)
+# -- the tools: called on the desk's side, worked where the harness runs -------------------------
+
+class Work:
+    """The step tool's answer to one call, where the harness runs: an awaitable that decides
+    nothing. Each time the event loop resumes it (send, throw, close), it asks its step
+    (a _Step, on the desk's side) what to do, and does it: yield one turn, return the result,
+    raise. Two tools can therefore get on together only if whatever runs them resumes each in
+    turn, as an event loop does when the harness starts them together."""
+
+    def __init__(self, step: Any) -> None:
+        self._step = step
+
+    def __await__(self) -> Work:
+        return self
+
+    def __iter__(self) -> Work:
+        return self
+
+    def __next__(self) -> None:
+        return self._do(self._step.step())
+
+    def send(self, value: Any) -> None:
+        return self._do(self._step.step())
+
+    def throw(self, kind: Any, value: Any = None, traceback: Any = None) -> None:
+        error = value if isinstance(value, BaseException) else (
+            kind if isinstance(kind, BaseException) else kind() if value is None else kind(value))
+        said = self._step.thrown(type(error).__name__)
+        if said.get("raise"):
+            raise error
+        return self._do(said)
+
+    def close(self) -> None:
+        self._step.closed()
+
+    @staticmethod
+    def _do(said: Any) -> None:
+        if not isinstance(said, dict):
+            raise RuntimeError(f"the lab's desk answered {str(said)[:80]}")
+        if said.get("turn"):
+            return None  # a bare yield: the event loop runs whatever else is ready, then us
+        if "done" in said:
+            raise StopIteration(said["done"])
+        if "fail" in said:
+            raise ValueError(said["fail"])
+        raise asyncio.CancelledError()
 
 
-async def _until(desk: Desk, me: str, what: str, other: str | None) -> None:
-    while desk.ask(me, what, other) == "wait":
-        await asyncio.sleep(0)
+Make = Callable[[Any], Any]  # (the desk's _Step) -> its Work, made where the harness runs
 
 
 class _Called:
-    """The step tool's execute: it lives with the desk, so the desk hears the harness call
-    each tool itself, and it hands back the call's work (`work(desk, arguments)`, a coroutine
-    made where the harness runs) for the harness to await."""
+    """The step tool's execute: the desk's own, so the desk hears the harness call each tool;
+    it hands back the call's Work (made by `make` where the harness runs) to await."""
 
-    def __init__(self, desk: Desk, work: Work) -> None:
-        self._desk, self._work = desk, work
+    def __init__(self, desk: Desk, make: Make) -> None:
+        self._desk, self._make = desk, make
 
     def __call__(self, arguments: dict[str, Any]) -> Any:
-        self._desk._call(str(arguments["id"]))
-        return self._work(self._desk, arguments)
+        me = str(arguments["id"])
+        self._desk._call(me)
+        return self._make(_Step(self._desk, me, arguments))
 
 
 class _Noted:
@@ -232,13 +273,15 @@ class _Noted:
         return self._desk._noted(str(arguments["id"]))
 
 
-def step_tool(desk: Desk, work: Work = step_work) -> dict[str, Any]:
-    """The `step` tool, async to whoever calls it: execute(arguments) is heard by `desk` and
-    returns the call's work to await (step_work, made where the harness runs)."""
+def step_tool(desk: Desk, make: Make = Work) -> dict[str, Any]:
+    """The `step` tool, async to whoever calls it. Its arguments say what it does: "id" names
+    it; "meet": wait until that id has started too; "after": wait until that id has finished;
+    "hang": wait until stopped; "fail": raise ValueError with that text. Stopped (cancelled),
+    it takes TIDY turns to tidy up. Every turn of it is decided by `desk`."""
     return {"name": "step", "description": "Do one step of the job.",
             "parameters": {"type": "object", "properties": {"id": {"type": "string"}},
                            "required": ["id"]},
-            "execute": _Called(desk, work)}
+            "execute": _Called(desk, make)}
 
 
 def note_tool(desk: Desk) -> dict[str, Any]:
@@ -275,7 +318,7 @@ class Loop(Protocol):
     def turns(self, count: int) -> None: ...
     def cancel(self) -> None: ...
     def drop(self, run: Any) -> None: ...
-    def step_work(self, desk: Desk, arguments: dict[str, Any]) -> Any: ...
+    def work(self, step: Any) -> Any: ...
 
 
 class LocalLoop:
@@ -304,8 +347,8 @@ class LocalLoop:
     def drop(self, run: Any) -> None:
         """Nothing to do: the caller lets go of its own reference."""
 
-    def step_work(self, desk: Desk, arguments: dict[str, Any]) -> Any:
-        return step_work(desk, arguments)
+    def work(self, step: Any) -> Any:
+        return Work(step)
 
     def shut(self) -> None:
         self._thread.submit(self._stepper.shut).result()
@@ -339,7 +382,8 @@ def run_job(harness: Any, model: Any, prompt: str, *, stop: Sequence[Any] | None
                                          list(then), steer_at, log, patience))
 
 
-def run_unstarted(harness: Any, model: Any, how: str, *, loop: Loop | None = None) -> dict[str, Any]:
+def run_unstarted(harness: Any, model: Any, how: str, *,
+                  loop: Loop | None = None) -> dict[str, Any]:
     """A run handed out by prompt() and then closed ("close") or dropped ("drop") before its
     first step: whether the harness was running before and after, and the next prompt's
     answer (or what prompt() raised)."""
@@ -374,7 +418,7 @@ def _job(harness, loop, model, prompt, stop, then, steer_at, log, patience):
             made["h"].steer(STEER)
 
     desk = Desk(log, on_start=on_start, patience=patience)
-    tools = [step_tool(desk, loop.step_work), note_tool(desk)]
+    tools = [step_tool(desk, loop.work), note_tool(desk)]
     h = made["h"] = harness.Harness(model, harness.SYSTEM, tools)
     events, raised = _read(loop, h.prompt(prompt), stop)
     desk._note(RUN_ENDED)

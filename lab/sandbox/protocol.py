@@ -10,9 +10,9 @@ module the host, the worker and the sandbox all import (standard library only: t
                         the sandbox had in force)
     worker -> zygote    a Control request (fork, dump, status, reset, reload) on its control
                         socket, after the sandbox's Plan; the zygote answers each in one message
-    worker <-> test     on one test's channel: a Request (get, call, next, kit, forget) and its Answer (ok,
-                        done, missing, raised, not_plain); a Callback the student's process makes
-                        on an object of the grader's, and its reply
+    worker <-> test     on one test's channel: a Request (get, call, next, kit, forget) and
+                        its Answer (ok, done, missing, raised, not_plain); a Callback the
+                        student's process makes on an object of the grader's, and its reply
 
 Frames are four bytes of length, then that many bytes of JSON. The reader trusts nothing: a
 frame larger than LARGEST, bytes that are not JSON, JSON nested deeper than the decoder will go,

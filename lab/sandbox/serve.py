@@ -47,8 +47,8 @@ CLIP = 500  # characters kept of an exception's message or a line of source
 HARNESS = "harness"
 # What the grader may ask for of the student kit's lab.kit.jobs, to run an async harness here
 # on an event loop it steps from its own side (lesson 15): the stepper, and the step tool's
-# work, which only asks the grader's desk. Nothing else of the kit is handed out this way.
-KIT = ("Stepper", "step_work")
+# Work, which only asks the grader's desk. Nothing else of the kit is handed out this way.
+KIT = ("Stepper", "Work")
 
 
 class LabError(Exception):

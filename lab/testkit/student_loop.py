@@ -7,15 +7,15 @@ student's process runs its loop while it reads the run as a frontend does, stopp
 side says (after k events, at an event's type), or for the turns asked for, and answers with
 the events and what was raised, checked here. A cancellation, an abort or a steer is sent from
 here while the reading goes on, when the desk hears a tool start. The tools the run starts
-are the kit's thin step tools, which only ask the grader's Desk, so the tools' log is written
-on this side.
+are the desk's: each call hands back a Work, made in the student's process, that only asks
+the grader's Desk what to do each time it is resumed, so the tools' log is written here.
 
 So the facts a lesson-15 test judges are what every other lesson's are: the harness's own
 answers to the grader (the events it handed out, what it raised, and its record and
-is_running, each asked for on its own), the grader's own account (the desk's log, the requests its model
-received), and nothing worked out by code in the student's process on the grader's behalf.
-A submission can still change the kit's code in its own process, but all it could then say
-to the desk is what a run of the tools could do, and the desk refuses the rest
+is_running, each asked for on its own), the grader's own account (the desk's log, the
+requests its model received), and nothing worked out by code in the student's process on the
+grader's behalf. A submission can still change the kit's code in its own process, but a tool
+moves only when something there resumes its Work, and the desk refuses what no run could do
 (`refuse_forged`).
 """
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lab.kit.jobs import Called, Desk, Reading
+from lab.kit.jobs import Called, Reading
 from lab.testkit.problems import StudentGarbled
 
 CLIP = 500  # characters kept of what the student's process says was raised
@@ -66,10 +66,10 @@ class StudentLoop:
     def drop(self, run: Any) -> None:
         run._lab_forget()
 
-    def step_work(self, desk: Desk, arguments: dict[str, Any]) -> Any:
-        """The step tool's work for one call, made in the student's process (a coroutine,
-        handed back to it as the tool's answer)."""
-        return self._harness._lab_kit("step_work")(desk, arguments)
+    def work(self, step: Any) -> Any:
+        """The step tool's Work for one call, made in the student's process around `step`
+        (the desk's, here), handed back to it as the tool's answer."""
+        return self._harness._lab_kit("Work")(step)
 
 
 def _words(raised: Any) -> bool:
@@ -81,6 +81,6 @@ def refuse_forged(faults: list[str]) -> None:
     """Raise when the desk refused something (Desk.faults): the job's facts cannot be judged."""
     if faults:
         raise StudentGarbled(
-            "the lab's step tools were told to do what no run of them can ("
-            + "; ".join(faults[:3]) + "). Does the harness run one call twice, or does "
-            "something other than the tools speak to the lab's desk?")
+            "the lab's step tools were used as no run of them can be ("
+            + "; ".join(faults[:3]) + "). Does the harness call one tool twice, or resume "
+            "what a tool handed back after it had finished?")

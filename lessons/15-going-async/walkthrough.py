@@ -113,14 +113,16 @@ def empty_gaps(*gaps):
 # `A[c1,c2]` one that asks for calls `c1` and `c2`, `R(c1)` a result, `(error)` a reply that
 # failed.
 #
-# **The tools of this lesson** come from the lab (`lab.step_tool`): each is an `async def` that
-# does what a `lab.Desk` tells it, and the desk writes down, line by line, what happens to
-# each tool. (When the lab grades your file, the desk sits in the grader's process and the
-# tools in yours, so the log is the grader's own account.) A tool's arguments say what it
-# does. `"meet": "c2"` makes it wait until `c2` has started as well, which is how this lesson
-# stands in for "two searches that could run side by side". It never looks at a clock. It
-# asks the desk once a turn of the event loop, a hundred times at most, and if the other tool
-# has not started by then, the desk writes "gave up" and the tool carries on. Run together, two such tools meet
+# **The tools of this lesson** come from the lab (`lab.step_tool`). Calling one hands back
+# something to await, as an `async def` does, and awaiting it behaves like one: each time the
+# event loop resumes it, it asks a `lab.Desk` what to do next (wait a turn, finish, fail), and
+# the desk writes down, line by line, what happens to each tool. (When the lab grades your
+# file, the desk sits in the grader's process and the awaited tools in yours, so the log is
+# the grader's own account.) A tool's arguments say what it does. `"meet": "c2"` makes it wait
+# until `c2` has started as well, which is how this lesson stands in for "two searches that
+# could run side by side". It never looks at a clock. It waits a turn of the event loop at a
+# time, a hundred turns at most, and if the other tool has not started by then, the desk
+# writes "gave up" and the tool carries on. Run together, two such tools meet
 # within a turn or two on any machine; run one after the other, they never can.
 #
 # The cell runs the two searches on the **starter**, whatever the first cell chose: lesson 14's
@@ -165,7 +167,7 @@ print("the record:", lab.shape(facts["record"]))
 #
 # <details><summary><b>C</b> · Because the tools are plain functions and block the loop</summary>
 #
-# ✗ **Not these.** The step tool is an `async def` that awaits, and while it awaits, the loop is
+# ✗ **Not these.** The step tool awaits like an `async def`, and while it waits, the loop is
 # free. A plain function (lesson 02's tools are plain) does block the loop while it runs, and
 # the further case comes back to that; here nothing was blocked, and nothing else had been
 # asked to run.
