@@ -56,6 +56,7 @@ if __package__ in (None, ""):  # run as a file: python lab/lab_check.py
 
 from lab.course import lesson_files as lessons, harness_file as project  # noqa: E402
 from lab.grader.formats import FORMATS  # noqa: E402
+from lab.kit.counting import counted  # noqa: E402
 from lab.sandbox.protocol import Limits  # noqa: E402
 
 STUDENT_ONLY = ("watch", "hint", "reset", "course", "next")  # act on one student's work
@@ -507,7 +508,8 @@ def _grade(args, harness, lesson, tests, limits):
         print(f"lab_check: cannot write {args.output} ({error.strerror or error}). Name a file "
               "in a folder you can write to.", file=sys.stderr)
         return 2
-    print(f"lab_check: lesson {lesson.number}, {result.score:g} of {result.max_score:g} points"
+    print(f"lab_check: lesson {lesson.number}, {result.score:g} of "
+          f"{counted(result.max_score, 'point')}"
           f"{' (nothing graded)' if result.problem else ''}; {fmt} result in {written}")
     return result.exit_code
 

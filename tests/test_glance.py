@@ -79,7 +79,7 @@ def test_the_rows_not_graded_are_listed_with_why_and_the_batch_prints_the_gist(b
     assert [m["submission"] for m in missing] == ["eve"] and missing[0]["problem"], missing
     assert "class: 4 submissions graded of 5" in said, said
     assert "most failed: " + batch["view"]["tests"][0]["test"] in said, said
-    assert "1 group of identical submissions" in said and "near-identical" in said, said
+    assert "1 group of submissions identical to one another" in said and "near-identical" in said, said
 
 
 def test_class_html_shows_both_figures_and_the_tables_in_chromium(batch):

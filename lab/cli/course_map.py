@@ -29,6 +29,7 @@ from lab.course import order as course, lesson_files as lessons, next_step as on
 from lab.course.order import Lab, LabId, label
 from lab.course.student_position import Position
 from lab.course.progress import Progress
+from lab.kit.counting import counted
 
 TITLE = 34   # columns for a lab's title, at the least: the longest title sets it
 BUILDS = 14  # columns for what it builds on
@@ -42,7 +43,7 @@ def course_map(order: tuple[Lab, ...], present: Collection[LabId], progress: Pro
     written = sum(onward.written(lab, present) for lab in order)
     work = (f"Your work: {onward.shown(here.file)} ({onward.name(here.lab)})" if here is not None
             else looked or "No student file found here.")
-    lines = [f"The course: {len(order)} labs, {written} written so far. {work}"]
+    lines = [f"The course: {counted(len(order), 'lab')}, {written} written so far. {work}"]
     part, width = None, max([TITLE] + [len(lab.title) + 1 for lab in order])
     for lab in order:
         if lab.part != part:

@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from lab.course import anatomy, order as course, lesson_files as lessons
+from lab.kit.counting import counted
 from lab.notebook import harnesses
 from lab.notebook.harness_choice import shown
 
@@ -107,7 +108,8 @@ def verify_step(lab: course.Lab, stream=None) -> Step:
     if stream is not None:
         stream.write(verify.table(lesson, checks))
     problems = [f"{c.subject}: {s}" for c in checks for s in c.surprises]
-    return Step("verify", f"{len(checks)} checks, {len(problems)} surprises", problems)
+    return Step("verify", f"{counted(len(checks), 'check')}, {counted(len(problems), 'surprise')}",
+                problems)
 
 
 # -- moved on ----------------------------------------------------------------------------------
@@ -208,7 +210,7 @@ def notebook_step(lab: course.Lab, chosen: set[pathlib.Path]) -> Step:
             continue
         problems += [f"on {shown(path)}: cell {cell} raised {name}: {message}"
                      for cell, name, message in kernel.errors(nb)]
-    return Step("notebook", f"run on {len(runs)} harnesses: "
+    return Step("notebook", f"run on {counted(len(runs), 'harness', 'harnesses')}: "
                 + ", ".join(shown(p) for p in runs), problems)
 
 
@@ -248,7 +250,7 @@ def main(name: str) -> int:
               f"{unwritten[0]} starts it", file=sys.stderr)
         return 2
     failed = [lab.label for lab in chosen if not all(step.ok for step in prove(lab))]
-    print(f"\n{len(chosen) - len(failed)} of {len(chosen)} labs proved"
+    print(f"\n{len(chosen) - len(failed)} of {counted(len(chosen), 'lab')} proved"
           + (f"; not: {', '.join(failed)}" if failed else "") + ".")
     return 1 if failed else 0
 

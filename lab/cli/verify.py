@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from lab.course import lesson_files as lessons
 from lab.course.gap_markers import GapError, make_starter
 from lab.grader import batch, formats
+from lab.kit.counting import counted
 from lab.course import manifest
 from lab.worker import tidy
 from lab.grader.results import VERSION
@@ -105,8 +106,8 @@ def table(lesson: Lesson, checks: Sequence[Check]) -> str:
                      f"{check.expected}")
         lines += [f"        - {surprise}" for surprise in check.surprises]
     surprises = sum(len(c.surprises) for c in checks)
-    lines += ["", f"{len(checks)} checks: {sum(c.ok for c in checks)} as expected, "
-                  f"{surprises} surprise{'' if surprises == 1 else 's'}."]
+    lines += ["", f"{counted(len(checks), 'check')}: {sum(c.ok for c in checks)} as expected, "
+                  f"{counted(surprises, 'surprise')}."]
     return "\n".join(lines) + "\n"
 
 
@@ -146,7 +147,7 @@ def edition_leaks_nothing(lesson: Lesson) -> Check:
         found = leaks.leaks(folder, lesson) + leaks.leaks_in(archive, lesson)
         files = sum(1 for p in folder.rglob("*") if p.is_file())
     return Check("student's edition", "holds none of the answer, nor does the Gradescope zip",
-                 f"{files} files, {len(found)} leaks", found)
+                 f"{counted(files, 'file')}, {counted(len(found), 'leak')}", found)
 
 
 # -- judging one graded answer --------------------------------------------------------------
@@ -157,7 +158,7 @@ def passes_everything(listed: Mapping[str, Any], subject: str, grade: Grade) -> 
         [f"{DOES[t.outcome]} {t.test}: {_first_line(t.message)}"
          for t in grade.tests if t.outcome in ("failed", "skipped")]
         + _grader_broke(grade) + _ran_the_listed_tests(grade, listed))
-    return Check(subject, f"passes all {len(listed)} tests", _tally(grade), surprises)
+    return Check(subject, f"passes all {counted(len(listed), 'test')}", _tally(grade), surprises)
 
 
 def starter_fails_its_gaps(listed: Mapping[str, Mapping[str, Any]], subject: str,

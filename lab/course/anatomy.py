@@ -35,6 +35,7 @@ import re
 from dataclasses import dataclass
 
 from lab.course import order as course, readiness, tomlread
+from lab.kit.counting import counted
 
 SOURCE = "walkthrough.py"
 CELL = re.compile(r"^# %%(?P<markdown> \[markdown\])?")  # lab.notebook.ipynb checks the rest of a marker
@@ -115,10 +116,12 @@ def problems(lab: course.Lab) -> list[str]:
     least = QUESTIONS["checkpoint" if lab.is_checkpoint else "lesson"]
     asked = questions(parts)
     if asked < least:
-        found.append(f"{asked} questions with three or more folded options (at least {least})")
+        found.append(f"{counted(asked, 'question')} with three or more folded options "
+                     f"(at least {least})")
     drawn = figures(lab, markdown + "\n" + code)
     if len(drawn) < FIGURES:
-        found.append(f"{len(drawn)} figures numbered Figure {lab.id}.N (at least {FIGURES})")
+        found.append(f"{counted(len(drawn), 'figure')} numbered Figure {lab.id}.N "
+                     f"(at least {FIGURES})")
     lower = markdown.lower()
     found += [f"no section for {name}" for name, words in SECTIONS.items()
               if not re.search(words, lower)]
@@ -142,7 +145,7 @@ def problems(lab: course.Lab) -> list[str]:
 def summary(lab: course.Lab) -> str:
     parts = cells((lab.folder / SOURCE).read_text(encoding="utf-8"))  # type: ignore[operator]
     text = "\n".join(c.text for c in parts)
-    return f"{questions(parts)} questions, {len(figures(lab, text))} figures"
+    return f"{counted(questions(parts), 'question')}, {counted(len(figures(lab, text)), 'figure')}"
 
 
 def _placeholders(folder: pathlib.Path) -> list[str]:

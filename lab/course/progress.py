@@ -29,6 +29,7 @@ import stat
 import tempfile
 from dataclasses import asdict, dataclass, field
 
+from lab.kit.counting import counted
 from lab.kit.escape import shown_name
 
 FOLDER = ".lab-check"
@@ -54,10 +55,10 @@ class Mark:
     def state(self) -> str:
         """"passed", or "in progress" with the last score, as the course map words it."""
         if self.passed:
-            return f"passed ({self.score:g} of {self.max_score:g} points)"
+            return f"passed ({self.score:g} of {counted(self.max_score, 'point')})"
         if not self.graded:
             return "in progress: the last grading could not run your file"
-        return f"in progress: {self.score:g} of {self.max_score:g} points last time"
+        return f"in progress: {self.score:g} of {counted(self.max_score, 'point')} last time"
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,7 @@ def _read_plain_file(path: pathlib.Path) -> bytes:
         if not wanted(info.st_mode):
             raise ValueError(f"{part.name} is not a plain {'folder' if part == path.parent else 'file'}")
     if info.st_size > MOST_BYTES:
-        raise ValueError(f"it is {info.st_size} bytes, more than a record ever holds")
+        raise ValueError(f"it is {counted(info.st_size, 'byte')}, more than a record ever holds")
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     descriptor = os.open(path, flags)
     with os.fdopen(descriptor, "rb") as source:

@@ -91,9 +91,10 @@ from lab.grader import declared, finder, formats, supervise
 from lab.course import manifest
 from lab.grader import regrade
 from lab.worker import tidy
+from lab.kit.counting import counted
 from lab.kit.escape import csv_cell, file_name, printable, shown_name
 from lab.grader.plan import Plan
-from lab.grader.progress_bar import Progress, plural
+from lab.grader.progress_bar import Progress
 from lab.grader.results import VERSION, Grade
 from lab.grader.whole_file import write_text as _write_text
 from lab.sandbox.protocol import Limits
@@ -379,7 +380,7 @@ def _chosen(found, only):
     unknown = [name for name in only if name not in by_name]
     if unknown:
         some = ", ".join(shown_name(one.name) for one in found[:10])
-        raise ValueError(f"--only names {plural(len(unknown), 'submission')} the batch does not "
+        raise ValueError(f"--only names {counted(len(unknown), 'submission')} the batch does not "
                          f"have: {', '.join(shown_name(n) for n in unknown)}. It has: {some}"
                          f"{', ...' if len(found) > 10 else ''}.")
     picked = {by_name[name].name: by_name[name] for name in only}
@@ -414,7 +415,7 @@ def _ordered(rows):
 
 def _count(summary):
     rows = summary.get("submissions", [])
-    return plural(len(rows) if isinstance(rows, list) else 0, "submission") + " graded"
+    return counted(len(rows) if isinstance(rows, list) else 0, "submission") + " graded"
 
 
 def _facts(lesson, fmt, plan):
@@ -466,7 +467,7 @@ def _same_grading(previous, plan, out, how):
     if differ:
         raise ValueError(
             f"the batch in {out} was graded with {', '.join(then[k] for k in differ)}, and this "
-            f"{how} asks for {', '.join(now[k] for k in differ)}: its rows would not be graded "
+            f"{how} wants {', '.join(now[k] for k in differ)}: its rows would not be graded "
             f"alike. Go on with the batch's own options, or name a fresh output folder to grade "
             "the class anew with these.")
 
@@ -705,7 +706,7 @@ def _attempt(one, lesson, scratch, plan, running, stop):
             status = process.wait(timeout=ceiling)
             ended = _how_it_ended(status)
         except subprocess.TimeoutExpired:
-            ended = f"ran past the batch's ceiling of {ceiling:g} seconds and was stopped"
+            ended = f"ran past the batch's ceiling of {counted(ceiling, 'second')} and was stopped"
         finally:
             running.remove(process)
             _kill_group(process)
@@ -893,22 +894,22 @@ def command(args: argparse.Namespace, lesson: Lesson, plan: Plan,
     seed = f"seed {facts['seed']}" + (" (a seed per student, from it)"
                                       if facts["seed_mode"] == "per-student" else "")
     if done.interrupted:
-        print(f"lab_check: stopped. Graded {plural(done.graded_now, 'submission')} of lesson "
+        print(f"lab_check: stopped. Graded {counted(done.graded_now, 'submission')} of lesson "
               f"{lesson.number} in this run{skipped}; {len(done.pending)} not graded yet. Every "
               f"finished result is kept, and summary.csv in {args.output} lists "
-              f"{plural(len(rows), 'submission')}. To go on:\n  {resume_command(args, lesson)}",
+              f"{counted(len(rows), 'submission')}. To go on:\n  {resume_command(args, lesson)}",
               file=sys.stderr)
         return INTERRUPTED
     if not done.graded_now and done.skipped:
-        print(f"lab_check: nothing left to grade: {plural(done.skipped, 'submission')} of "
+        print(f"lab_check: nothing left to grade: {counted(done.skipped, 'submission')} of "
               f"lesson {lesson.number} already graded under {seed}, their results in "
               f"{args.output}")
     else:
-        print(f"lab_check: graded {plural(done.graded_now, 'submission')} of lesson "
+        print(f"lab_check: graded {counted(done.graded_now, 'submission')} of lesson "
               f"{lesson.number}{skipped}, {seed}"
               + (f"; {ungraded} could not be graded (the problem column says why)"
                  if ungraded else "")
-              + f"; {facts['format']} results, feedback and summary.csv in {args.output}")
+              + f"; results as {facts['format']}, feedback and summary.csv in {args.output}")
     from lab.grader.glance import gist
 
     for line in gist(done.glance):

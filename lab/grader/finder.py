@@ -58,6 +58,7 @@ import zipfile
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from lab.kit.counting import counted
 from lab.kit.escape import file_name, shown_name
 
 if TYPE_CHECKING:
@@ -231,11 +232,13 @@ def from_zip(archive: str | os.PathLike[str], staging: str | os.PathLike[str],
         with open(archive, "rb") as raw:  # zipfile parses every entry the directory holds
             record = zipfile._EndRecData(raw)  # type: ignore[attr-defined]  # (its size first)
         if record and record[zipfile._ECD_SIZE] > MAX_DIRECTORY:  # type: ignore[attr-defined]
-            return None, f"{shown} holds more than {MAX_MEMBERS} files; it was not opened."
+            return None, (f"{shown} holds more than {counted(MAX_MEMBERS, 'file')}; "
+                          "it was not opened.")
         with zipfile.ZipFile(archive) as opened:
             members = opened.infolist()[:MAX_MEMBERS + 1]
             if len(members) > MAX_MEMBERS:
-                return None, f"{shown} holds more than {MAX_MEMBERS} files; it was not opened."
+                return None, (f"{shown} holds more than {counted(MAX_MEMBERS, 'file')}; "
+                              "it was not opened.")
             return _member(opened, members, archive, pathlib.Path(staging), wanted)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError,
             NotImplementedError) as error:
@@ -553,7 +556,8 @@ def _from_group(folder, group, staging, roster, wanted=HARNESS):
     if folders:
         if len(folders) > 1:
             return Found(name=name, harness=None, folder=folder, problem=(
-                f"Moodle gave this student {len(folders)} folders; grade one by hand."), **common)
+                f"Moodle gave this student {counted(len(folders), 'folder')}; grade one by hand."),
+                **common)
         harness, said = in_folder(folders[0], staging / "folders", wanted)
         return _made(name, folders[0], harness, said, **common)
     files = [(p, own, when) for p, own, when in group.files if own]

@@ -50,6 +50,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING, Any
 
+from lab.kit.counting import counted
 from lab.grader.report import HIDDEN_NOTE, printable_grade, student_view, text_report
 from lab.sandbox.outcome import TestResult
 
@@ -132,9 +133,9 @@ def _summary(grade, show_hidden=False):
         return f"{grade.problem}\n\nNothing was graded: score 0.\n{graded}"
     if hid:
         return (f"Visible tests: {shown.passed} passed, {shown.failed} failed, {shown.score:g} "
-                f"of {shown.max_score:g} points.\n{HIDDEN_NOTE}\n{graded}")
+                f"of {counted(shown.max_score, 'point')}.\n{HIDDEN_NOTE}\n{graded}")
     return (f"{grade.passed} passed, {grade.failed} failed: {grade.score:g} of "
-            f"{grade.max_score:g} points.\n{graded}")
+            f"{counted(grade.max_score, 'point')}.\n{graded}")
 
 
 def _test_output(test):

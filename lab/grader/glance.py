@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from lab.grader import fingerprint
 from lab.course import manifest
 from lab.kit.escape import printable
-from lab.grader.progress_bar import plural
+from lab.kit.counting import counted
 from lab.grader.results import Grade
 
 if TYPE_CHECKING:
@@ -150,8 +150,9 @@ def _group(kind: str, members: Sequence[Mapping[str, Any]], starter: bool) -> di
 def gist(view: Mapping[str, Any]) -> list[str]:
     """The few lines a batch prints of the class at a glance."""
     spread, total = view["distribution"], view["max_score"]
-    lines = [f"class: {plural(view['graded'], 'submission')} graded of {view['submissions']}"
-             + (f", mean {spread['mean']:g} and median {spread['median']:g} of {total:g} points, "
+    lines = [f"class: {counted(view['graded'], 'submission')} graded of {view['submissions']}"
+             + (f", mean {spread['mean']:g} and median {spread['median']:g} of "
+                f"{counted(total, 'point')}, "
                 f"{spread['full_marks']} with full marks" if view["graded"] else "")]
     failing = [t for t in view["tests"] if t["failed"]][:3]
     if failing:
@@ -160,7 +161,8 @@ def gist(view: Mapping[str, Any]) -> list[str]:
     if view["identical"]:
         kinds = Counter(g["kind"] for g in view["identical"])
         lines.append("class: " + ", ".join(
-            f"{plural(n, 'group')} of {kind} submissions" for kind, n in sorted(kinds.items())))
+            f"{counted(n, 'group')} of submissions {kind} to one another"
+            for kind, n in sorted(kinds.items())))
     if view["not_graded"]:
         lines.append(f"class: {len(view['not_graded'])} not graded (class.html says why)")
     return lines

@@ -23,6 +23,7 @@ from typing import Any
 
 from lab.kit.figures import GREEN, INK, MUTED, RED, SANS  # lab/kit/figures.py, as lab.figures
 from lab.grader.glance import HTML_FILE, JSON_FILE
+from lab.kit.counting import counted
 from lab.grader.whole_file import write_text
 
 BAR_W, CHART_H, RATE_ROW, RATE_W, LABEL_W, PAD = 46, 180, 22, 300, 280, 14
@@ -102,9 +103,9 @@ def page(view: Mapping[str, Any]) -> str:
         for g in view["identical"]) or "<li>none</li>"
     missing = "".join(f"<tr><td>{escape(r['submission'])}</td><td>{escape(r['status'])}</td>"
                       f"<td>{escape(r['problem'])}</td></tr>" for r in view["not_graded"])
-    said = (f"{view['graded']} of {view['submissions']} submissions graded"
+    said = (f"{view['graded']} of {counted(view['submissions'], 'submission')} graded"
             + (f"; mean {spread['mean']:g}, median {spread['median']:g} of "
-               f"{view['max_score']:g} points; {spread['full_marks']} with full marks"
+               f"{counted(view['max_score'], 'point')}; {spread['full_marks']} with full marks"
                if view["graded"] else ""))
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">

@@ -59,6 +59,7 @@ from typing import TYPE_CHECKING
 
 from lab.grader import finder
 from lab.grader import lms_files, overrides
+from lab.kit.counting import counted
 from lab.kit.escape import csv_cell, printable, shown_name
 
 if TYPE_CHECKING:
@@ -212,7 +213,7 @@ def check(args: argparse.Namespace
     """Parse the export's options before any grading, so a typo costs no batch: (policy, due,
     roster); ValueError saying what is wrong."""
     if args.export and not args.batch:
-        raise ValueError(f"--export {args.export} writes a batch's gradebook: it goes with "
+        raise ValueError(f"--export {args.export} is for a batch's gradebook: it goes with "
                          "--batch DIR --output OUTDIR.")
     if (args.roster or args.due or args.late_policy or args.assignment
             or getattr(args, "overrides", None)) and not args.export:
@@ -272,7 +273,7 @@ def export(folder: str | os.PathLike[str], out: str | os.PathLike[str], lesson: 
                  and not r["sis_user_id"] and not r["sis_login_id"]]
     _record(out, summary, applied)
     _write(out / PLAIN_FILE, PLAIN_COLUMNS, [{k: r[k] for k in PLAIN_COLUMNS} for r in rows])
-    said = [f"{PLAIN_FILE} in {out}: {len(rows)} students, {late} late "
+    said = [f"{PLAIN_FILE} in {out}: {counted(len(rows), 'student')}, {late} late "
             f"(late policy: {policy.spec}{', due ' + due.isoformat() if due else ''})"]
     if kind == "canvas":
         lines = [dict(zip(CANVAS_COLUMNS + (column,), ("Points Possible", "", "", "", "",
@@ -439,7 +440,7 @@ def read_canvas(path: str | os.PathLike[str]) -> tuple[str, float, dict[str, tup
     grades = {}
     for row in rows[2:]:
         if len(row) != 6:
-            raise ValueError(f"{path}: a row of {len(row)} cells: {row}")
+            raise ValueError(f"{path}: a row of {counted(len(row), 'cell')}: {row}")
         if row[5] != "":
             float(row[5])  # a grade Canvas reads is a number, or empty
         grades[row[0]] = (row[1], row[5])

@@ -39,6 +39,8 @@ import pathlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from lab.kit.counting import counted
+
 MOODLE_FILE, BLACKBOARD_FILE = "gradebook-moodle.csv", "gradebook-blackboard.csv"
 MOODLE_COLUMNS = ("Identifier", "Full name", "Grade", "Maximum Grade", "Last modified (grade)")
 PARTICIPANT = "Participant "  # Moodle's hiddenuser string, before the participant's id
@@ -55,8 +57,9 @@ def moodle(rows: Sequence[Mapping[str, Any]], out: pathlib.Path, column: str, po
         dict(zip(MOODLE_COLUMNS, (f"{PARTICIPANT}{r['student_id']}", r["student"],
                                   r["final_score"], f"{points:g}", when)))
         for r in taken], csv.QUOTE_MINIMAL)
-    return [f"{MOODLE_FILE} in {out}: {len(taken)} students; upload it in the assignment's "
-            "Submissions, Upload grading worksheet", *_named(MOODLE_FILE, left, held, "Moodle")]
+    return [f"{MOODLE_FILE} in {out}: {counted(len(taken), 'student')}; upload it in the "
+            "assignment's Submissions, Upload grading worksheet",
+            *_named(MOODLE_FILE, left, held, "Moodle")]
 
 
 def blackboard(rows: Sequence[Mapping[str, Any]], out: pathlib.Path, column: str,
@@ -68,8 +71,8 @@ def blackboard(rows: Sequence[Mapping[str, Any]], out: pathlib.Path, column: str
     write(out / BLACKBOARD_FILE, ("Username", heading),
           [{"Username": r["student_id"], heading: r["final_score"]} for r in taken],
           csv.QUOTE_ALL)
-    return [f"{BLACKBOARD_FILE} in {out}: {len(taken)} students; upload it in Grade Center, "
-            f"Work Offline, Upload, into the column {heading!r}",
+    return [f"{BLACKBOARD_FILE} in {out}: {counted(len(taken), 'student')}; upload it in "
+            f"Grade Center, Work Offline, Upload, into the column {heading!r}",
             *_named(BLACKBOARD_FILE, left, held, "Blackboard")]
 
 

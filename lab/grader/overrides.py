@@ -23,6 +23,7 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from lab.kit.counting import counted
 from lab.kit.escape import printable
 
 COLUMNS = ("student", "lab", "points", "reason")
@@ -83,7 +84,8 @@ def apply(rows: Sequence[MutableMapping[str, Any]], overrides: Sequence[Override
                    {str(row.get(k, "")) for k in ("student", "student_id", "submission")}]
         if len(matches) != 1:
             said = "no student of this batch" if not matches else \
-                f"{len(matches)} rows ({', '.join(str(m['student']) for m in matches[:4])})"
+                f"{counted(len(matches), 'row')} " \
+                f"({', '.join(str(m['student']) for m in matches[:4])})"
             raise ValueError(f"the override on line {one.line} for {printable(one.student)!r} "
                              f"matches {said}: name the student as gradebook.csv shows them.")
         if any(row is matches[0] for _, row in chosen):
@@ -96,7 +98,7 @@ def apply(rows: Sequence[MutableMapping[str, Any]], overrides: Sequence[Override
         row["final_score"] = f"{one.points:g}"
         row["note"] = "; ".join(filter(None, (
             str(row.get("note", "")),
-            f"override: {one.points:g} points in place of {was or 'no grade'}: "
+            f"override: {counted(one.points, 'point')} in place of {was or 'no grade'}: "
             f"{printable(one.reason)}")))
         record.append(dict(asdict(one), submission=row.get("submission", ""), was=was))
     return record
@@ -104,5 +106,6 @@ def apply(rows: Sequence[MutableMapping[str, Any]], overrides: Sequence[Override
 
 def said(record: Sequence[Mapping[str, Any]]) -> list[str]:
     """A line for each override applied, for the terminal."""
-    return [f"override: {printable(str(r['student']))} gets {r['points']:g} points in place of "
+    return [f"override: {printable(str(r['student']))} gets {counted(r['points'], 'point')} "
+            f"in place of "
             f"{r['was'] or 'no grade'} ({printable(str(r['reason']))})" for r in record]

@@ -11,15 +11,12 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
+from lab.kit.counting import counted
+
 if TYPE_CHECKING:
     from lab.grader.results import Grade
 
 WIDTH = 30  # characters of the bar
-
-
-def plural(count: int, word: str, words: str | None = None) -> str:
-    """ "1 submission", "2 submissions", "0 submissions"."""
-    return f"{count} {word if count == 1 else words or word + 's'}"
 
 
 def clock(seconds: float) -> str:
@@ -53,8 +50,9 @@ class Progress:
 
     def done(self, name: str, grade: Grade) -> None:
         self.finished += 1
-        said = ("not graded" if grade.problem else f"{grade.score:g} of {grade.max_score:g} "
-                f"points{', the grader broke' if grade.exit_code == 3 else ''}")
+        said = ("not graded" if grade.problem else f"{grade.score:g} of "
+                f"{counted(grade.max_score, 'point')}"
+                f"{', the grader broke' if grade.exit_code == 3 else ''}")
         if self.live:
             filled = WIDTH * self.finished // max(self.total, 1)
             bar = "█" * filled + "░" * (WIDTH - filled)

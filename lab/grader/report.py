@@ -217,7 +217,8 @@ def _cause(cause, alone):
     if len(cause.tests) == 1:
         lines = [f"  {FAIL} {cause.tests[0].title}"]
     else:
-        lines = [] if alone else [f"  {FAIL} {len(cause.tests)} tests fail for one reason:"]
+        lines = [] if alone else [f"  {FAIL} {counted(len(cause.tests), 'test')} fail for one "
+                                  "reason:"]
     lines += [f"    {line}" for line in cause.message.splitlines()]  # as written: never cut
     if len(cause.tests) > 1:
         lines += _wrap("failing: " + " · ".join(t.title for t in cause.tests),

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from lab.course import manifest
+from lab.kit.counting import counted
 
 if TYPE_CHECKING:
     from lab.course.lesson_files import Lesson
@@ -71,10 +72,11 @@ def nothing_graded(files: Sequence[str | os.PathLike[str]], select: str | None,
         return (f"{shown} holds no graded test (a function named test_...), so nothing was "
                 f"graded. Leave the test file out to run lesson {lesson.number}'s own tests.")
     if not select:
-        return (f"pytest collected none of the {len(names)} tests in "
+        return (f"pytest collected none of the {counted(len(names), 'test')} in "
                 f"{', '.join(str(path) for path in files)}, so nothing was graded. Does the file "
                 "import, on its own, with python?")
-    return (f"-k {select!r} matches none of the {len(names)} tests, so nothing was graded. "
+    return (f"-k {select!r} matches none of the {counted(len(names), 'test')}, so nothing was "
+            "graded. "
             f"-k picks the tests whose names hold all its words, such as "
             f"{', '.join(_telling(names))}. "
             "Leave -k out to run them all.")

@@ -18,6 +18,7 @@ import json
 import threading
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
+from lab.kit.counting import counted
 from lab.kit.wire import WIRES, validate_wire
 
 PATHS = {"anthropic": "/v1/messages", "openai": "/v1/chat/completions"}
@@ -88,7 +89,8 @@ class Loopback:
                 return 400, _error(self.wire, "invalid_request_error", problems[0].error)
             if self._next >= len(self._script):
                 return 500, _error(self.wire, "api_error", (
-                    f"the loopback's script ran out: it holds {len(self._script)} replies and "
+                    f"the loopback's script ran out: it holds "
+                    f"{counted(len(self._script), 'reply', 'replies')} and "
                     f"this is request {len(self.requests)}"))
             reply = self._script[self._next]
             self._next += 1
@@ -107,7 +109,8 @@ def _handler(loopback):
             size = int(self.headers.get("Content-Length") or 0)
             if size > MAX_BODY:
                 return self._send(413, _error(loopback.wire, "request_too_large",
-                                              f"a body of {size} bytes; the loopback takes "
+                                              f"a body of {counted(size, 'byte')}; the loopback "
+                                              f"takes "
                                               f"{MAX_BODY}"))
             try:
                 body = json.loads(self.rfile.read(size) or b"null")

@@ -46,6 +46,7 @@ from lab.grader import finder, formats, gradebook, plan
 from lab.course import manifest
 from lab.grader.report import text_report
 from lab.grader.results import Grade
+from lab.kit.counting import counted
 
 HARNESS = "harness.py"
 
@@ -107,7 +108,7 @@ def late(results, root, policy):
     off, why = policy.charge(worth, submitted - due, False)
     final = max(score - off, 0)
     return dict(results, score=final, output=(
-        f"Submitted after {which}: {why}: {final:g} of {worth:g} points.\n\n"
+        f"Submitted after {which}: {why}: {final:g} of {counted(worth, 'point')}.\n\n"
         f"{results.get('output', '')}"))
 
 
@@ -158,7 +159,7 @@ def _what_broke(result):
     """What the instructor is told of a grading the grader broke on: how many tests, and the
     explanation of the first."""
     broken = result.errors
-    return (f"the grader broke on {len(broken)} of {len(result.tests)} tests of "
+    return (f"the grader broke on {len(broken)} of {counted(len(result.tests), 'test')} of "
             f"{result.harness} (sha256 {result.sha256 or 'unknown'}). The first said:\n"
             + broken[0].message)
 

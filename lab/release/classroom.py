@@ -26,6 +26,8 @@ the notebook's packages are an extra (.[notebook]) the grading never pulls in.
 
 import json
 
+from lab.kit.counting import counted
+
 RUNNER = "lab-check"
 REPORTER = "classroom-resources/autograding-grading-reporter@v1"
 RESULT = "classroom.json"
@@ -68,8 +70,8 @@ def workflow(facts, tests):
                   f'"${{{{ steps.grade.outputs.{runner(i)} }}}}"\n'
                   for i in range(1, len(tests) + 1))
     script = "".join(f"          {line}\n" if line else "\n" for line in split.splitlines())
-    return f"""# GitHub Classroom's autograding: lesson {facts.lesson}'s {facts.visible} visible tests, worth \
-{facts.visible_points:g} points.
+    visible, worth = counted(facts.visible, "visible test"), counted(facts.visible_points, "point")
+    return f"""# GitHub Classroom's autograding: lesson {facts.lesson}'s {visible}, worth {worth}.
 # Each test is a runner of its own, so that Classroom, the reporter and lab_check add up the same
 # points. One step grades them all (lab_check --format classroom) and hands each runner its test.
 # --allow-unisolated: the runner may have no sandbox, and the student's repository holds the

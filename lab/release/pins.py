@@ -37,6 +37,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
 from lab.course import lesson_files as lessons, tomlread
+from lab.kit.counting import counted
 
 # The newest minor version of Python the file is read back for. uv's resolution holds for every
 # Python from the floor up; the check reads the markers for each released minor version.
@@ -134,7 +135,7 @@ def problems(text: str, pythons: Sequence[str] | None = None) -> list[str]:
                 chosen.setdefault(canonicalize_name(pin.name), []).append(pin)
         for name, lines in chosen.items():
             if len(lines) > 1:
-                said.append(f"Python {python}: {name} is pinned {len(lines)} times "
+                said.append(f"Python {python}: {name} is pinned {counted(len(lines), 'time')} "
                             f"({'; '.join(str(line) for line in lines)})")
         versions = {name: _version(lines[0]) for name, lines in chosen.items()}
         for name, version in versions.items():

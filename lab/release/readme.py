@@ -6,10 +6,14 @@ commands are in fenced `sh` blocks under "## 1. Install" and "## 2. Check": the 
 them from there, word for word, so the README cannot drift from what works.
 """
 
-from lab.course import tomlread
 from dataclasses import dataclass
 
-from lab.course import lesson_files as lessons
+from lab.course import lesson_files as lessons, tomlread
+from lab.kit.counting import counted
+
+# What the hidden tests grade, by how many gaps the lesson has ("the same code" when none).
+IN_WORDS = ("code", "gap", "two gaps", "three gaps", "four gaps", "five gaps", "six gaps",
+            "seven gaps", "eight gaps", "nine gaps")
 
 
 @dataclass(frozen=True)
@@ -31,11 +35,7 @@ class Facts:
     def the_gaps(self):
         """"the same gap", "the same five gaps": what the hidden tests grade, counted."""
         count = len(self.gaps)
-        if count == 1:
-            return "the same gap"
-        words = ("two", "three", "four", "five", "six", "seven", "eight", "nine")
-        return f"the same {words[count - 2] if 2 <= count <= 9 else count} gaps" if count else \
-            "the same code"
+        return f"the same {IN_WORDS[count] if count < len(IN_WORDS) else counted(count, 'gap')}"
 
     @property
     def check(self):
@@ -51,9 +51,10 @@ INSTALL_WITH_NOTEBOOK = 'python -m pip install -e ".[notebook]"'
 def student_readme(facts):
     # Hidden tests run only where a course grades submissions itself: a Classroom workflow,
     # which runs in the student's repository, grades the visible tests alone.
+    tests, points = counted(facts.visible, "test"), counted(facts.visible_points, "point")
     later = ("Where your course grades what you hand in (on Gradescope, or on your teacher's "
-             f"machine), {facts.hidden} more test{'s' if facts.hidden != 1 else ''} "
-             f"({facts.hidden_points:g} point{'s' if facts.hidden_points != 1 else ''}) grade "
+             f"machine), {counted(facts.hidden, 'more test')} "
+             f"({counted(facts.hidden_points, 'point')}) grade "
              f"{facts.the_gaps} on records you have not seen: make your code follow the rules, "
              "not the examples. GitHub Classroom's check of your repository runs only the tests "
              "here." if facts.hidden else "Every graded test is here.")
@@ -95,7 +96,7 @@ virtual environment of its own (`python -m venv .venv`, then activate it):
 ```
 
 (`lab-check` does the same, from anywhere in the folder.) It grades your `harness.py` against
-the {facts.visible} tests in `tests.py`, worth {facts.visible_points:g} points. {later}
+the {tests} in `tests.py`, worth {points}. {later}
 Your file runs in a process of its own, from a copy: nothing in this folder is written but
 lab-check's own record of your scores, in `.lab-check/`, which `lab-check --course` reads to
 show the whole course and where you stand in it.
@@ -162,8 +163,8 @@ addopts = "-p no:cacheprovider"
 def graded_on_submission(facts):
     """The README of an edition that cannot grade itself: a checkpoint whose tests run the
     student's file against harnesses only the grader holds (see edition.grader_only)."""
-    total = facts.visible_points + facts.hidden_points
-    count = facts.visible + facts.hidden
+    tests = counted(facts.visible + facts.hidden, "test")
+    points = counted(facts.visible_points + facts.hidden_points, "point")
     notebook = """
 ## The walkthrough
 
@@ -190,7 +191,7 @@ virtual environment of its own (`python -m venv .venv`, then activate it):
 
 ## 2. Graded on submission
 
-The {count} tests in `tests.py` ({total:g} points) run your cases on harnesses this copy does not
+The {tests} in `tests.py` ({points}) run your cases on harnesses this copy does not
 hold, and must not: each is a lab's finished harness with one idea taken out, and would hand you
 that lab's answer. So `{facts.student_file}` is graded where they are, when you hand it in: your
 course's grader runs `lab-check --harness {facts.student_file} --lesson {facts.lesson}` on it there,

@@ -10,6 +10,8 @@ marked passed only by the reader's own `lab-check --format json` result, pasted 
 import html
 from itertools import groupby
 
+from lab.kit.counting import counted
+
 
 def render(labs, pages):
     """The map's HTML. `labs`: lab.course.order's labs in order; `pages`: {label: (href,
@@ -64,8 +66,9 @@ def _row(lab, page):
         href, questions, cells = page
         head = f'<a class="title" href="{href}">{title}</a>'
         progress = (f'<div class="progress" data-progress="{lab.label}" '
-                    f'data-questions="{questions}" data-cells="{cells}">{questions} questions, '
-                    f"{cells} cells to run</div>")
+                    f'data-questions="{questions}" data-cells="{cells}">'
+                    f'{counted(questions, "question")}, '
+                    f"{counted(cells, 'cell')} to run</div>")
     return (f'<li>{head} <span class="minutes">· about {lab.minutes} min</span>'
             f'<div class="adds">{html.escape(_adds(lab))}</div>{progress}</li>')
 

@@ -21,6 +21,8 @@ import base64
 import json
 import pathlib
 
+from lab.kit.counting import counted
+
 PACKAGE = pathlib.Path("node_modules", "pyodide")
 BINARIES = ("pyodide.asm.wasm", "python_stdlib.zip")
 # What pyodide.asm.mjs must hold, exactly this often, for the rewrite below to be right; a new
@@ -64,7 +66,7 @@ def classic(path):
     text = pathlib.Path(path).read_text(encoding="utf-8")
     for piece, times in ((EXPORT, 1), (META, 3)):
         if text.count(piece) != times:
-            raise ValueError(f"{path}: expected {piece!r} {times} times, found "
+            raise ValueError(f"{path}: expected {piece!r} {counted(times, 'time')}, found "
                              f"{text.count(piece)}: this Pyodide is laid out differently; "
                              "update lab/site/pyodide_files.py")
     text = text.replace(EXPORT, "globalThis._createPyodideModule = _createPyodideModule")

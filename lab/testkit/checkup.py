@@ -24,6 +24,7 @@ from typing import Any
 
 from lab.course import tomlread
 
+from lab.kit.counting import counted
 from lab.testkit import clinic, rules
 from lab.course import lesson_files as lessons
 from lab.testkit.problems import StudentProblem
@@ -198,7 +199,8 @@ def readiness(folder: str | os.PathLike[str], ask: Callable[[str, str], Any],
                 "holds).")
         return "\n".join([textwrap.fill(head, 96), *(f"  - {line}" for line in wrong), "",
                           *after])
-    head = (f"{len(gaps)} cases well formed, {len(gaps)} different ideas: ready to hand in. "
+    head = (f"{counted(len(gaps), 'case')} well formed, {counted(len(gaps), 'different idea')}: "
+            "ready to hand in. "
             "Nothing was graded here: whether each case breaks its harness, and each idea is "
             "the one missing, only the grader can say, on harnesses a student's copy never "
             "holds.")

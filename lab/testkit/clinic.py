@@ -42,6 +42,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from lab.kit.counting import counted
 from lab.kit.display import shape, show
 from lab.kit.messages import forever, say
 from lab.kit.model import ScriptedModel
@@ -116,8 +117,8 @@ class Visit:
             cut, walked = prompt.get("walk_away_after"), ""
             if cut is not None and len(events) == cut:
                 walked = f", walked away after event {cut}" + (f" ({events[-1]})" if events else "")
-            counted = f": {len(events)} events{walked}" if self.loop == "Harness" else ""
-            lines.append(f"prompt {k + 1} {prompt['text']!r}{counted}")
+            taken = f": {counted(len(events), 'event')}{walked}" if self.loop == "Harness" else ""
+            lines.append(f"prompt {k + 1} {prompt['text']!r}{taken}")
             for n, sent in enumerate(self.requests, 1):
                 if sent.prompt == k:
                     lines.append(f"  request {n}: {_shape_or_empty(sent.messages)}"
@@ -287,7 +288,7 @@ def problem(case: object, harness: types.ModuleType | None = None) -> str | None
         if type(value) is not list:
             return f"case[{key!r}] must be a list, not a {type(value).__name__}"
         if len(value) > most:
-            return f"case[{key!r}] holds {len(value)} items; a case needs at most {most}"
+            return f"case[{key!r}] holds {counted(len(value), 'item')}; a case needs at most {most}"
     calls = sum(type(b) is dict and b.get("type") == "toolCall"
                 for m in case.get("replies", []) if type(m) is dict
                 for b in _list(m.get("content")))
@@ -298,7 +299,7 @@ def problem(case: object, harness: types.ModuleType | None = None) -> str | None
     except (TypeError, ValueError, RecursionError) as error:
         return f"a case is plain data (dicts, lists, strings, numbers): {error}"
     if size > MOST_BYTES:
-        return f"the case is {size} bytes of JSON; a case needs at most {MOST_BYTES}"
+        return f"the case is {counted(size, 'byte')} of JSON; a case needs at most {MOST_BYTES}"
     if not case.get("prompts"):
         return "a case types at least one prompt: without a request there is nothing to judge"
     for k, message in enumerate(case.get("record", [])):

@@ -12,6 +12,7 @@ sentence, and points at the request it shows in (None when it shows in the recor
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from lab.kit.counting import counted
 from lab.kit.display import shape, show
 from lab.kit.figures import Figure, Panel, draw
 from lab.kit.validate import validate
@@ -165,8 +166,8 @@ def limit(visit: Visit) -> Iterator[Breach]:
     for k in range(len(visit.case["prompts"])):
         made = [n for n, sent in enumerate(visit.requests) if sent.prompt == k]
         if len(made) > most:
-            yield Breach("limit", f"Prompt {k + 1} made {len(made)} requests; max_turns is "
-                                  f"{most}.", made[most])
+            yield Breach("limit", f"Prompt {k + 1} made {counted(len(made), 'request')}; "
+                                  f"max_turns is {most}.", made[most])
 
 
 # -- showing a breach -----------------------------------------------------------------------

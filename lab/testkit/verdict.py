@@ -88,7 +88,8 @@ def objections(problems: Sequence[object], most: int = MOST_OBJECTIONS) -> str:
     and how many more there are."""
     if not problems:
         return "no objection"
-    head = (f"the strict provider has {len(problems)} objections:" if len(problems) > 1
+    head = (f"the strict provider has {lab.counted(len(problems), 'objection')}:"
+            if len(problems) > 1
             else "the strict provider objects:")
     lines = [head] + [f"  {problem}" for problem in problems[:most]]
     if len(problems) > most:

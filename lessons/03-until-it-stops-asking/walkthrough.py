@@ -554,7 +554,7 @@ record = []
 harness.run_agent(model, harness.SYSTEM, record, tools, "Why do the tests fail?")
 for reply in [m for m in record if m["role"] == "assistant"]:
     print(f"{lab.shape([reply]):8} labelled {reply['stop_reason']!r:10} "
-          f"{len(harness.tool_calls(reply))} call(s)  {harness.text_of(reply)!r}")
+          f"{lab.counted(len(harness.tool_calls(reply)), 'call')}  {harness.text_of(reply)!r}")
 print()
 print("the record:   ", lab.shape(record))
 print("requests sent:", len(model.calls), "(the job needs 3)")

@@ -162,7 +162,8 @@ for number, request in enumerate(model.calls, 1):
     spent += tokens(request.messages)
     if number in (1, 10, 20, 30, 40, 50, 60):
         print(f"request {number:2}: {lab.counted(len(request.messages), 'message'):>12}, "
-              f"{tokens(request.messages):5} tokens; {spent:7} sent so far, ${spent * PRICE / 1e6:.2f}")
+              f"{lab.counted(tokens(request.messages), 'token', spec='5')}; "
+              f"{spent:7} sent so far, ${spent * PRICE / 1e6:.2f}")
 print()
 print("reads run:     ", sum(m["role"] == "toolResult" for m in record))
 print("the record ends", lab.shape(record[-4:]), " (no message says why it stopped)")
@@ -1093,7 +1094,7 @@ for prompt in ("Summarise huge.log.", "Try again?"):
     added = harness.run_agent(model, harness.SYSTEM, record, [harness.make_read_tool(big)], prompt)
     print(f"{prompt!r:22} -> {outcome(added[-1])}")
 print("the record:   ", lab.shape(record))
-print("request sizes:", [tokens(r.messages) for r in model.calls], "tokens")
+print("request sizes in tokens:", [tokens(r.messages) for r in model.calls])
 
 # %% [markdown]
 # Both failures were stored, the session carried on, and the second request was as big as the

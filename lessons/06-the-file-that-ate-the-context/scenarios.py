@@ -116,7 +116,8 @@ class WindowedModel(lab.ScriptedModel):
         self.sizes.append(size)
         if size > self.window:
             self.calls.append(lab.Request(system, [], []))
-            return lab.fail(f"400 request_too_large: {size} bytes; the window is {self.window}")
+            return lab.fail(f"400 request_too_large: {lab.counted(size, 'byte')}; "
+                            f"the window is {self.window}")
         return super().complete(system, messages, tools)
 
 

@@ -19,6 +19,7 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+import lab
 from lab.testkit import expect
 
 BYTES = ("the budget counts bytes of UTF-8, not characters: \"é\" is two bytes, \"✓\" three, "
@@ -90,7 +91,8 @@ def expect_read(content, lines, offset, max_lines, max_bytes, rule, limit=None):
     final = offset - 1 + shown
     size = f"{len(lines)} line" + ("" if len(lines) == 1 else "s")
     given = f"a file of {size}, read from offset={offset}" + (
-        f", limit={limit}" if limit else "") + f", budget {max_lines} lines / {max_bytes} bytes"
+        f", limit={limit}" if limit else "") + (
+        f", budget {lab.counted(max_lines, 'line')} / {lab.counted(max_bytes, 'byte')}")
     span = f"line {offset}" if shown == 1 else f"lines {offset}-{final}"
     parts = split_note(content, shown_text)
     expect(parts is not None, rule, given=given,
@@ -121,8 +123,9 @@ def expect_read(content, lines, offset, max_lines, max_bytes, rule, limit=None):
 def expect_tail(content, output, max_lines, max_bytes, rule):
     lines = lines_of(output)
     kept = fitting(lines[::-1], max_lines, max_bytes)
-    given = (f"an output of {len(lines)} lines, {len(output.encode())} bytes, budget "
-             f"{max_lines} lines / {max_bytes} bytes")
+    given = (f"an output of {lab.counted(len(lines), 'line')}, "
+             f"{lab.counted(len(output.encode()), 'byte')}, "
+             f"budget {lab.counted(max_lines, 'line')} / {lab.counted(max_bytes, 'byte')}")
     if kept == len(lines):
         expect(content == output, rule, given=given, expected="the whole output, as it is",
                got=repr(content)[:300])
@@ -130,16 +133,18 @@ def expect_tail(content, output, max_lines, max_bytes, rule):
     kept_text = "".join(lines[-kept:]) if kept else ""
     first, _, rest = content.partition("\n") if isinstance(content, str) else ("", "", None)
     expect(bool(NOTE.match(first)) and rest == kept_text, rule, given=given,
-           expected=f"one note line in square brackets, then the last {kept} lines in order",
+           expected=f"one note line in square brackets, then the last {lab.counted(kept, 'line')} in order",
            got=repr(content)[:300])
     if kept == 0:
         size = len(lines[-1].encode())
         expect(str(size) in first and str(max_bytes) in first, WHY, given=given,
-               expected=f"a note naming the last line's {size} bytes and the {max_bytes}-byte budget",
+               expected=f"a note naming the last line's {lab.counted(size, 'byte')} and the "
+                        f"{max_bytes}-byte budget",
                got=first)
     else:
         expect(str(len(lines) - kept) in first, rule, given=given,
-               expected=f"a note that says {len(lines) - kept} lines were left out", got=first)
+               expected=f"a note that says {lab.counted(len(lines) - kept, 'line')} were left out",
+               got=first)
 
 
 def fit(student, lines, max_lines, max_bytes):
@@ -161,8 +166,10 @@ def test_a_budget_counts_bytes_of_utf8_not_characters(student, variation):
     got = fit(student, lines, 100, budget)
 
     expect(got == fitting(lines, 100, budget), BYTES,
-           given=f"6 lines of {lines[0]!r}, {size} bytes each ({len(lines[0])} characters)",
-           expected=f"{fitting(lines, 100, budget)} lines fit in {budget} bytes", got=f"{got}")
+           given=f"6 lines of {lines[0]!r}, {lab.counted(size, 'byte')} each "
+                 f"({lab.counted(len(lines[0]), 'character')})",
+           expected=f"{lab.counted(fitting(lines, 100, budget), 'line')} fit in "
+                    f"{lab.counted(budget, 'byte')}", got=f"{got}")
 
 
 def test_only_whole_lines_fit_and_none_after_the_first_that_does_not(student, variation):
@@ -175,8 +182,9 @@ def test_only_whole_lines_fit_and_none_after_the_first_that_does_not(student, va
         got = fit(student, these, 100, budget)
 
         expect(got == fitting(these, 100, budget), WHOLE,
-               given=f"lines of {[len(l.encode()) for l in these]} bytes, a {budget}-byte budget",
-               expected=f"{fitting(these, 100, budget)} lines", got=f"{got}")
+               given=f"lines whose sizes in bytes are {[len(l.encode()) for l in these]}, "
+                     f"a {budget}-byte budget",
+               expected=lab.counted(fitting(these, 100, budget), "line"), got=f"{got}")
 
 
 def test_the_line_budget_and_the_byte_budget_both_hold(student, variation):
@@ -186,9 +194,10 @@ def test_the_line_budget_and_the_byte_budget_both_hold(student, variation):
     by_lines = fit(student, lines, max_lines, 10_000)
     by_bytes = fit(student, lines, 100, len("".join(lines[:3]).encode()))
 
-    expect(by_lines == max_lines, BOTH, given=f"{len(lines)} short lines, max_lines={max_lines}",
-           expected=f"{max_lines} lines", got=f"{by_lines}")
-    expect(by_bytes == 3, BOTH, given=f"{len(lines)} short lines, room for 3 in bytes",
+    expect(by_lines == max_lines, BOTH,
+           given=f"{lab.counted(len(lines), 'short line')}, max_lines={max_lines}",
+           expected=lab.counted(max_lines, "line"), got=f"{by_lines}")
+    expect(by_bytes == 3, BOTH, given=f"{lab.counted(len(lines), 'short line')}, room for 3 in bytes",
            expected="3 lines", got=f"{by_bytes}")
 
 
@@ -219,7 +228,7 @@ def test_the_opening_log_is_read_within_the_window(student, variation):
 
     sizes = seen["sizes"]
     expect(all(size <= window for size in sizes), OPENING,
-           given=f"a build log of {len(log.encode())} bytes, a {window}-byte window",
+           given=f"a build log of {lab.counted(len(log.encode()), 'byte')}, a {window}-byte window",
            expected="every request within the window",
            got=f"request sizes in bytes: {sizes}")
     last = [m for m in seen["record"] if m["role"] == "assistant"]
@@ -261,7 +270,7 @@ def test_a_read_that_fits_comes_back_whole_with_no_note(student, variation):
     got = student.scenario("reads", files={"small.txt": text},
                            calls=[{"path": "small.txt"}, {"path": "small.txt", "limit": limit}])
 
-    expect(got[0][0] == text, FITS, given=f"a file of {len(lines)} lines", expected=repr(text),
+    expect(got[0][0] == text, FITS, given=f"a file of {lab.counted(len(lines), 'line')}", expected=repr(text),
            got=repr(got[0][0])[:300])
     expect_read(got[1][0], lines, 1, 2000, 50_000, FITS, limit=limit)
 
@@ -315,8 +324,8 @@ def test_any_lines_fit_the_budget_as_counted_by_hand(student, lines, limits):
     got = fit(student, lines, *limits)
 
     expect(got == fitting(lines, *limits), ANY_FIT,
-           given=f"lines of {[len(l.encode()) for l in lines]} bytes, budget {limits}",
-           expected=f"{fitting(lines, *limits)} lines", got=f"{got}")
+           given=f"lines whose sizes in bytes are {[len(l.encode()) for l in lines]}, budget {limits}",
+           expected=lab.counted(fitting(lines, *limits), "line"), got=f"{got}")
 
 
 @given(some_lines, st.sampled_from(["", "tail"]), a_budget)

@@ -124,7 +124,8 @@ class WindowedModel(lab.ScriptedModel):
         size = size_of(messages)
         self.sizes.append(size)
         if size > self.window:
-            return lab.fail(f"400 request_too_large: {size:,} bytes; the window is {self.window:,}")
+            return lab.fail(f"400 request_too_large: {lab.counted(size, 'byte', spec=',')}; "
+                            f"the window is {self.window:,}")
         return super().complete(system, messages, tools)
 
 
@@ -171,7 +172,7 @@ def monday(module, window=WINDOW):
 yesterday = starter_harness(lesson=6)
 record, model = monday(yesterday)
 print()
-print("build.log:       ", f"{len(LOG.encode()):,} bytes")
+print("build.log:       ", lab.counted(len(LOG.encode()), "byte", spec=","))
 print("request sizes:   ", ", ".join(f"{s:,}" for s in model.sizes))
 print("the record:      ", lab.shape(record))
 
@@ -191,15 +192,18 @@ def for_the_page(messages, most=60):
     out = []
     for m in messages:
         if isinstance(m.get("content"), str) and len(m["content"]) > most:
-            m = dict(m, content=m["content"][:most] + f"… ({len(m['content'].encode()):,} bytes)")
+            size = lab.counted(len(m["content"].encode()), "byte", spec=",")
+            m = dict(m, content=m["content"][:most] + f"… ({size})")
         out.append(m)
     return out
 
 
 before_read = record[:record.index(next(m for m in record if m.get("content") == PROMPTS[1])) + 1]
 after_read = record[:-1]
-lab.draw(lab.Panel(f"the request for prompt 2: {size_of(before_read):,} bytes", for_the_page(before_read)),
-         lab.Panel(f"the request for prompt 3: {size_of(after_read):,} bytes", for_the_page(after_read),
+lab.draw(lab.Panel(f"the request for prompt 2: {lab.counted(size_of(before_read), 'byte', spec=',')}",
+                   for_the_page(before_read)),
+         lab.Panel(f"the request for prompt 3: {lab.counted(size_of(after_read), 'byte', spec=',')}",
+                   for_the_page(after_read),
                    note="refused: over the 800,000-byte window"),
          title="Figure 6.1  One read, in every request after it",
          caption="The request is the view of the record, and the record keeps every result. "
@@ -236,8 +240,8 @@ lab.draw(lab.Panel(f"the request for prompt 2: {size_of(before_read):,} bytes", 
 
 # %% id="the-bill"
 for label, size in (("the whole log", len(LOG.encode())), ("one budget", harness.MAX_BYTES)):
-    print(f"{label:14} {size:>12,} bytes a request;  ten more requests send "
-          f"{10 * size:>13,} bytes of it")
+    print(f"{label:14} {lab.counted(size, 'byte', spec='>12,')} a request;  ten more requests send "
+          f"{lab.counted(10 * size, 'byte', spec='>13,')} of it")
 
 # %% [markdown]
 # Forty megabytes, ten times, is 400 MB of input for one read. A budget of `MAX_BYTES` caps
@@ -290,8 +294,8 @@ for name, text in files.items():
     by_lines = harness.fit_budget(lines, harness.MAX_LINES, 10**12)
     by_bytes = harness.fit_budget(lines, 10**9, harness.MAX_BYTES)
     both = harness.fit_budget(lines, harness.MAX_LINES, harness.MAX_BYTES)
-    print(f"{name:14} {len(lines):>7,} lines  lines only: {by_lines:>7,}  bytes only: "
-          f"{by_bytes:>7,}  both: {both:>7,}")
+    print(f"{name:14} {lab.counted(len(lines), 'line', spec='>7,')}  kept by lines alone: {by_lines:>7,}  "
+          f"by bytes alone: {by_bytes:>7,}  by both: {both:>7,}")
 
 # %% [markdown]
 # With the finished harness the line budget alone lets the whole bundle through (its one
@@ -328,7 +332,7 @@ for name, text in files.items():
 
 # %% id="bytes"
 for word in ("cafe", "café", "✓ passed", "🙂"):
-    print(f"{word!r:12} characters: {len(word):2}   bytes of UTF-8: {len(word.encode()):2}")
+    print(f"{word!r:12} characters: {len(word):2}   UTF-8 bytes: {len(word.encode()):2}")
 lines = ["réussi\n"] * 10
 print()
 print("ten lines of 'réussi', 40-byte budget:", harness.fit_budget(lines, 100, 40), "fit")
@@ -411,13 +415,13 @@ import subprocess
 import tempfile
 
 sample = "page one\fpage two\nsaid: \u2028\"hi\"\nlast\n"
-print("str.splitlines:", len(sample.splitlines()), "lines")
-print("lines_of:      ", len(harness.lines_of(sample)), "lines")
+print("str.splitlines:", lab.counted(len(sample.splitlines()), "line"))
+print("lines_of:      ", lab.counted(len(harness.lines_of(sample)), "line"))
 if shutil.which("wc"):
     with tempfile.NamedTemporaryFile("w", encoding="utf-8", suffix=".txt", delete=False) as f:
         f.write(sample)
-    counted = subprocess.run(["wc", "-l", f.name], capture_output=True, text=True).stdout.split()[0]
-    print("wc -l:         ", counted, "lines")
+    newlines = subprocess.run(["wc", "-l", f.name], capture_output=True, text=True).stdout.split()[0]
+    print("wc -l:         ", lab.counted(int(newlines), "line"))
     pathlib.Path(f.name).unlink()
 else:
     print("wc -l:          (no wc on this machine; it says 3)")
@@ -463,7 +467,9 @@ as_a_command = harness.make_bash_tool(lab.Shell(ws), max_lines=3)["execute"]({"c
 def peek(text, most=6):
     """`text` as it is when it has at most `most` lines; else its first ones and a count."""
     lines = text.split("\n")
-    return text if len(lines) <= most + 1 else "\n".join(lines[:most]) + f"\n… ({len(lines):,} lines in all)"
+    if len(lines) <= most + 1:
+        return text
+    return "\n".join(lines[:most]) + f"\n… ({lab.counted(len(lines), 'line', spec=',')} in all)"
 
 
 print("kept from the start:\n" + peek(as_a_file))
@@ -536,7 +542,7 @@ def reader(request):
     named = re.findall(r"offset=(\d+)", results[-1]["content"].rsplit("\n", 1)[-1])
     if named and len(results) < 10:
         return lab.reply(lab.call("read", {"path": "notes.txt", "offset": int(named[-1])}))
-    return lab.say(f"Read it in {len(results)} calls.")
+    return lab.say(f"Read it in {lab.counted(len(results), 'call')}.")
 
 
 model = lab.ScriptedModel([lab.forever(reader)])
@@ -583,7 +589,8 @@ got = small["execute"]({"path": "a.txt"})
 cut_at = got.rfind("\n[") + 1 if "\n[" in got else len(got)
 text, note = got[:cut_at], got[cut_at:]
 print(repr(got))
-print(f"the file's text: {len(text.encode())} bytes (budget 11)   the note: {len(note.encode())} bytes")
+print(f"the file's text: {lab.counted(len(text.encode()), 'byte')} (budget 11)   "
+      f"the note: {lab.counted(len(note.encode()), 'byte')}")
 try:
     harness.make_read_tool(lab.Workspace({}), max_lines=0)
 except ValueError as error:
@@ -797,7 +804,7 @@ for arguments in ({"path": "small.txt", "offset": 900}, {"path": "data.json", "o
 record, model = monday(harness)
 print()
 print("request sizes:", ", ".join(f"{s:,}" for s in model.sizes))
-print("largest:      ", f"{max(model.sizes):,} bytes of an {WINDOW:,}-byte window")
+print("largest:      ", f"{lab.counted(max(model.sizes), 'byte', spec=',')} of an {WINDOW:,}-byte window")
 print("the record:   ", lab.shape(record))
 
 # %% [markdown]
@@ -850,10 +857,11 @@ print("the record:   ", lab.shape(record))
 page = "<html><body>" + "<p>Release notes, item.</p>" * 60_000 + "</body></html>"
 as_lines = harness.lines_of(page)
 paragraphs = harness.lines_of(page.replace("</p>", "</p>\n"))
-print("the page as it came:   ", len(as_lines), "line,", f"{len(page.encode()):,} bytes;",
-      harness.fit_budget(as_lines, harness.MAX_LINES, harness.MAX_BYTES), "lines fit")
-print("one paragraph a line:  ", f"{len(paragraphs):,} lines;",
-      harness.fit_budget(paragraphs, harness.MAX_LINES, harness.MAX_BYTES), "lines fit")
+print("the page as it came:   ", f"{lab.counted(len(as_lines), 'line')},",
+      f"{lab.counted(len(page.encode()), 'byte', spec=',')};",
+      lab.counted(harness.fit_budget(as_lines, harness.MAX_LINES, harness.MAX_BYTES), "line"), "fit")
+print("one paragraph a line:  ", f"{lab.counted(len(paragraphs), 'line', spec=',')};",
+      lab.counted(harness.fit_budget(paragraphs, harness.MAX_LINES, harness.MAX_BYTES), "line"), "fit")
 
 # %% [markdown]
 # ### Your harness can

@@ -161,7 +161,7 @@ def test_no_tool_runs_before_its_start_is_handed_out(student, variation):
            got=f"{len(seen['ran'])} ran; {len(starts)} tool_execution_start events")
     for (name, n, taken), start in zip(seen["ran"], starts):
         expect(taken == start, START_FIRST, given="a job of three steps",
-               expected=f"step {n} runs once {start} events have been taken (its "
+               expected=f"step {n} is run once {lab.counted(start, 'event')} have been taken (its "
                         "tool_execution_start is the last of them)",
                got=f"it ran when the consumer had taken {taken}")
 
@@ -225,7 +225,7 @@ def test_any_job_stopped_anywhere_leaves_the_record_the_screen_was_told(student,
     expect_record_is_what_was_told(seen, ANY_JOB, walked=story)
     recorded = [m for m in seen["records"][-1] if m["role"] == "toolResult"] if seen["records"] else []
     expect(len(recorded) == len(seen["ran"]), ANY_JOB, given=story,
-           expected=f"{len(seen['ran'])} results recorded, one per tool that ran",
+           expected=f"{lab.counted(len(seen['ran']), 'result')} recorded, one per tool that ran",
            got=f"{len(recorded)}")
     if stop is None:
         expect_balanced(seen["events"], ANY_JOB, story)
@@ -302,7 +302,8 @@ def test_any_run_gets_the_verdict_it_earned(student, case):
 
     shown = student.scenario("render", renderer="FinalTextRenderer", events=events[:k])
 
-    story = (f"a run of {len(turns)} replies{', the last failed: ' + failed if failed else ''}, "
+    story = (f"a run of {lab.counted(len(turns), 'reply', 'replies')}"
+             f"{', the last failed: ' + failed if failed else ''}, "
              + ("taken to its end" if ended else f"walked away from after event {k}"))
     wanted = (f"{turns[-1][0]}\n" if ended and not failed else
               f"Error: {failed}\n" if ended else "one line starting 'Error:'")
@@ -323,7 +324,7 @@ def test_json_renderer_writes_a_line_per_event_and_knows_a_walked_away_run(stude
 
         lines = [json.loads(line) for line in shown["during"].splitlines()]
         expect(lines == events and shown["at_finish"] == "", JSON_LINES, given=story,
-               expected=f"{len(events)} lines of JSON, the events as given",
-               got=f"{len(lines)} lines, then {shown['at_finish']!r} at finish")
+               expected=f"{lab.counted(len(events), 'line')} of JSON, the events as given",
+               got=f"{lab.counted(len(lines), 'line')}, then {shown['at_finish']!r} at finish")
         expect(shown["verdict"] is ok, JSON_LINES, given=story, expected=f"finish() is {ok}",
                got=repr(shown["verdict"]))

@@ -134,7 +134,7 @@ def watch(module):
         events.append(event)
         what = event.get("message") or event.get("call") or {}
         said = lab.shape([what]) if "role" in what else what.get("id", "")
-        print(f"  screen: {event['type']:22} {said:10} steps run by now: {ran}")
+        print(f"  screen: {event['type']:22} {said:10} the steps run by now: {ran}")
     return events, record, ran
 
 
@@ -198,8 +198,8 @@ run = harness.run_agent(lab.ScriptedModel([lab.forever(three_steps)]), harness.S
 for k, event in enumerate(run, 1):
     for n in ran[sum(isinstance(row, timeline.Band) for row in rows):]:
         rows.append(timeline.Band(
-            f"step {n} runs here: after its start was announced, before the event that carries "
-            "its result" if n in started else f"step {n} runs here, before any event about it"))
+            f"step {n} is run here: after its start was announced, before the event that carries "
+            "its result" if n in started else f"step {n} is run here, before any event about it"))
     if event["type"] == "tool_execution_start":
         started.add(event["call"]["arguments"].get("n"))
     announced += event["type"] == "message_end"
@@ -214,8 +214,8 @@ for k, event in enumerate(run, 1):
     behind += ahead != 0
     rows.append([str(k), event["type"], carries,
                  timeline.Cell(lab.shape(record) or "(empty)", "bad" if ahead else "plain"),
-                 timeline.Cell("the same" if not ahead else f"{ahead} messages ahead"
-                               if ahead > 0 else f"{-ahead} messages behind",
+                 timeline.Cell("the same" if not ahead else f"{lab.counted(ahead, 'message')} ahead"
+                               if ahead > 0 else f"{lab.counted(-ahead, 'message')} behind",
                                "bad" if ahead else "good")])
 timeline.table(["#", "the event handed out", "it carries", "the record at that moment",
                 "record vs. announced"], rows,
@@ -511,7 +511,7 @@ events = (await lab.drive(harness.run_agent(
     lab.ScriptedModel([lab.forever(three_steps)]), harness.SYSTEM, [], job(ran), "Do the job.")))
 json_lines, json_ok = fold(harness.JsonRenderer, events)
 text, text_ok = fold(harness.FinalTextRenderer, events)
-print(f"JsonRenderer:      {len(json_lines.splitlines())} lines, finish() -> {json_ok}")
+print(f"JsonRenderer:      {lab.counted(len(json_lines.splitlines()), 'line')}, finish() -> {json_ok}")
 print("   first line:    ", json_lines.splitlines()[0])
 print(f"FinalTextRenderer: {text!r}, finish() -> {text_ok}")
 

@@ -113,7 +113,7 @@ def test_a_second_prompt_while_one_runs_is_refused_on_the_callers_line(student, 
                 ["prompt", "job", "Summarise the build log."], ["take", "job", None],
                 ["take", "screen", None])
 
-    story = f"the screen's run took {k} events; then a background job prompted"
+    story = f"the screen's run took {lab.counted(k, 'event')}; then a background job prompted"
     expect_refused_here(seen["outcomes"][2], ONE_WRITER, given=story)
     expect(seen["outcomes"][3]["events"] == [], ONE_WRITER, given=story,
            expected="no run for the background job", got=seen["outcomes"][3]["events"])
@@ -122,7 +122,8 @@ def test_a_second_prompt_while_one_runs_is_refused_on_the_callers_line(student, 
            note="expected and got are the record at the end: the screen's job, whole")
     expect(user_texts(seen["record"]) == [JOB] and len(seen["requests"]) == 3, ONE_WRITER,
            given=story, expected="three requests, all of them the screen's job",
-           got=f"{len(seen['requests'])} requests; prompts recorded: {user_texts(seen['record'])}")
+           got=f"{lab.counted(len(seen['requests']), 'request')}; "
+               f"prompts recorded: {user_texts(seen['record'])}")
 
 
 def test_the_refusal_says_what_to_do(student, variation):
@@ -149,8 +150,8 @@ def test_a_run_holds_the_harness_from_the_moment_prompt_returns(student, variati
            else "is_running False")
     expect_refused_here(second, HELD_AT_ONCE, given=story + "; then a second prompt")
     expect(taken["events"][:1] == ["agent_start"] and len(taken["events"]) == EVENTS, HELD_AT_ONCE,
-           given=story, expected=f"the run, taken: {EVENTS} events, from agent_start",
-           got=f"{len(taken['events'])} events: {', '.join(taken['events'][:3])}, ...")
+           given=story, expected=f"the run, taken: {lab.counted(EVENTS, 'event')}, from agent_start",
+           got=f"{lab.counted(len(taken['events']), 'event')}: {', '.join(taken['events'][:3])}, ...")
 
 
 def test_is_running_is_true_from_prompt_until_the_run_has_ended(student, variation):
@@ -247,7 +248,7 @@ def test_walking_away_after_any_event_leaves_the_record_the_screen_was_told(stud
         story = f"the screen walked away after event {k} ({(taken[-1:] or ['no event'])[0]})"
         results = [m["content"] for m in seen["record"] if m["role"] == "toolResult"]
         expect(len(seen["record"]) == taken.count("message_end"), TOLD_IS_KEPT, given=story,
-               expected=f"{taken.count('message_end')} messages on the record, one for each "
+               expected=f"{lab.counted(taken.count('message_end'), 'message')} on the record, one for each "
                         "message_end the screen took",
                got=seen["record"])
         expect(results == [f"step {n}: ok" for n in seen["ran"]], TOLD_IS_KEPT, given=story,

@@ -132,7 +132,7 @@ def program(module, watcher_at=1):
         if arguments["n"] == watcher_at:
             try:
                 events = list(h.prompt(WATCHED))
-                told.append(f"ran a run of its own: {len(events)} events")
+                told.append(f"ran a run of its own: {lab.counted(len(events), 'event')}")
             except RuntimeError as refusal:
                 told.append(f"refused: {refusal}")
         return f"step {arguments['n']}: ok"
@@ -591,7 +591,7 @@ for k in (5, 6):
     h, ws = workshop()
     taken = await lab.drive(h.prompt(JOB), stop_after=k)
     cases.append((f"walked away at event {k}", list(h.messages)))
-    print(f"walked away after {taken[-1]['type']:20} files: {sorted(p for p, _ in ws.writes)!s:32} "
+    print(f"walked away after {taken[-1]['type']:20} wrote: {sorted(p for p, _ in ws.writes)!s:32} "
           f"record: {lab.shape(h.messages)}")
 interrupt = True
 h, ws = workshop()
@@ -601,7 +601,7 @@ try:
 except KeyboardInterrupt:
     print("the consumer got: KeyboardInterrupt")
 cases.append(("Ctrl-C inside step 1", list(h.messages)))
-print(f"{'Ctrl-C inside step 1':38} files: {sorted(p for p, _ in ws.writes)!s:32} "
+print(f"{'Ctrl-C inside step 1':38} wrote: {sorted(p for p, _ in ws.writes)!s:32} "
       f"record: {lab.shape(h.messages)}")
 print("is_running after the Ctrl-C:", h.is_running)
 

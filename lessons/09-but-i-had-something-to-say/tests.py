@@ -128,11 +128,12 @@ def test_steering_is_asked_after_every_turn_and_never_mid_batch(student, variati
     steering = [a for a in seen["asks"] if a["asked"] == "steering"]
     early = [a for a in steering if a["unanswered"]]
 
-    expect(not early, EVERY_GAP, got=f"asked with {early[0]['unanswered']} call(s) unanswered, "
-           f"after {early[0]['at']} messages" if early else None)
+    expect(not early, EVERY_GAP,
+           got=f"asked with {lab.counted(early[0]['unanswered'], 'call')} unanswered, "
+               f"after {lab.counted(early[0]['at'], 'message')}" if early else None)
     expect(len(steering) == len(plan) + 1, EVERY_GAP,
-           expected=f"{len(plan) + 1} asks (one at the start, one after each of {len(plan)} "
-           "turns)", got=f"{len(steering)} asks")
+           expected=f"{lab.counted(len(plan) + 1, 'ask')} (one at the start, one after each of "
+           f"{lab.counted(len(plan), 'turn')})", got=lab.counted(len(steering), "ask"))
 
 
 def test_a_follow_up_lands_only_when_the_run_would_end(student, variation):

@@ -672,7 +672,8 @@ executions = sum(m["role"] == "toolResult" for m in record)  # one result per to
 for at in sorted(typed):
     for kind, words in typed[at]:
         if at > executions:
-            print(f"  {kind:9} {words!r:9} never typed: the session ran only {executions} tools")
+            print(f"  {kind:9} {words!r:9} never typed: "
+                  f"the session ran only {lab.counted(executions, 'tool')}")
             continue
         where = [i for i, m in enumerate(record) if m["role"] == "user" and m["content"] == words]
         if not where:

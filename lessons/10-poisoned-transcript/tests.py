@@ -172,7 +172,7 @@ def copies(returned):
     """Which messages came back as new objects rather than the ones handed over, in words."""
     made = [i for i, origin in enumerate(returned.origins) if origin is None]
     if made and len(made) == len(returned.origins) > 1:
-        return f"all {len(made)} messages"
+        return f"all {lab.counted(len(made), 'message')}"
     return "none" if not made else ", ".join(f"messages[{i}]" for i in made)
 
 
@@ -256,7 +256,7 @@ def test_orphan_result_is_dropped_without_inventing_a_call(student, variation):
     kept = [*range(at + 2), at + 3]
     expect_shape(view, [record[i] for i in kept], CARD_2)
     expect(view.origins == kept, CARD_2, given=record,
-           expected=f"copies: none (the {len(kept)} messages kept, the very ones recorded)",
+           expected=f"copies: none (the {lab.counted(len(kept), 'message')} kept, the very ones recorded)",
            got=f"copies: {copies(view)}")
 
 
@@ -325,7 +325,7 @@ def test_record_that_ends_on_its_own_damage_is_repaired_to_its_end(student, vari
     expect(after_healthy.messages == healthy, UNCHANGED, given=healthy, expected=healthy,
            got=after_healthy.messages)
     expect(after_healthy.origins == list(range(len(healthy))), UNCHANGED, given=healthy,
-           expected=f"copies: none (all {len(healthy)} messages the very ones handed over)",
+           expected=f"copies: none (all {lab.counted(len(healthy), 'message')} the very ones handed over)",
            got=f"copies: {copies(after_healthy)}")
 
 
@@ -339,7 +339,7 @@ def test_valid_transcript_comes_back_equal_holding_the_same_objects(student, var
 
     expect(view.messages == record, UNCHANGED, given=record, expected=record, got=view.messages)
     expect(view.origins == list(range(len(record))), UNCHANGED, given=record,
-           expected=f"copies: none (all {len(record)} messages the very ones handed over)",
+           expected=f"copies: none (all {lab.counted(len(record), 'message')} the very ones handed over)",
            got=f"copies: {copies(view)}")
     expect(not view.returned_input, UNCHANGED, given=record,
            expected="a new list holding those objects", got="the list it was given, returned")
@@ -360,7 +360,8 @@ def test_repairing_twice_is_repairing_once(student, variation):
         if record is not glued:  # glued, the wrecks' ids repeat, and only equality is asked
             expect(twice.origins == list(range(len(once.messages))), IDEMPOTENT,
                    given=once.messages,
-                   expected=f"copies: none (the first repair's {len(once.messages)} messages)",
+                   expected=f"copies: none (the first repair's "
+                            f"{lab.counted(len(once.messages), 'message')})",
                    got=f"copies: {copies(twice)}")
 
 
@@ -476,7 +477,7 @@ def test_walking_away_after_any_event_never_bricks_the_session(student, variatio
     finished = student.scenario("session", job="three_steps", seed=seed)
     expect(len(finished["events"]) == 21 and not lab.validate(finished["record"]), ANY_EVENT,
            expected="left to finish: 21 events and a valid record",
-           got=f"{len(finished['events'])} events, record {lab.shape(finished['record'])}")
+           got=f"{lab.counted(len(finished['events']), 'event')}, record {lab.shape(finished['record'])}")
 
     for k in range(1, 22):
         seen = student.scenario("session", job="three_steps", stop_after=k, then=THEN, seed=seed)

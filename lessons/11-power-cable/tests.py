@@ -242,8 +242,10 @@ def test_the_file_holds_one_json_line_per_message_in_record_order(student):
     text, record = seen["text_at_cut"], seen["recorded"]
     lines = text.split("\n")
     expect(text.endswith("\n") and len(lines) - 1 == len(record), ONE_LINE_EACH,
-           given="the job, left to finish", expected=f"{len(record)} lines, the last ending in a newline",
-           got=f"{len(lines) - 1} newlines in {len(text)} characters: {text[:120]!r}")
+           given="the job, left to finish",
+           expected=f"{lab.counted(len(record), 'line')}, the last ending in a newline",
+           got=f"{lab.counted(len(lines) - 1, 'newline')} in {lab.counted(len(text), 'character')}: "
+               f"{text[:120]!r}")
     parsed = [json.loads(line) if is_whole(line) else line for line in lines[:-1]]
     expect(parsed == record, ONE_LINE_EACH, given="the job, left to finish",
            expected=lab.shape(record), got=f"lines: {[str(p)[:60] for p in parsed]}")
@@ -286,7 +288,8 @@ def test_power_cut_inside_any_write_leaves_a_session_that_resumes_and_loses_noth
     cuts = sorted({n for _, start, end in whole["writes"] for n in (start, (start + end) // 2, end - 1)
                    if 0 <= n < size})
     expect(size > 0 and len(cuts) >= len(whole["recorded"]), PERSIST, given="the job, left to finish",
-           expected="a line written for each message", got=f"{size} bytes in {len(whole['writes'])} writes")
+           expected="a line written for each message",
+           got=f"{lab.counted(size, 'byte')} in {lab.counted(len(whole['writes']), 'write')}")
 
     briefs = student.scenario("power_cuts", at_bytes=cuts)
 
@@ -296,10 +299,12 @@ def test_power_cut_inside_any_write_leaves_a_session_that_resumes_and_loses_noth
         expect(seen["answered"] == 2 and not seen["refused"], ANSWERS, given=given,
                expected="both prompts answered", got=f"refused: {seen['refused'][:1]}")
         expect(seen["loaded"][:len(seen["announced"])] == seen["announced"], NOTHING_LOST,
-               given=given, expected=f"the {len(seen['announced'])} messages announced, loaded first",
+               given=given,
+               expected=f"the {lab.counted(len(seen['announced']), 'message')} announced, loaded first",
                got=f"{len(seen['loaded'])} loaded, not starting with them")
         expect(seen["loaded"] == seen["recorded"][:len(seen["loaded"])], NOTHING_TORN,
-               given=given, expected=f"a start of the {len(seen['recorded'])} messages recorded",
+               given=given,
+               expected=f"a start of the {lab.counted(len(seen['recorded']), 'message')} recorded",
                got=f"{len(seen['loaded'])} loaded, not all of them as recorded")
         told = {tuple(c) for c in seen["told"]} & {tuple(c) for c in seen["finished"]}
         expect(not told, NO_FALSE_ALARM, given=given, expected="no stand-in for a finished call",
@@ -393,8 +398,8 @@ def test_resume_closes_a_last_line_that_lost_only_its_newline(student):
     whole = student.scenario("power_cut", resume=False)
     newlines = [end - 1 for _, _, end in whole["writes"]]
     expect(len(newlines) >= len(whole["recorded"]) > 0, PERSIST, given="the job, left to finish",
-           expected=f"a line written for each of the {len(whole['recorded'])} messages",
-           got=f"{len(newlines)} writes")
+           expected=f"a line written for each of the {lab.counted(len(whole['recorded']), 'message')}",
+           got=lab.counted(len(newlines), "write"))
 
     for n in newlines:
         seen = student.scenario("power_cut", at_byte=n)
@@ -741,7 +746,8 @@ def test_repair_is_prefix_stable_byte_for_byte(student, record):
     whole = views[-1]
     for short, view in zip(shorter, views):
         expect(json.dumps(whole[:len(view)]) == json.dumps(view), PREFIX, given=record,
-               expected=f"the repair of the first {len(short)} messages, {one_line(view)}, first",
+               expected=f"the repair of the first {lab.counted(len(short), 'message')}, "
+                        f"{one_line(view)}, first",
                got=one_line(whole[:len(view)]))
 
 

@@ -178,7 +178,7 @@ disk.power_off()                       # the cable: nothing more reaches the dis
 print("the last event the screen got:", seen[-1]["type"], seen[-1]["call"]["arguments"]["path"])
 print("files the tools wrote:        ", ws.writes)
 print("the record, in memory:        ", lab.shape(first.messages))
-print("the record, on the disk:      ", len(disk.read_text("record.jsonl")), "bytes")
+print("the record, on the disk:      ", lab.counted(len(disk.read_text("record.jsonl")), "byte"))
 
 back = disk.restart()                  # the machine comes back; the process does not
 model = new_model()
@@ -379,7 +379,7 @@ if not (waiting := empty_gaps("load")):
     for label, written in (("appended as it is:  ", file_text + next_line),
                            ("closed, then added: ", file_text + "\n" + next_line)):
         reread = harness.load_record(written)
-        print(f"{label} loads {len(reread.messages)} messages, sets aside "
+        print(f"{label} loads {lab.counted(len(reread.messages), 'message')}, sets aside "
               f"{len(reread.set_aside)}")
 else:
     print(waiting)
@@ -428,7 +428,7 @@ if not (waiting := empty_gaps("persist", "load", "repair", "resume")):
     print("interrupted:", [f"{c['name']} {c['arguments']['path']} ({c['id']})"
                            for c in resumed.interrupted])
     kept = cut.read_bytes("record.jsonl")
-    print(f"the {len(kept)} bytes the cut left, unchanged:",
+    print(f"the {lab.counted(len(kept), 'byte')} the cut left, unchanged:",
           back.read_bytes("record.jsonl")[:len(kept)] == kept)
     print()
     print(resumed.notice)

@@ -393,7 +393,7 @@ def test_a_refusal_given_up_on_is_recorded_once_with_its_kind(student):
     expect(len(seen["requests"]) == 4 and seen["waits"] == [1.0, 2.0], RECORDED_KIND,
            given="529 three times, then the next prompt answered",
            expected="4 requests, waits [1, 2]",
-           got=f"{len(seen['requests'])} requests, waits {seen['waits']}")
+           got=f"{lab.counted(len(seen['requests']), 'request')}, waits {seen['waits']}")
 
 
 def test_a_refusal_that_will_not_change_is_sent_once(student):
@@ -406,7 +406,7 @@ def test_a_refusal_that_will_not_change_is_sent_once(student):
 
         expect(len(seen["requests"]) == 1 and not seen["waits"], SENT_ONCE, given=what,
                expected="one request, no wait",
-               got=f"{len(seen['requests'])} requests, waits {seen['waits']}")
+               got=f"{lab.counted(len(seen['requests']), 'request')}, waits {seen['waits']}")
         expect(failures(seen["record"]) == [{"kind": kind, "status": refusal.get("response", {})
                                              .get("status"), "attempts": 1}],
                RECORDED_KIND, given=what, expected=f"a failure of kind {kind}, 1 attempt",
@@ -422,7 +422,7 @@ def test_too_long_goes_to_shrink_once_and_never_waits(student):
            and shaped(shrunk["record"]) == "U A U A U A", SHRINK,
            given="context_length_exceeded, then an answer; shrink keeps the newer half",
            expected="shrink asked once, the smaller request sent at once, U A U A U A",
-           got=f"shrink asked {len(shrunk['shrunk'])} times, requests "
+           got=f"shrink asked {lab.counted(len(shrunk['shrunk']), 'time')}, requests "
                f"{[shaped(r) for r in shrunk['requests']]}, waits {shrunk['waits']}, "
                f"record {shaped(shrunk['record'])}")
     for how, script in (("shrink cannot", [TOO_LONG, ANSWER]),
@@ -436,8 +436,8 @@ def test_too_long_goes_to_shrink_once_and_never_waits(student):
                                              "attempts": attempts}]
                and len(seen["requests"]) == attempts and not seen["waits"], SHRINK,
                given=f"context_length_exceeded, {how}",
-               expected=f"{attempts} request(s), no wait, a too_long failure recorded",
-               got=f"{len(seen['requests'])} requests, waits {seen['waits']}, "
+               expected=f"{lab.counted(attempts, 'request')}, no wait, a too_long failure recorded",
+               got=f"{lab.counted(len(seen['requests']), 'request')}, waits {seen['waits']}, "
                    f"failures {failures(seen['record'])}")
 
 
@@ -502,7 +502,7 @@ def test_the_file_holds_the_reply_that_came_and_no_attempt(student):
     lines = [json.loads(line) for line in seen["file"].split("\n") if line]
     expect(lines == seen["record"] and shaped(lines) == "U A", ON_DISK,
            given="a record on disk; 529, 500, then an answer", expected="two lines: U A",
-           got=f"{len(lines)} lines: {shaped(lines)}")
+           got=f"{lab.counted(len(lines), 'line')}: {shaped(lines)}")
 
 
 def test_on_retry_is_told_before_each_wait(student):

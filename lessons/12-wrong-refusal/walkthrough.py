@@ -160,8 +160,7 @@ ANSWER = lab.say("Here you are.")
 CASES = [("Anthropic's overload, in new words", [BUSY, ANSWER], "wait, send again"),
          ("a max_tokens set too high", [TOO_MANY_TOKENS] * 4, "stop: fix the request"),
          ("a tool description over 1024 chars", [LONG_DESCRIPTION] * 4, "stop: fix the tool")]
-print(f"{'the refusal':36} {'what it needed':22} {'what the words did':18} requests  "
-      f"waited  kept")
+print(f"{'the refusal':36} {'what it needed':22} what the words did requests  waited  kept")
 for what, script, needed in CASES:
     did, requests, waited, kept = teammate(script, HISTORY)
     print(f"{what:36} {needed:22} {did:18} {requests:>8}  {waited:>4} s  "
@@ -579,7 +578,8 @@ else:
 if not (waiting := empty_gaps("classify", "policy", "retrying")):
     display(lab.draw(
         lab.Panel("what the provider answered", tuple(model.replies), check=False,
-                  note=f"{len(model.replies)} answers to {len(model.calls)} requests"),
+                  note=f"{lab.counted(len(model.replies), 'answer')} to "
+                       f"{lab.counted(len(model.calls), 'request')}"),
         lab.Panel("prompted again: the record", again.messages, check=False,
                   note="the prompt twice, a failed turn between"),
         lab.Panel("retried below the loop: the record", h.messages, check=False,
@@ -634,7 +634,7 @@ if not (waiting := empty_gaps("classify", "policy", "retrying")):
         for _ in stormy.prompt(words):
             pass
     print("the record:", lab.shape(stormy.messages))
-    print("waits:     ", waits, f"({len(model.calls)} requests)")
+    print("waits:     ", waits, f"({lab.counted(len(model.calls), 'request')})")
     print("the failure it kept:", stormy.messages[1]["failure"])
     display(lab.draw(
         lab.Panel("the record", stormy.messages, check=False,
@@ -713,7 +713,7 @@ if not (waiting := empty_gaps("classify", "policy", "retrying")):
         for _ in long.prompt("And now?"):
             pass
         last = long.messages[-1]
-        print(f"requests of {[len(r.messages) for r in model.calls]} messages; shrink asked "
+        print(f"messages in each request: {[len(r.messages) for r in model.calls]}; shrink asked "
               f"with {asked}; waits {waits}; the turn: "
               f"{last.get('failure') or harness.text_of(last)}")
 else:
@@ -746,7 +746,8 @@ if not (waiting := empty_gaps("classify", "policy", "retrying")):
             last = h.messages[-1]
             did = (f"gave up: {last['failure']['kind']}" if last.get("failure")
                    else "answered")
-            print(f"  {what:36} {did:24} {len(model.calls)} request(s), waited {sum(waits):g} s, "
+            print(f"  {what:36} {did:24} {lab.counted(len(model.calls), 'request')}, "
+                  f"waited {sum(waits):g} s, "
                   f"record +{lab.shape(h.messages[len(HISTORY) - 1:])}")
 else:
     print(waiting)
@@ -956,14 +957,14 @@ if not (waiting := empty_gaps("classify", "policy", "retrying")):
         last = h.messages[-1]
         outcome = (f"gave up ({last['failure']['kind']}, {last['failure']['attempts']} "
                    f"attempt(s))" if last.get("failure") else "answered")
-        print(f"Prompt {n}: {len(model.calls) - before} request(s) -> {outcome}")
+        print(f"Prompt {n}: {lab.counted(len(model.calls) - before, 'request')} -> {outcome}")
     print()
     print("the record:       ", lab.shape(h.messages))
     print("each prompt once: ", [m["content"] for m in h.messages if m["role"] == "user"])
-    print("told before waits:", told, "waits:", waits)
+    print("told before waits:", told, " the waits:", waits)
     display(lab.draw(
         lab.Panel("the record after six prompts", h.messages, check=False,
-                  note=f"{len(model.calls)} requests, {len(waits)} waits"),
+                  note=f"{lab.counted(len(model.calls), 'request')}, {lab.counted(len(waits), 'wait')}"),
         lab.Panel("the last request", model.calls[-1].messages),
         title="Figure 12.3  A morning of refusals, one reply a prompt",
         caption="Every prompt is on the record once, followed by one reply: the answer, or the "

@@ -66,7 +66,7 @@ def session(harness, prompts, window, record=(), file_text=None, summaries=None,
             if summaries:
                 return lab.say(summaries[(len(asked) - 1) % len(summaries)])
             return lab.say(f"Summary {len(asked)}: the user asked for notes files one by one; "
-                           f"I read them ({len(request.messages) - 1} messages shown).")
+                           f"I read them ({lab.counted(len(request.messages) - 1, 'message')} shown).")
         said = [m["content"] for m in request.messages if m["role"] == "user"][-1]
         path = said.split()[-1].rstrip(".") if said.startswith("Read ") else None
         since = [m for m in request.messages[_last_user(request.messages):]

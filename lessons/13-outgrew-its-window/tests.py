@@ -193,9 +193,9 @@ def test_the_cut_keeps_the_longest_newest_part_that_fits(student):
 
         seen = student.scenario("cuts", messages=record, keep=keep)
 
-        expect(seen["cut"] == wanted, LONGEST, given=f"{shaped(record)}, keep={keep} tokens",
+        expect(seen["cut"] == wanted, LONGEST, given=f"{shaped(record)}, keep={lab.counted(keep, 'token')}",
                expected=f"cut {wanted} (keeps {shaped(record[wanted:])}, "
-                        f"{size(record[wanted:])} tokens)",
+                        f"{lab.counted(size(record[wanted:]), 'token')})",
                got=f"cut {seen['cut']}")
 
 
@@ -205,7 +205,8 @@ def test_no_cut_when_even_the_newest_turn_does_not_fit(student):
         seen = student.scenario("cuts", messages=record, keep=keep)
 
         expect(seen["cut"] is None, NONE_FITS,
-               given=f"{shaped(record)}, the newest message alone {size(record[4:])} tokens, "
+               given=f"{shaped(record)}, the newest message alone "
+                     f"{lab.counted(size(record[4:]), 'token')}, "
                      f"keep={keep}", expected="None", got=f"cut {seen['cut']}")
 
 
@@ -281,9 +282,10 @@ def test_a_long_session_never_sends_a_request_over_the_window(student):
     seen = student.scenario("session", prompts=READS, window=WINDOW)
 
     over = [r["tokens"] for r in seen["requests"] if r["tokens"] > WINDOW]
-    expect(not over, BUDGET, given=f"ten prompts, each a read, with a window of {WINDOW} tokens",
-           expected=f"every request at most {WINDOW} tokens",
-           got=f"{len(over)} over it: {over[:5]} tokens")
+    expect(not over, BUDGET,
+           given=f"ten prompts, each a read, with a window of {lab.counted(WINDOW, 'token')}",
+           expected=f"every request at most {lab.counted(WINDOW, 'token')}",
+           got=f"{len(over)} over it, of these sizes in tokens: {over[:5]}")
     refused = answered(seen)
     expect(not refused, BUDGET, given="the same session", expected="ten answers",
            got=f"failed: {refused[0] if refused else ''}")
@@ -293,10 +295,11 @@ def test_a_long_session_never_sends_a_request_over_the_window(student):
     over = [r["tokens"] for r in crowded["requests"] if r["tokens"] > WINDOW]
     refused = answered(crowded)
     given = (f"the same ten reads under a system prompt of "
-             f"{lab.request_tokens(LONG_SYSTEM, [], [])} tokens")
+             f"{lab.counted(lab.request_tokens(LONG_SYSTEM, [], []), 'token')}")
     expect(not over and not refused, BUDGET, given=given,
-           expected=f"ten answers, every request at most {WINDOW} tokens",
-           got=f"{len(over)} requests over it, {len(refused)} prompts failed: "
+           expected=f"ten answers, every request at most {lab.counted(WINDOW, 'token')}",
+           got=f"{lab.counted(len(over), 'request')} over it, "
+               f"{lab.counted(len(refused), 'prompt')} failed: "
                f"{refused[0] if refused else ''}")
 
 
@@ -330,7 +333,8 @@ def test_the_model_writes_the_summary_through_the_harness_loop(student):
     expect(asked and len(asked) == len(entries), THROUGH_THE_LOOP,
            given=f"ten reads in a window of {WINDOW}",
            expected="one summary request for each summary in the record",
-           got=f"{len(asked)} summary requests, {len(entries)} summaries")
+           got=f"{lab.counted(len(asked), 'summary request')}, "
+               f"{lab.counted(len(entries), 'summary', 'summaries')}")
     header = header_of(seen) or "(no compacted request)"
     previous = None
     for request, (k, entry) in zip(asked, entries):
@@ -342,7 +346,7 @@ def test_the_model_writes_the_summary_through_the_harness_loop(student):
                given=f"the summary at record[{k}], first_kept {entry['first_kept']}",
                expected=f"system as the session's, no tools, {shaped(wanted)} then SUMMARISE",
                got=f"{'the same' if request['system'] == SYSTEM_PROMPT else 'another'} system, "
-                   f"{len(request['tools'])} tools, {shaped(request['messages'][:-1])} then "
+                   f"{lab.counted(len(request['tools']), 'tool')}, {shaped(request['messages'][:-1])} then "
                    "SUMMARISE")
         previous = entry
     replies = [m for m in record if m.get("role") == "summary"]
@@ -419,7 +423,8 @@ def test_a_turn_too_long_for_the_window_gets_a_clear_failed_reply_and_is_never_s
 
     over = [r["tokens"] for r in seen["requests"] if r["tokens"] > WINDOW]
     expect(not over, TOO_LONG, given="two reads, a prompt of 3000 characters, three reads",
-           expected=f"no request over {WINDOW} tokens", got=f"{len(over)} over it: {over[:3]}")
+           expected=f"no request over {lab.counted(WINDOW, 'token')}",
+           got=f"{len(over)} over it: {over[:3]}")
     failed = seen["last"][2]
     failure = failed.get("failure") or {}
     expect(failed.get("stop_reason") == "error" and failed.get("content") == []
@@ -445,8 +450,8 @@ def test_a_resumed_record_compacts_the_same_way(student):
            expected="a summary in the record before the crash", got=shaped(before))
     expect(crashed["requests"] == steady["requests"], RESUMED,
            given="the same ten reads, with a crash and a resume after the sixth",
-           expected=f"the same {len(steady['requests'])} requests as without the crash",
-           got=f"{len(crashed['requests'])} requests, the first that differs: "
+           expected=f"the same {lab.counted(len(steady['requests']), 'request')} as without the crash",
+           got=f"{lab.counted(len(crashed['requests']), 'request')}, the first that differs: "
                + next((one_line(a["messages"][-3:]) for a, b in
                        zip(crashed["requests"], steady["requests"]) if a != b), "(none)"))
     expect(crashed["record"] == steady["record"], RESUMED, given="the same ten reads",

@@ -130,7 +130,7 @@ def make_session(harness_module):
         if last["role"] == "user" and last["content"] == getattr(harness_module, "SUMMARISE", None):
             summaries.append(len(request.messages))
             return lab.say(f"Summary {len(summaries)}: the user is reading the notes files one "
-                           f"by one ({len(request.messages) - 1} messages shown).")
+                           f"by one ({lab.counted(len(request.messages) - 1, 'message')} shown).")
         said = [m["content"] for m in request.messages if m["role"] == "user"][-1]
         path = said.split()[-1] if said.startswith("Read ") else None
         start = max(i for i, m in enumerate(request.messages) if m["role"] == "user")
@@ -166,10 +166,11 @@ h = starter.Harness(model, starter.SYSTEM, tools)
 for k in range(1, 12):
     ask(h, [f"Read notes{k}.txt"])
     size = lab.request_tokens(model.calls[-1].system, model.calls[-1].messages, model.calls[-1].tools)
-    print(f"{f'Read notes{k}.txt':17} {size:4} tokens sent  -> {outcome(h)}")
+    print(f"{f'Read notes{k}.txt':17} {lab.counted(size, 'token', spec='4')} sent  -> {outcome(h)}")
 print()
 print("the failure, as recorded:", h.messages[-1].get("failure"))
-print("the record:", len(h.messages), "messages,", sum(map(lab.tokens, h.messages)), "tokens")
+print("the record:", lab.counted(len(h.messages), "message") + ",",
+      lab.counted(sum(map(lab.tokens, h.messages)), "token"))
 
 # %% [markdown]
 # Read the token counts down the middle. Each of the first prompts sends some 120 tokens more
@@ -527,8 +528,9 @@ if not (waiting := empty_gaps("cut", "view", "compact")):
             ask(h, [f"Read notes{k}.txt" for k in range(1, 21)])
         failed = sum(m.get("stop_reason") == "error" for m in h.messages)
         summaries = sum(m["role"] == "summary" for m in h.messages)
-        print(f"keep {name:17} twenty reads: {summaries:2} summaries, {failed:2} failed replies, "
-              f"{len(model.calls):3} requests")
+        print(f"keep {name:17} twenty reads: {lab.counted(summaries, 'summary', 'summaries', spec='2')}, "
+              f"{lab.counted(failed, 'failed reply', 'failed replies', spec='2')}, "
+              f"{lab.counted(len(model.calls), 'request', spec='3')}")
 else:
     print(waiting)
 
@@ -592,14 +594,14 @@ if not (waiting := empty_gaps("cut", "view", "compact")):
     last_sent = model.calls[-1]
     print("the record:     ", lab.shape(compacted_record))
     print("the last request:", lab.shape(last_sent.messages))
-    print("its size:        ", lab.request_tokens(last_sent.system, last_sent.messages,
-                                                  last_sent.tools), "tokens of", WINDOW)
+    print("its size:        ", lab.counted(lab.request_tokens(last_sent.system, last_sent.messages,
+                                                  last_sent.tools), "token"), "of", WINDOW)
     print("answers:         ", sum(m.get("stop_reason") == "stop" for m in compacted_record),
           "of 11 prompts; failed replies:",
           sum(m.get("stop_reason") == "error" for m in compacted_record))
     display(lab.draw(
         lab.Panel("the record", compacted_record, check=False,
-                  note=f"{len(compacted_record)} entries, every message kept"),
+                  note=f"{lab.counted(len(compacted_record), 'entry', 'entries')}, every message kept"),
         lab.Panel("the last request", last_sent.messages,
                   note="the marked summary, then the newest turns"),
         title="Figure 13.1  Eleven reads in a window of 600 tokens", arrows=True,
@@ -664,7 +666,8 @@ if not (waiting := empty_gaps("cut", "view", "compact")):
         n = len(before.messages)
         same_start = json.dumps(after.messages[:n]) == json.dumps(before.messages)
         moved += not same_start
-    print(f"{len(sent)} requests; the start moved {moved} times; summaries written:",
+    print(f"{lab.counted(len(sent), 'request')}; the start moved {lab.counted(moved, 'time')}; "
+          "summaries written:",
           sum(m["role"] == "summary" for m in compacted_record))
 else:
     print(waiting)
@@ -978,9 +981,9 @@ if not (waiting := empty_gaps("cut", "view", "compact")):
     on_disk = harness.load_record(disk.read_text("record.jsonl")).messages
     print("prompts answered:          ", sum(m.get("stop_reason") == "stop" for m in h.messages))
     print("requests, summaries asked: ", len(model.calls), sum(not r.tools for r in model.calls))
-    print("largest request:           ", max(sizes), "tokens of", WINDOW)
-    print("the record:                ", len(h.messages), "entries,",
-          sum(map(lab.tokens, h.messages)), "tokens")
+    print("largest request:           ", lab.counted(max(sizes), "token"), "of", WINDOW)
+    print("the record:                ", lab.counted(len(h.messages), "entry", "entries") + ",",
+          lab.counted(sum(map(lab.tokens, h.messages)), "token"))
     print("the file holds the record: ", on_disk == list(h.messages))
     print("the last request:          ", lab.shape(model.calls[-1].messages))
 else:

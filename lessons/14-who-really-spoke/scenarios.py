@@ -77,7 +77,7 @@ def session(harness, prompts, attach=None, window=None, record=(), file_text=Non
         if path is not None and not since:
             return lab.reply(lab.text(f"Reading {path}."), lab.call("read", {"path": path}))
         if path is not None:
-            return lab.say(f"I read {path}: {len(since[-1]['content'].splitlines())} lines.")
+            return lab.say(f"I read {path}: {lab.counted(len(since[-1]['content'].splitlines()), 'line')}.")
         return lab.say("Noted.")
 
     ws = lab.Workspace(dict(FILES))

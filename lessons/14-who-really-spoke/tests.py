@@ -344,8 +344,8 @@ def test_an_attached_file_reaches_the_model_as_the_harness_note_never_as_the_use
            got=one_line(request))
     on_disk = [line for line in seen["file"].split("\n") if line]
     expect(len(on_disk) == len(record) and '"note"' in on_disk[0], ATTACHED,
-           given="the record's file", expected=f"{len(record)} lines, the note first",
-           got=f"{len(on_disk)} lines")
+           given="the record's file", expected=f"{lab.counted(len(record), 'line')}, the note first",
+           got=lab.counted(len(on_disk), "line"))
 
 
 def test_a_file_cannot_be_attached_while_a_run_is_going(student):

@@ -298,14 +298,19 @@ else:
 # Figure 15.1 puts the two runs side by side.
 
 # %% id="figure-15-1"
+def gave_up(run):
+    """How many tools of `run` gave up waiting, as its lines say."""
+    return lab.counted(sum("gave up" in line for line in run["lines"]), "tool")
+
+
 if not (waiting := empty_gaps("together")):
     apart = lab.run_job(starter, job_model(*two_searches), PROMPT)
     together = lab.run_job(harness, job_model(*two_searches), PROMPT)
     display(lab.draw(
         lab.Panel("one after the other (the starter)", apart["record"],
-                  note=f"{sum('gave up' in line for line in apart['lines'])} tool gave up waiting"),
+                  note=f"{gave_up(apart)} gave up waiting"),
         lab.Panel("together (lesson 15)", together["record"],
-                  note=f"{sum('gave up' in line for line in together['lines'])} tools gave up"),
+                  note=f"{gave_up(together)} gave up"),
         title="Figure 15.1  The same reply, run one after the other and together",
         caption="The two records are the same messages in the same order: running the tools "
                 "together changes when they run, never what the record says or in which "

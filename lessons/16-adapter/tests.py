@@ -164,7 +164,7 @@ def expect_accepted(request, wire, rule, shown):
 def expect_messages(request, wire, rule, shown):
     """The translation came back as a list of messages (dicts), or the test fails saying so."""
     expect(isinstance(request, list) and all(isinstance(m, dict) for m in request), rule,
-           given=shown, expected=f"a new list of {wire} messages, each a dict",
+           given=shown, expected=f"a new list of {wire}'s messages, each a dict",
            got=wire_shape(request, wire))
 
 
@@ -412,7 +412,7 @@ def test_a_valid_history_translates_the_same_every_time(student, record, data):
             expect_messages(request, wire, STABLE, f"the history {lab.shape(record)}")
         settled = before[:-1]
         expect(whole[:len(settled)] == settled, STABLE,
-               given=f"the history {lab.shape(record)}, and its first {cut} messages",
+               given=f"the history {lab.shape(record)}, and its first {lab.counted(cut, 'message')}",
                expected=f"the request for all of it to begin with {wire_shape(settled, wire)}",
                got=wire_shape(whole, wire), note=f"on the {wire} wire")
 
