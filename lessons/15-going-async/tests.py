@@ -209,8 +209,8 @@ def test_abort_stops_the_running_tools_and_ends_the_run_with_a_failed_reply(stud
     expect(shaped(record) == "U A[c1,c2] R(c1) R(c2) A(error)" and seen["ended"]["requests"] == 1
            and seen["events"] and seen["events"][-1]["type"] == "agent_end", ABORTED,
            expected="U A[c1,c2] R(c1) R(c2) A(error), one request, the run ending on agent_end",
-           got=f"{shaped(record)}, {seen['ended']['requests']} requests, last event "
-               f"{seen['events'][-1]['type'] if seen['events'] else 'none'}",
+           got=f"{shaped(record)}, {lab.counted(seen['ended']['requests'], 'request')}, "
+               f"last event {seen['events'][-1]['type'] if seen['events'] else 'none'}",
            note=f"the failed reply says: {last.get('error_message')}")
     expect(seen["answers"] == ["Done."], ABORTED, expected="the next prompt answered: Done.",
            got=f"the next prompt: {seen['answers']}")
@@ -324,15 +324,16 @@ def test_a_job_closed_after_any_number_of_events_leaves_a_valid_record_and_no_to
                           and i in finished})
         answered = [a for a in seen["answers"] if a in ("Done.", "Answered.")]
         expect(seen["ended"]["going"] == [] and not wrongly and len(answered) == 2, ANY_K,
-               given=f"c2 hangs, c1 and c3 finish at once; the run closed after {k} events",
+               given=f"c2 hangs, c1 and c3 finish at once; the run closed after "
+                     f"{lab.counted(k, 'event')}",
                expected="no tool going, INTERRUPTED only for unfinished calls, the next two "
                         "prompts answered",
                got=f"{shaped(record)}; still going {seen['ended']['going']}; INTERRUPTED for "
                    f"finished {wrongly}; answers {seen['answers']}")
         if any(line.startswith("start") for line in seen["log"]):
-            expect(lab.validate(record) == [], ANY_K, given=f"closed after {k} events, once "
-                   "a tool had started", expected="every call with its result in the record",
-                   got=shaped(record))
+            expect(lab.validate(record) == [], ANY_K,
+                   given=f"closed after {lab.counted(k, 'event')}, once a tool had started",
+                   expected="every call with its result in the record", got=shaped(record))
 
 
 @given(st.permutations(["c1", "c2", "c3"]))
