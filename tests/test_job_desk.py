@@ -163,3 +163,25 @@ def test_a_local_loop_steps_the_same_reading_as_the_stepper():
 
     assert [e["type"] for e in reading.events] == ["e0"] and seen == ["closed"]
     loop.shut()
+
+
+def test_a_sealed_result_is_shown_as_the_lesson_writes_it_and_an_unsealed_one_is_refused():
+    from lab.testkit import unsealed
+    from lab.testkit.problems import StudentGarbled
+
+    desk = Desk(sealed=True)
+    _, c1 = turns_until_done(work_of(desk, id="c1"))
+    calls = [{"arguments": {"id": "c1"}}, {"arguments": {"id": "c2", "fail": "disk full"}}]
+
+    def record(c1_says, c2_says="Tool call interrupted"):
+        return {"record": [{"role": "toolResult", "tool_call_id": "c1", "content": c1_says},
+                           {"role": "toolResult", "tool_call_id": "c2", "content": c2_says}]}
+
+    shown = unsealed(record(c1), desk.given, calls)
+
+    assert c1 != "step c1 done" and c1.startswith("step c1 done ")
+    assert [m["content"] for m in shown["record"]] == ["step c1 done", "Tool call interrupted"]
+    for forged in (record("step c1 done"), record(c1, c2_says="disk full"),
+                   record(c1, c2_says=c1)):
+        with pytest.raises(StudentGarbled, match="never gave"):
+            unsealed(forged, desk.given, calls)

@@ -17,7 +17,11 @@ is the starter with an attack appended, graded by a real lab-check:
 - forges_the_job.py: replaces run_job with one that runs the starter gently and rewrites every
   fact it reports (the attack that scored 21 of 24);
 - acts_out_a_meeting.py: replaces the tools' awaitable, in its own process, with one that
-  answers at once without asking the desk, so that the record holds every result in order.
+  answers at once without asking the desk, so that the record holds every result in order;
+- records_results_before_its_tools_give_them.py: hands the harness each step's result, made
+  up from its arguments, before the tool has run, and resumes the tools' awaitables later, in
+  turn, so that the desk sees them meet (it scored 10 of 24 before every result the desk
+  hands out carried a mark of its own, checked on the grader's side: lab.testkit.unsealed).
 
 The last is graded in every mode this machine has (test_untrusted.py's), as root, as a plain
 user and without namespaces.
@@ -66,7 +70,8 @@ def test_no_forgery_with_empty_gaps_earns_more_than_the_starter(tmp_path):
 
     scores = {name: graded(forgery(name), tmp_path / name) for name in names}
 
-    assert names == ["acts_out_a_meeting", "forges_the_job", "rewrites_the_tools_log"]
+    assert names == ["acts_out_a_meeting", "forges_the_job",
+                     "records_results_before_its_tools_give_them", "rewrites_the_tools_log"]
     assert honest["max_score"] == 24 and honest["passed"] == 0, honest
     for name, result in scores.items():
         assert (result["score"], result["passed"]) == (honest["score"], 0), (name, result)

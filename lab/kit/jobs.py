@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -50,6 +51,7 @@ PATIENCE = 100  # turns of the event loop a waiting tool waits before it gives u
 # graded test each turn of a tool is a round trip to the grader
 TIDY = 3  # turns a stopped tool takes to tidy up, as a process that is killed takes to exit
 RUN_ENDED = "the run ended"  # the line written when the first run is over, however it ended
+SEAL = "#sealed:"  # before the mark on a result a graded job's desk hands out
 STEER = "Use spaces."  # what the user types when a job steers (steer_at)
 
 
@@ -70,8 +72,10 @@ class Desk:
     """
 
     def __init__(self, log: Callable[[str], Any] | None = None, *,
-                 on_start: Callable[[str], Any] | None = None, patience: int = PATIENCE) -> None:
-        self._log, self._on_start, self._patience = log, on_start, patience
+                 on_start: Callable[[str], Any] | None = None, patience: int = PATIENCE,
+                 sealed: bool = False) -> None:
+        self._log, self._on_start, self._patience, self._sealed = log, on_start, patience, sealed
+        self._given: dict[str, str] = {}  # call id -> the result text the desk handed out
         self._lines: list[str] = []
         self._faults: list[str] = []
         self._called: set[str] = set()
@@ -90,6 +94,11 @@ class Desk:
     @property
     def faults(self) -> list[str]:
         return list(self._faults)
+
+    @property
+    def given(self) -> dict[str, str]:
+        """{call id: the result text the desk handed out for it} (finished, failed, noted)."""
+        return dict(self._given)
 
     def _call(self, me: str) -> None:
         """The harness called tool `me` (each call once)."""
@@ -111,7 +120,14 @@ class Desk:
     def _finish(self, me: str) -> str:
         self._finished.add(me)
         self._note(f"finish {me}")
-        return f"step {me} done"
+        return self._give(me, f"step {me} done")
+
+    def _give(self, me: str, text: str) -> str:
+        """`text` as the desk hands it out for call `me`: sealed, in a graded job, with a mark
+        made here for this one result, so that a result nobody was handed cannot be written
+        (see unsealed); as it is in a notebook."""
+        given = self._given[me] = f"{text} {SEAL}{secrets.token_hex(8)}" if self._sealed else text
+        return given
 
     def _end(self, me: str) -> None:
         self._going.discard(me)
@@ -123,7 +139,7 @@ class Desk:
         self._started.add(me)
         self._finished.add(me)
         self._note(f"note {me}")
-        return f"noted {me}"
+        return self._give(me, f"noted {me}")
 
     def _refuse(self, fault: str) -> None:
         self._faults.append(fault)
@@ -167,11 +183,12 @@ class _Step:
                 if self._asks < desk._patience:
                     return {"turn": True}
             said = "yes" if desk._ready(what, other) else "gave up"
-            desk._note(f"was never stopped {me}" if what == "hang" else f"{what} {other}: {said} {me}")
+            desk._note(f"was never stopped {me}" if what == "hang" else
+                       f"{what} {other}: {said} {me}")
             self._waits.pop(0)
             self._asks = 0
         if self._fail is not None:
-            return self._ended({"fail": self._fail})
+            return self._ended({"fail": desk._give(me, self._fail)})
         return self._ended({"done": desk._finish(me)})
 
     def thrown(self, kind: str) -> dict[str, Any]:
@@ -360,7 +377,7 @@ class LocalLoop:
 def run_job(harness: Any, model: Any, prompt: str, *, stop: Sequence[Any] | None = None,
             then: Sequence[str] = (), steer_at: str | None = None,
             log: Callable[[str], Any] | None = None, loop: Loop | None = None,
-            patience: int = PATIENCE) -> dict[str, Any]:
+            patience: int = PATIENCE, sealed: bool = False) -> dict[str, Any]:
     """Prompt a Harness of `harness` (a harness module) on `model`, with step_tool and
     note_tool, and read the run as a frontend does; then send each of `then`.
 
@@ -369,17 +386,19 @@ def run_job(harness: Any, model: Any, prompt: str, *, stop: Sequence[Any] | None
     ["abort", id] calls the harness's abort() when tool `id` starts; ["break", type] stops
     reading at the first event of that type and lets go of the run without closing it.
     `steer_at` is a tool id: when it starts, the user steers (STEER). `loop` is the event loop
-    the harness runs on (None: a LocalLoop of its own, shut at the end).
+    the harness runs on (None: a LocalLoop of its own, shut at the end). `sealed`: every
+    result the desk hands out carries a mark of its own (a graded job: see unsealed).
 
     Returns plain facts: the first run's events (type, call id, message); "ended": what the
     caller saw ("raised": "CancelledError", an exception's "Type: message", or None),
     is_running, the record, the tools still going and the requests sent, all just after the
     first run, and whether the harness was still running once the event loop had had PATIENCE
     more turns; the answer to each of `then`; the record at the end; the desk's lines and
-    faults. RUN_ENDED is written in the lines the moment the first run is over for its caller.
+    faults, and the result text it handed out for each call ("given"). RUN_ENDED is written in
+    the lines the moment the first run is over for its caller.
     """
     return _on(loop, lambda chosen: _job(harness, chosen, model, prompt, list(stop or []),
-                                         list(then), steer_at, log, patience))
+                                         list(then), steer_at, log, patience, sealed))
 
 
 def run_unstarted(harness: Any, model: Any, how: str, *,
@@ -406,7 +425,7 @@ def _on(loop: Loop | None, job: Callable[[Loop], dict[str, Any]]) -> dict[str, A
         own.shut()
 
 
-def _job(harness, loop, model, prompt, stop, then, steer_at, log, patience):
+def _job(harness, loop, model, prompt, stop, then, steer_at, log, patience, sealed):
     made: dict[str, Any] = {}  # the Harness, made below, before any tool can start
 
     def on_start(me):
@@ -417,7 +436,7 @@ def _job(harness, loop, model, prompt, stop, then, steer_at, log, patience):
         if steer_at == me:
             made["h"].steer(STEER)
 
-    desk = Desk(log, on_start=on_start, patience=patience)
+    desk = Desk(log, on_start=on_start, patience=patience, sealed=sealed)
     tools = [step_tool(desk, loop.work), note_tool(desk)]
     h = made["h"] = harness.Harness(model, harness.SYSTEM, tools)
     events, raised = _read(loop, h.prompt(prompt), stop)
@@ -427,7 +446,7 @@ def _job(harness, loop, model, prompt, stop, then, steer_at, log, patience):
     ended["running_later"] = _settled(loop, h)
     answers = [_answer(loop, h, words) for words in then]
     return {"events": events, "ended": ended, "answers": answers, "record": plain(h.messages),
-            "lines": desk.lines, "faults": desk.faults}
+            "lines": desk.lines, "faults": desk.faults, "given": desk.given}
 
 
 def _read(loop: Loop, run: Any, stop: list[Any]) -> tuple[list[dict[str, Any]], str | None]:

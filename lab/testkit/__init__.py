@@ -15,10 +15,10 @@ from lab.testkit.handout import expect_a_copy, handed_out
 from lab.testkit.notation import Record
 from lab.testkit.verdict import GradeFailure, expect, expect_untouched, objections
 from lab.testkit.problems import PowerCut, StudentRaised
-from lab.testkit.student_loop import StudentLoop, refuse_forged
+from lab.testkit.student_loop import StudentLoop, refuse_forged, unsealed
 from lab.kit.wire import shape as wire_shape
 
 __all__ = ["Checkup", "GradeFailure", "PowerCut", "Record", "StudentRaised", "expect",
            "expect_a_copy", "expect_untouched", "handed_out", "objections", "wire_shape"]
 # Lesson 15: an async harness stepped from the grader's side, and the desk's refusals.
-__all__ += ["StudentLoop", "refuse_forged"]
+__all__ += ["StudentLoop", "refuse_forged", "unsealed"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lab.kit.jobs import Called, Reading
+from lab.kit.jobs import SEAL, Called, Reading
 from lab.testkit.problems import StudentGarbled
 
 CLIP = 500  # characters kept of what the student's process says was raised
@@ -84,3 +84,35 @@ def refuse_forged(faults: list[str]) -> None:
             "the lab's step tools were used as no run of them can be ("
             + "; ".join(faults[:3]) + "). Does the harness call one tool twice, or resume "
             "what a tool handed back after it had finished?")
+
+
+def unsealed(facts: Any, given: dict[str, str], calls: list[dict[str, Any]]) -> Any:
+    """`facts` of a graded job with every tool result the desk handed out shown as the lesson
+    writes it, without its seal; StudentGarbled for a result in the desk's words (a step's
+    "step c1 done", a note's "noted c2", a failing step's reason) that the desk never handed
+    out for that call. A harness can only record a tool's result once the tool has given it,
+    so a result written before its tool finished, or for a tool never run, is a forgery."""
+    words = {}
+    for call in calls:
+        me = str(call["arguments"]["id"])
+        words[me] = {f"step {me} done", f"noted {me}"} | (
+            {str(call["arguments"]["fail"])} if "fail" in call["arguments"] else set())
+    return _unseal(facts, given, words, 0)
+
+
+def _unseal(value: Any, given: dict[str, str], words: dict[str, set[str]], depth: int) -> Any:
+    if depth > 60:
+        return value
+    if isinstance(value, list):
+        return [_unseal(item, given, words, depth + 1) for item in value]
+    if not isinstance(value, dict):
+        return value
+    if value.get("role") == "toolResult" and isinstance(value.get("content"), str):
+        call, content = str(value.get("tool_call_id")), value["content"]
+        if given.get(call) == content:
+            return {**value, "content": content.rsplit(f" {SEAL}", 1)[0]}
+        if SEAL in content or content in words.get(call, ()):
+            raise StudentGarbled(
+                f"the record holds a result for {call} ({content[:80]!r}) that its tool never "
+                "gave: a tool's result can be recorded only once the tool has handed it over")
+    return {key: _unseal(item, given, words, depth + 1) for key, item in value.items()}

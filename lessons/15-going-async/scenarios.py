@@ -7,11 +7,13 @@ builds the Harness, asks for each event of the run, closes or cancels it, and re
 and is_running, one request each, exactly as lessons 01 to 14 drive a harness. The tools are
 the kit's step tools, which do nothing but ask this side's Desk whether they may go on: the
 tools' log is the desk's, written here, and so is every request the model received (see
-lab/kit/jobs.py). Nothing here waits for a clock.
+lab/kit/jobs.py). Every result the desk hands out carries a mark of its own, checked and taken
+off here (lab.testkit.unsealed): a result in the record that no tool handed over is refused.
+Nothing here waits for a clock.
 """
 
 import lab
-from lab.testkit import StudentLoop, refuse_forged
+from lab.testkit import StudentLoop, refuse_forged, unsealed
 
 JOB = "Do the job."
 RUN_ENDED = "the run ended"
@@ -25,11 +27,11 @@ def job(harness, calls, stop=None, then=(), steer_at=None):
     model = lab.ScriptedModel([lab.reply(lab.text("On it."), *blocks), lab.say("Done."),
                                lab.forever(lambda request: lab.say("Answered."))])
     facts = lab.run_job(harness, model, JOB, stop=stop, then=list(then), steer_at=steer_at,
-                        loop=StudentLoop(harness))
+                        loop=StudentLoop(harness), sealed=True)
     refuse_forged(facts["faults"])
     facts["log"] = [line for line in facts.pop("lines") if line != RUN_ENDED]
     facts["requests"] = [plain(request.messages) for request in model.calls]
-    return facts
+    return unsealed(facts, facts.pop("given"), calls)
 
 
 def left_open(harness):
@@ -39,8 +41,9 @@ def left_open(harness):
     model = lab.ScriptedModel([lab.reply(lab.call("step", {"id": "c1", "hang": True}, id="c1")),
                                lab.forever(lambda request: lab.say("Answered."))])
     facts = lab.run_job(harness, model, JOB, stop=["break", "tool_execution_start"],
-                        loop=StudentLoop(harness))
+                        loop=StudentLoop(harness), sealed=True)
     refuse_forged(facts["faults"])
+    facts = unsealed(facts, facts.pop("given"), [{"arguments": {"id": "c1", "hang": True}}])
     return {"just_after": facts["ended"]["is_running"], "later": facts["ended"]["running_later"],
             "record": facts["record"], "log": facts["lines"]}
 
