@@ -46,9 +46,10 @@ from typing import Any, Protocol
 
 from lab.kit.stepping import Stepper
 
-PATIENCE = 100  # turns of the event loop a waiting tool waits before it gives up:
-# tools run together meet within three (measured on lessons 15 and 16's finished files), and in a
-# graded test each turn of a tool is a round trip to the grader
+# Turns of the event loop a waiting tool waits before it gives up. Tools run together meet
+# within three (measured on lessons 15 and 16's finished files); in a graded test each turn of
+# a tool is a round trip to the grader.
+PATIENCE = 100
 TIDY = 3  # turns a stopped tool takes to tidy up, as a process that is killed takes to exit
 RUN_ENDED = "the run ended"  # the line written when the first run is over, however it ended
 SEAL = "#sealed:"  # before the mark on a result a graded job's desk hands out
@@ -67,7 +68,9 @@ class Desk:
     runs where the harness runs decides nothing and remembers nothing.
 
     The reader's side: .lines (the log), .going (started, not ended), .faults (what no run of
-    the tools could do, each refused with a ValueError to whoever asked). `on_start(me)` is
+    the tools could do, each refused with a ValueError to whoever asked), .given (the result
+    text handed out for each call: `sealed`, each carries a mark made for it alone, so that
+    the grader can tell a result a tool gave from one written in its words). `on_start(me)` is
     called as a tool starts: a frontend's hand (steer, abort, cancel).
     """
 
