@@ -168,20 +168,33 @@ def test_a_local_loop_steps_the_same_reading_as_the_stepper():
 def test_a_sealed_result_is_shown_as_the_lesson_writes_it_and_an_unsealed_one_is_refused():
     from lab.testkit import unsealed
     from lab.testkit.problems import StudentGarbled
+    from lab.testkit.student_loop import INTERRUPTED
 
     desk = Desk(sealed=True)
     _, c1 = turns_until_done(work_of(desk, id="c1"))
     calls = [{"arguments": {"id": "c1"}}, {"arguments": {"id": "c2", "fail": "disk full"}}]
 
-    def record(c1_says, c2_says="Tool call interrupted"):
+    def record(c1_says, c2_says=INTERRUPTED):
         return {"record": [{"role": "toolResult", "tool_call_id": "c1", "content": c1_says},
                            {"role": "toolResult", "tool_call_id": "c2", "content": c2_says}]}
 
     shown = unsealed(record(c1), desk.given, calls)
 
     assert c1 != "step c1 done" and c1.startswith("step c1 done ")
-    assert [m["content"] for m in shown["record"]] == ["step c1 done", "Tool call interrupted"]
+    assert [m["content"] for m in shown["record"]] == ["step c1 done", INTERRUPTED]
     for forged in (record("step c1 done"), record(c1, c2_says="disk full"),
-                   record(c1, c2_says=c1)):
+                   record(c1, c2_says=c1), record("pending c1")):
         with pytest.raises(StudentGarbled, match="never gave"):
             unsealed(forged, desk.given, calls)
+
+
+def test_no_tool_starts_once_a_tool_of_the_run_has_been_stopped():
+    desk = Desk()
+    c1, c2 = work_of(desk, id="c1", hang=True), work_of(desk, id="c2")
+    next(c1)
+    c1.throw(asyncio.CancelledError())
+
+    with pytest.raises(ValueError, match="the lab's desk refused"):
+        next(c2)
+
+    assert desk.faults == ["c2 was started after another tool of the run had been stopped"]

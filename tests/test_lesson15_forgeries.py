@@ -21,7 +21,11 @@ is the starter with an attack appended, graded by a real lab-check:
 - records_results_before_its_tools_give_them.py: hands the harness each step's result, made
   up from its arguments, before the tool has run, and resumes the tools' awaitables later, in
   turn, so that the desk sees them meet (it scored 10 of 24 before every result the desk
-  hands out carried a mark of its own, checked on the grader's side: lab.testkit.unsealed).
+  hands out carried a mark of its own, checked on the grader's side: lab.testkit.unsealed);
+- records_a_placeholder_then_the_result.py: records and announces a placeholder for a step
+  whose tool has not finished, and writes the tool's real, sealed result into that message
+  later (it scored 10 of 24 before a step's result had to be the desk's or INTERRUPTED, and
+  events were copied as they were handed out).
 
 The last is graded in every mode this machine has (test_untrusted.py's), as root, as a plain
 user and without namespaces.
@@ -71,6 +75,7 @@ def test_no_forgery_with_empty_gaps_earns_more_than_the_starter(tmp_path):
     scores = {name: graded(forgery(name), tmp_path / name) for name in names}
 
     assert names == ["acts_out_a_meeting", "forges_the_job",
+                     "records_a_placeholder_then_the_result",
                      "records_results_before_its_tools_give_them", "rewrites_the_tools_log"]
     assert honest["max_score"] == 24 and honest["passed"] == 0, honest
     for name, result in scores.items():

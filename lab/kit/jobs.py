@@ -110,6 +110,8 @@ class Desk:
         self._called.add(me)
 
     def _start(self, me: str) -> None:
+        if any(line.startswith("cancelled ") for line in self._lines):
+            self._refuse(f"{me} was started after another tool of the run had been stopped")
         self._started.add(me)
         self._going.add(me)
         self._note(f"start {me}")

@@ -17,6 +17,7 @@ some turns, {"end": True}.
 from __future__ import annotations
 
 import asyncio
+import copy
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -32,6 +33,14 @@ def _said(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+def _as_handed_out(event: Any) -> Any:
+    """The event as it was when handed out: a frontend sees it then, not as later changed."""
+    try:
+        return copy.deepcopy(event)
+    except Exception:
+        return event
+
+
 async def _read(run: Any, most: int | None, until: str | None, close: bool) -> Outcome:
     events: list[Any] = []
     try:
@@ -41,7 +50,7 @@ async def _read(run: Any, most: int | None, until: str | None, close: bool) -> O
                     event = await run.__anext__()
                 except StopAsyncIteration:
                     break
-                events.append(event)
+                events.append(_as_handed_out(event))
                 if until is not None and isinstance(event, dict) and event.get("type") == until:
                     close = False  # a frontend that breaks out of `async for` closes nothing
                     break

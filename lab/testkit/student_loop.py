@@ -26,6 +26,10 @@ from typing import Any
 from lab.kit.jobs import SEAL, Called, Reading
 from lab.testkit.problems import StudentGarbled
 
+# lesson 10's stand-in for a call with no result, word for word: the one result a step or note
+# call may have that its tool did not hand over
+INTERRUPTED = ("Tool call interrupted: no result was recorded. It may not have run, or may "
+               "have run partly; check before repeating it.")
 CLIP = 500  # characters kept of what the student's process says was raised
 
 
@@ -81,19 +85,23 @@ def refuse_forged(faults: list[str]) -> None:
     """Raise when the desk refused something (Desk.faults): the job's facts cannot be judged."""
     if faults:
         raise StudentGarbled(
-            "the lab's step tools were used as no run of them can be ("
-            + "; ".join(faults[:3]) + "). Does the harness call one tool twice, or resume "
-            "what a tool handed back after it had finished?")
+            "the lab's step tools were used as no run of them may be ("
+            + "; ".join(faults[:3]) + "). Does the harness call one tool twice, resume what "
+            "a tool handed back after it had finished, or start a tool once the run's tools "
+            "are being stopped?")
 
 
 def unsealed(facts: Any, given: dict[str, str], calls: list[dict[str, Any]]) -> Any:
     """`facts` of a graded job with every tool result the desk handed out shown as the lesson
-    writes it, without its seal; StudentGarbled for a result in the desk's words (a step's
-    "step c1 done", a note's "noted c2", a failing step's reason) that the desk never handed
-    out for that call. A harness can only record a tool's result once the tool has given it,
-    so a result written before its tool finished, or for a tool never run, is a forgery."""
+    writes it, without its seal; StudentGarbled for any other result of a step or note call
+    but INTERRUPTED. A harness can only record a tool's result once the tool has given it, so
+    a result written before its tool finished (a placeholder, or the desk's words without
+    their seal), or for a tool never run, is a forgery. Events are copied as they are handed
+    out (stepping.py), so a message changed after it was announced shows as it was."""
     words = {}
     for call in calls:
+        if call.get("name", "step") not in ("step", "note"):
+            continue
         me = str(call["arguments"]["id"])
         words[me] = {f"step {me} done", f"noted {me}"} | (
             {str(call["arguments"]["fail"])} if "fail" in call["arguments"] else set())
@@ -111,7 +119,7 @@ def _unseal(value: Any, given: dict[str, str], words: dict[str, set[str]], depth
         call, content = str(value.get("tool_call_id")), value["content"]
         if given.get(call) == content:
             return {**value, "content": content.rsplit(f" {SEAL}", 1)[0]}
-        if SEAL in content or content in words.get(call, ()):
+        if SEAL in content or call in words and content != INTERRUPTED:
             raise StudentGarbled(
                 f"the record holds a result for {call} ({content[:80]!r}) that its tool never "
                 "gave: a tool's result can be recorded only once the tool has handed it over")
