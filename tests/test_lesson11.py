@@ -281,7 +281,7 @@ def test_the_examples_show_what_the_lesson_says_they_show(which, request):
     assert len(every_event) == 21 and all(line.endswith("on disk: True") for line in every_event), \
         "\n".join(every_event)
     assert "loaded:            U A[call_0,call_1] R(call_0)" in printed(nb, "cut-in-a-line")
-    assert "appended as it is:   loads 1 messages, sets aside 1" in printed(nb, "newline")
+    assert "appended as it is:   loads 1 message, sets aside 1" in printed(nb, "newline")
     assert "closed, then added:  loads 3 messages, sets aside 0" in printed(nb, "newline")
     assert "set aside:   ['{\"role\":" in resumed and "write b (call_1)" in resumed, resumed
     assert "bytes the cut left, unchanged: True" in resumed, resumed

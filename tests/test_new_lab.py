@@ -198,7 +198,7 @@ def test_a_new_lab_filled_in_passes_the_lab_proof_touching_only_its_folder_and_t
     proved = run(copy, "--prove", NEW)
 
     assert proved.returncode == 0, proved.stdout + proved.stderr
-    assert "1 of 1 labs proved." in proved.stdout, proved.stdout
+    assert "1 of 1 lab proved." in proved.stdout, proved.stdout
     assert re.search(r"ok +moved on +2 later files, 2 routes each: 1 harness chosen",
                      proved.stdout), proved.stdout
     touched = sorted(line[3:] for line in git(copy, "status", "--porcelain",

@@ -292,8 +292,12 @@ def finished_or_not(draw):
     return turns, failed, draw(st.integers(1, len(events)))
 
 
+FAILED_TO_ITS_END = ([("Reading the file.", [1]), ("Done.", [])], "503 overloaded")
+
+
 @given(finished_or_not())
 @example(case=([("Reading the file.", [1]), ("Done.", [])], None, 4))
+@example(case=(*FAILED_TO_ITS_END, len(run_of(*FAILED_TO_ITS_END))))  # a failed run, ended
 @settings(max_examples=30)
 def test_any_run_gets_the_verdict_it_earned(student, case):
     turns, failed, k = case
