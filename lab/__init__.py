@@ -23,7 +23,8 @@ from lab.kit.disk import Disk, DiskFile, PowerCut
 from lab.kit.display import shape, show
 from lab.kit.drive import drive
 from lab.kit.figures import Figure, Panel, draw
-from lab.kit.jobs import Desk, note_tool, run_job, run_twice, run_unstarted, step_tool
+from lab.kit.desk import Desk, note_tool, step_tool
+from lab.kit.jobs import run_job, run_twice, run_unstarted
 from lab.kit.ids import empty_ids, numbered, random_ids, restarting_ids
 from lab.kit.messages import call, fail, forever, reply, say, text, tool_result, user
 from lab.kit.model import Request, ScriptedModel, ScriptExhausted

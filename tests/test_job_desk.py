@@ -7,7 +7,8 @@ import asyncio
 import pytest
 
 import lab
-from lab.kit.jobs import Desk, LocalLoop, note_tool, step_tool
+from lab.kit.desk import Desk, note_tool, step_tool
+from lab.kit.jobs import LocalLoop
 from lab.kit.stepping import Stepper
 
 

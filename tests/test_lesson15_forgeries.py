@@ -8,7 +8,7 @@ of 24 with both gaps empty; then the tools reported to the grader's desk from th
 and a submission that reported a concurrent run's story scored 24 of 24. Now the grader
 steps the run from its own side and asks the harness for its record itself, and every tool's
 life is run by the desk, on the grader's side: the harness's process only resumes the
-awaitable a tool hands back, which asks the desk what to do (lab/kit/jobs.py,
+awaitable a tool hands back, which asks the desk what to do (lab/kit/desk.py,
 lab/testkit/student_loop.py, docs/isolation.md). Each forgery in tests/submissions/lesson15/
 is the starter with an attack appended, graded by a real lab-check:
 

@@ -45,10 +45,10 @@ from .protocol import Codec, NotPlain
 
 CLIP = 500  # characters kept of an exception's message or a line of source
 HARNESS = "harness"
-# What the grader may ask for of the student kit's lab.kit.jobs, to run an async harness here
-# on an event loop it steps from its own side (lesson 15): the stepper, and the step tool's
-# Work, which only asks the grader's desk. Nothing else of the kit is handed out this way.
-KIT = ("Stepper", "Work")
+# What the grader may ask for of the student kit, to run an async harness here on an event
+# loop it steps from its own side (lesson 15): the stepper, and the step tool's Work, which
+# only asks the grader's desk. Nothing else of the kit is handed out this way.
+KIT = {"Stepper": "lab.kit.stepping", "Work": "lab.kit.desk"}
 
 
 class LabError(Exception):
@@ -214,10 +214,10 @@ class Server:
 
 
 def _kit(name):
-    """lab.kit.jobs's `name`, one of KIT (imported on the first ask: most lessons never do)."""
-    if name not in KIT:
+    """The kit's `name`, one of KIT (imported on the first ask: most lessons never do)."""
+    if type(name) is not str or name not in KIT:
         raise NotPlain(f"the kit hands out no {str(name)[:40]!r}")
-    return getattr(importlib.import_module("lab.kit.jobs"), name)
+    return getattr(importlib.import_module(KIT[name]), name)
 
 
 def _import(path, code=None):

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from lab.kit.jobs import SEAL, Called, Reading
+from lab.kit.desk import SEAL
+from lab.kit.jobs import Called, Reading
 from lab.testkit.problems import StudentGarbled
 
 # lesson 10's stand-in for a call with no result, word for word: the one result a step or note

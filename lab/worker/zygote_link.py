@@ -632,7 +632,7 @@ class Remote:
                                   f"letting go of {self._lab_name}")
 
     def _lab_kit(self, name: str) -> Any:
-        """lab.kit.jobs's `name` (sandbox/serve.py's KIT), as it is in the student's process."""
+        """The kit's `name` (sandbox/serve.py's KIT), as it is in the student's process."""
         value = self._lab_process.request({"op": "kit", "name": name},
                                           f"reading the lab's {name}")["ok"]
         if isinstance(value, Remote):

@@ -5,9 +5,9 @@ judges, never a verdict. An async harness must run its event loop, and its tools
 student's process; the grader holds the loop's reins from here (lab.testkit.StudentLoop): it
 builds the Harness, asks for each event of the run, closes or cancels it, and reads the record
 and is_running, one request each, exactly as lessons 01 to 14 drive a harness. The tools are
-the kit's step tools, which do nothing but ask this side's Desk whether they may go on: the
+the kit's step tools, whose work does nothing but ask this side's Desk what to do: the
 tools' log is the desk's, written here, and so is every request the model received (see
-lab/kit/jobs.py). Every result the desk hands out carries a mark of its own, checked and taken
+lab/kit/desk.py). Every result the desk hands out carries a mark of its own, checked and taken
 off here (lab.testkit.unsealed): a result in the record that no tool handed over is refused.
 Nothing here waits for a clock.
 """

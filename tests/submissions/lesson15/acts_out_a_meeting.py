@@ -4,7 +4,7 @@
 # desk and answers at once, as a tool that met its partner and finished would, so that the
 # record holds every result in order without any tool having run. The desk writes the tools'
 # log from what it is asked, and nothing asked it.
-import lab.kit.jobs as _jobs
+import lab.kit.desk as _desk
 
 
 class _AnsweredAtOnce:
@@ -30,4 +30,4 @@ class _AnsweredAtOnce:
         pass
 
 
-_jobs.Work = _AnsweredAtOnce
+_desk.Work = _AnsweredAtOnce
