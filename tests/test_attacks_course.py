@@ -260,6 +260,12 @@ def test_watch_on_a_link_to_dev_zero_does_not_read_it_for_ever(course):
 
     def limited():
         resource.setrlimit(resource.RLIMIT_AS, (3 * 1024 ** 3, 3 * 1024 ** 3))
+        # Ctrl-C as a terminal delivers it to a foreground job: the test's own process may
+        # have been left ignoring or blocking SIGINT by an earlier test, and a child inherits
+        # both (an ignored SIGINT is what a job started in the background has, and it never
+        # stops on Ctrl-C)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
 
     out, err = course.parent / "watch.out", course.parent / "watch.err"
     with open(out, "w") as stdout, open(err, "w") as stderr:
@@ -279,7 +285,7 @@ def test_watch_on_a_link_to_dev_zero_does_not_read_it_for_ever(course):
     if watching.poll() is None:
         watching.send_signal(signal.SIGINT)
     try:
-        watching.wait(timeout=HANG)  # ending the watch closes its kept workers' sandboxes
+        watching.wait(timeout=60)
     except subprocess.TimeoutExpired:
         watching.kill()
         watching.wait()
